@@ -45,8 +45,9 @@ class DslError(RulekitError):
     """A pattern expression that does not parse or names something unknown."""
 
     def __init__(self, message: str, *, source: str = "<dsl>", line: int = 1,
-                 column: int = 1, text: str = "") -> None:
+                 column: int = 1, text: str = "", caret: int | None = None) -> None:
         self.message = message
+        self.caret = column if caret is None else caret
         self.source = source
         self.line = line
         self.column = column
@@ -58,4 +59,4 @@ class DslError(RulekitError):
         if not self.text:
             return head
         src_line = self.text.splitlines()[0] if self.text else ""
-        return f"{head}\n    {src_line}\n    {' ' * max(self.column - 1, 0)}^"
+        return f"{head}\n    {src_line}\n    {' ' * max(self.caret - 1, 0)}^"

@@ -1,0 +1,1 @@
+"""rulekit: declarative Tianjin mahjong rules."""

@@ -1,0 +1,227 @@
+"""Arrangements: every way 14 tiles (with wildcard hun) form four melds and a pair.
+
+No rule lives here: this module only knows tile kinds, the three group shapes and that honours
+never run. Which arrangement is worth most is the ruleset's business (`scoring.py`).
+
+Speed comes from two places. Each suit is decomposed on its own and memoised on its counts, so
+the same suit shape met again (very common) costs a dict lookup. Hun that no real tile anchors
+("wild" groups, only possible with 5+ hun) are not expanded over every kind: the caller passes
+the kinds that can make a difference (`wild_kinds`), see `facts.wild_domain`.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations_with_replacement, product
+from typing import Iterable, Iterator, NamedTuple, Sequence
+
+NUM_KINDS = 34
+HONOR_START = 27
+
+RUN, SET, PAIR, KONG = 0, 1, 2, 3
+SHAPE_NAMES = ("run", "set", "pair", "kong")
+
+
+class RawGroup(NamedTuple):
+    """One meld or the pair, as formed from real tiles and hun.
+
+    `fills` lists the kinds the hun in this group stand for (sorted); the real tiles are the
+    group's tiles minus `fills`. Declared melds (pungs and kongs laid down) have no fills.
+    """
+
+    shape: int
+    first: int          # lowest kind (the kind itself for sets, pairs and kongs)
+    fills: tuple[int, ...]
+    declared: bool = False
+    concealed: bool = True
+    golden: bool = False
+
+    def kinds(self) -> tuple[int, ...]:
+        f = self.first
+        if self.shape == RUN:
+            return (f, f + 1, f + 2)
+        return (f,) * (2 if self.shape == PAIR else 4 if self.shape == KONG else 3)
+
+
+# One suit's decomposition: (hun used, melds formed, pairs formed, groups).
+SuitPart = tuple[int, int, int, tuple[RawGroup, ...]]
+
+
+def _templates(size: int, numbered: bool) -> list[list[tuple[int, int, tuple[int, ...]]]]:
+    """Per rank i: the group templates whose lowest *real* tile is i.
+
+    A template is (shape, start, real_offsets): which positions of the group, counted from its
+    start, are filled by real tiles. Positions below i are necessarily hun.
+    """
+    out: list[list[tuple[int, int, tuple[int, ...]]]] = []
+    for i in range(size):
+        t: list[tuple[int, int, tuple[int, ...]]] = [
+            (PAIR, i, (0, 0)), (PAIR, i, (0,)),
+            (SET, i, (0, 0, 0)), (SET, i, (0, 0)), (SET, i, (0,)),
+        ]
+        if numbered:
+            if i + 2 < size:
+                t += [(RUN, i, (0, 1, 2)), (RUN, i, (0, 1)), (RUN, i, (0, 2)), (RUN, i, (0,))]
+            if 1 <= i <= size - 2:
+                t += [(RUN, i - 1, (1, 2)), (RUN, i - 1, (1,))]
+            if i >= 2:
+                t += [(RUN, i - 2, (2,))]
+        out.append(t)
+    return out
+
+
+_NUMBERED_TEMPLATES = _templates(9, True)
+_HONOR_TEMPLATES = _templates(7, False)
+
+
+@lru_cache(maxsize=1 << 16)
+def suit_parts(base: int, counts: tuple[int, ...], max_hun: int) -> tuple[SuitPart, ...]:
+    """All ways to use up every real tile of one suit, with at most `max_hun` hun.
+
+    `base` is the kind of the suit's rank 1 (0, 9, 18 or 27); `counts` its per-rank counts.
+    Each multiset of groups is produced once: the groups anchored on one rank are chosen in
+    non-decreasing template order.
+    """
+    numbered = base < HONOR_START
+    templates = _NUMBERED_TEMPLATES if numbered else _HONOR_TEMPLATES
+    size = len(counts)
+    work = list(counts)
+    out: list[SuitPart] = []
+    groups: list[RawGroup] = []
+
+    def rec(i: int, min_t: int, hun: int, melds: int, pairs: int) -> None:
+        while i < size and work[i] == 0:
+            i += 1
+            min_t = 0
+        if i == size:
+            out.append((hun, melds, pairs, tuple(groups)))
+            return
+        tl = templates[i]
+        for ti in range(min_t, len(tl)):
+            shape, start, offs = tl[ti]
+            if shape == PAIR and pairs:
+                continue
+            glen = 2 if shape == PAIR else 3
+            need_hun = glen - len(offs)
+            if hun + need_hun > max_hun:
+                continue
+            # take the real tiles
+            ok = True
+            taken: list[int] = []
+            for o in offs:
+                k = start + o if shape == RUN else i
+                if work[k] <= 0:
+                    ok = False
+                    break
+                work[k] -= 1
+                taken.append(k)
+            if ok:
+                if shape == RUN:
+                    fills = tuple(start + o for o in range(3) if o not in offs)
+                    first = start
+                else:
+                    fills = (i,) * need_hun
+                    first = i
+                groups.append(RawGroup(shape, base + first, tuple(base + f for f in fills)))
+                rec(i, ti, hun + need_hun, melds + (shape != PAIR), pairs + (shape == PAIR))
+                groups.pop()
+            for k in taken:
+                work[k] += 1
+
+    rec(0, 0, 0, 0, 0)
+    return tuple(out)
+
+
+class Layout(NamedTuple):
+    """The hand as the arranger needs it: real concealed counts (win tile included), hun."""
+
+    counts: tuple[int, ...]     # length 34, hun tiles excluded
+    hun: int                    # hun tiles among concealed + win
+    need_melds: int             # melds to form from the concealed tiles (4 - declared)
+
+
+def split_suits(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    return (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34]))
+
+
+_BASES = (0, 9, 18, 27)
+
+
+def anchored(layout: Layout) -> Iterator[tuple[tuple[RawGroup, ...], int, int]]:
+    """Combinations of per-suit parts that leave only wild groups to form.
+
+    Yields (groups, wild_melds, wild_pairs).
+    """
+    suits = split_suits(layout.counts)
+    h = layout.hun
+    per_suit = [suit_parts(_BASES[s], suits[s], h) if any(suits[s]) else ((0, 0, 0, ()),)
+                for s in range(4)]
+    need = layout.need_melds
+    for combo in product(*per_suit):
+        hun = melds = pairs = 0
+        for part in combo:
+            hun += part[0]
+            melds += part[1]
+            pairs += part[2]
+        if hun > h or melds > need or pairs > 1:
+            continue
+        wild_melds = need - melds
+        wild_pairs = 1 - pairs
+        if h - hun != 3 * wild_melds + 2 * wild_pairs:
+            continue
+        groups: tuple[RawGroup, ...] = ()
+        for part in combo:
+            groups += part[3]
+        yield groups, wild_melds, wild_pairs
+
+
+def wild_meld_options(kinds: Iterable[int]) -> tuple[RawGroup, ...]:
+    """Melds made of three hun, over the given candidate kinds (runs start at them)."""
+    opts: set[RawGroup] = set()
+    for k in kinds:
+        opts.add(RawGroup(SET, k, (k, k, k)))
+        if k < HONOR_START:
+            for start in (k - 2, k - 1, k):
+                if start >= 0 and start // 9 == k // 9 and start % 9 <= 6:
+                    opts.add(RawGroup(RUN, start, (start, start + 1, start + 2)))
+    return tuple(sorted(opts))
+
+
+def arrangements(layout: Layout, wild_kinds: Sequence[int]) -> Iterator[tuple[RawGroup, ...]]:
+    """Every arrangement of the concealed part: groups with their hun fills, sorted."""
+    meld_opts: tuple[RawGroup, ...] | None = None
+    for groups, wm, wp in anchored(layout):
+        if wm == 0 and wp == 0:
+            yield tuple(sorted(groups))
+            continue
+        if meld_opts is None:
+            meld_opts = wild_meld_options(wild_kinds)
+        pair_opts = [RawGroup(PAIR, k, (k, k)) for k in sorted(set(wild_kinds))] if wp else [None]
+        for melds in combinations_with_replacement(meld_opts, wm):
+            for pair in pair_opts:
+                extra = melds if pair is None else melds + (pair,)
+                yield tuple(sorted(groups + extra))
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_shapes(base: int, counts: tuple[int, ...], max_hun: int) -> frozenset[tuple[int, int, int]]:
+    """(hun used, melds, pairs) reachable in one suit: enough to decide a winning shape."""
+    return frozenset((p[0], p[1], p[2]) for p in suit_parts(base, counts, max_hun))
+
+
+def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int) -> bool:
+    """Can these tiles plus `hun` wildcards form `need_melds` melds and one pair?"""
+    reach = {(0, 0, 0)}
+    for s, part in enumerate(split_suits(counts)):
+        if not any(part):
+            continue
+        shapes = _suit_shapes(_BASES[s], part, hun)
+        if not shapes:
+            return False
+        reach = {(a[0] + b[0], a[1] + b[1], a[2] + b[2]) for a in reach for b in shapes
+                 if a[0] + b[0] <= hun and a[1] + b[1] <= need_melds and a[2] + b[2] <= 1}
+        if not reach:
+            return False
+    for used, melds, pairs in reach:
+        if hun - used == 3 * (need_melds - melds) + 2 * (1 - pairs):
+            return True
+    return False

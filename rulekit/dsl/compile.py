@@ -1,0 +1,392 @@
+"""AST → type-checked closures over `Facts`, once per ruleset load.
+
+Each node becomes a `fn(facts, env)`; `env` is a list of quantifier-variable slots. Checking
+happens in the same walk, so every closure that exists is well typed, and unknown names get a
+"did you mean" from the vocabulary. Nothing is ever passed to `eval`.
+"""
+from __future__ import annotations
+
+import difflib
+import operator
+from dataclasses import dataclass, field
+from graphlib import CycleError, TopologicalSorter
+from typing import Any, Callable
+
+from rulekit.dsl import ast
+from rulekit.dsl.parse import parse
+from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES
+from rulekit.errors import DslError
+
+Fn = Callable[[Any, list[Any]], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class PatternSource:
+    """A pattern as written: where it came from, so errors point into the YAML file."""
+
+    id: str
+    name: str
+    text: str
+    source: str = "<dsl>"
+    line: int = 1          # file line of the expression's first line
+    column: int = 1        # file column of the expression's first character
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledPattern:
+    id: str
+    name: str
+    fn: Fn
+    dep: bool                          # reads the arrangement
+    tiles: frozenset[int] = field(default_factory=frozenset)   # tile literals it names
+    ranks: frozenset[int] = field(default_factory=frozenset)   # small numbers it names
+
+
+@dataclass(slots=True)
+class _Typed:
+    type: str
+    dep: bool
+    fn: Fn
+    const: Any = None
+    is_const: bool = False
+
+
+def _const(type_: str, value: Any) -> _Typed:
+    return _Typed(type_, False, lambda f, env: value, value, True)
+
+
+_CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+        ">": operator.gt, ">=": operator.ge}
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+class _Compiler:
+    def __init__(self, src: PatternSource, patterns: dict[str, bool]) -> None:
+        self.src = src
+        self.patterns = patterns           # known pattern ids → dep (filled in order)
+        self.scopes: list[dict[str, tuple[int, str]]] = []
+        self.nslots = 0
+        self.refs: set[str] = set()
+        self.tiles: set[int] = set()
+        self.ranks: set[int] = set()
+
+    def error(self, msg: str, pos: ast.Pos) -> DslError:
+        return DslError(msg, source=self.src.source, line=pos.line, column=pos.column,
+                        text=_line(self.src.text, pos.line))
+
+    def suggest(self, name: str, options: Any) -> str:
+        close = difflib.get_close_matches(name, list(options), n=1, cutoff=0.6)
+        return f"; did you mean '{close[0]}'?" if close else ""
+
+    def lookup_var(self, name: str) -> tuple[int, str] | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    # -- the walk -------------------------------------------------------------------------
+    def c(self, n: ast.Node) -> _Typed:
+        method = getattr(self, "c_" + type(n).__name__)
+        result: _Typed = method(n)
+        return result
+
+    def c_Num(self, n: ast.Num) -> _Typed:
+        if 1 <= n.value <= 9:
+            self.ranks.add(n.value)
+        return _const("int", n.value)
+
+    def c_TileLit(self, n: ast.TileLit) -> _Typed:
+        self.tiles.add(n.kind)
+        return _const("tile", n.kind)
+
+    def c_BoolLit(self, n: ast.BoolLit) -> _Typed:
+        return _const("bool", n.value)
+
+    def c_Name(self, n: ast.Name) -> _Typed:
+        var = self.lookup_var(n.id)
+        if var is not None:
+            slot, type_ = var
+            return _Typed(type_, False, lambda f, env: env[slot])
+        if n.id in NAMES:
+            entry = NAMES[n.id]
+            getter = operator.attrgetter(n.id)
+            return _Typed(entry.type, entry.dep, lambda f, env: getter(f))
+        if n.id in CONSTANTS:
+            type_, value = CONSTANTS[n.id]
+            return _const(type_, value)
+        if n.id in self.patterns:
+            self.refs.add(n.id)
+            pid = n.id
+            return _Typed("bool", self.patterns[pid], lambda f, env: f.pats[pid])
+        if n.id in FUNCTIONS:
+            raise self.error(f"'{n.id}' is a function: call it as {n.id}(...)", n.pos)
+        known = [*NAMES, *CONSTANTS, *self.patterns, *(v for s in self.scopes for v in s)]
+        raise self.error(f"unknown name '{n.id}'{self.suggest(n.id, known)}", n.pos)
+
+    def c_Attr(self, n: ast.Attr) -> _Typed:
+        obj = self.c(n.obj)
+        attrs = ATTRIBUTES.get(obj.type)
+        if attrs is None:
+            raise self.error(f"a {_show(obj.type)} has no attributes (no '.{n.name}')", n.pos)
+        if n.name not in attrs:
+            raise self.error(f"a {obj.type} has no attribute '{n.name}'"
+                             f"{self.suggest(n.name, attrs)}", n.pos)
+        entry = attrs[n.name]
+        getter = operator.attrgetter(n.name)
+        inner = obj.fn
+        return _Typed(entry.type, obj.dep or entry.dep, lambda f, env: getter(inner(f, env)))
+
+    def c_Call(self, n: ast.Call) -> _Typed:
+        fn = FUNCTIONS.get(n.fn)
+        if fn is None:
+            raise self.error(f"unknown function '{n.fn}'{self.suggest(n.fn, FUNCTIONS)}", n.pos)
+        if len(n.args) != len(fn.params):
+            raise self.error(f"{n.fn}() takes {len(fn.params)} argument"
+                             f"{'s' if len(fn.params) != 1 else ''}, got {len(n.args)}", n.pos)
+        args = [self.c(a) for a in n.args]
+        for a, want, node in zip(args, fn.params, n.args):
+            ok = a.type.startswith("list:") if want == "list:*" else a.type == want
+            if not ok:
+                raise self.error(f"{n.fn}() wants {_show(want)}, got {_show(a.type)}",
+                                 _pos_of(node))
+        result = args[0].type if fn.result == "same" else fn.result
+        impl = fn.impl
+        fns = [a.fn for a in args]
+        dep = fn.dep or any(a.dep for a in args)
+        if len(fns) == 1:
+            a0 = fns[0]
+            return _Typed(result, dep, lambda f, env: impl(f, a0(f, env)))
+        a0, a1 = fns[0], fns[1]
+        return _Typed(result, dep, lambda f, env: impl(f, a0(f, env), a1(f, env)))
+
+    def c_ListLit(self, n: ast.ListLit) -> _Typed:
+        items = [self.c(i) for i in n.items]
+        types = {i.type for i in items}
+        if len(types) > 1:
+            raise self.error("a list mixes " + " and ".join(sorted(_show(t) for t in types)),
+                             n.pos)
+        type_ = "list:" + (types.pop() if types else "any")
+        if all(i.is_const for i in items):
+            return _const(type_, tuple(i.const for i in items))
+        fns = [i.fn for i in items]
+        return _Typed(type_, any(i.dep for i in items),
+                      lambda f, env: tuple(x(f, env) for x in fns))
+
+    def c_Compare(self, n: ast.Compare) -> _Typed:
+        left, right = self.c(n.left), self.c(n.right)
+        lf, rf = left.fn, right.fn
+        dep = left.dep or right.dep
+        if n.op == "in":
+            if not right.type.startswith("list:"):
+                raise self.error(f"'in' needs a list on its right, got {_show(right.type)}",
+                                 n.pos)
+            elem = right.type[5:]
+            if elem not in ("any", left.type):
+                raise self.error(f"{_show(left.type)} is never in a list of {_show(elem)}",
+                                 n.pos)
+            if right.is_const:
+                values = frozenset(right.const)
+                return _Typed("bool", dep, lambda f, env: lf(f, env) in values)
+            return _Typed("bool", dep, lambda f, env: lf(f, env) in rf(f, env))
+        if left.type != right.type:
+            raise self.error(f"cannot compare {_show(left.type)} with {_show(right.type)}",
+                             n.pos)
+        if n.op not in ("==", "!=") and left.type != "int":
+            raise self.error(f"'{n.op}' compares numbers, not {_show(left.type)}", n.pos)
+        op = _CMP[n.op]
+        if right.is_const:
+            value = right.const
+            return _Typed("bool", dep, lambda f, env: op(lf(f, env), value))
+        return _Typed("bool", dep, lambda f, env: op(lf(f, env), rf(f, env)))
+
+    def c_Arith(self, n: ast.Arith) -> _Typed:
+        left, right = self.c(n.left), self.c(n.right)
+        if left.type != "int" or right.type != "int":
+            raise self.error(f"'{n.op}' works on numbers, not "
+                             f"{_show(left.type if left.type != 'int' else right.type)}",
+                             n.pos)
+        op, lf, rf = _ARITH[n.op], left.fn, right.fn
+        return _Typed("int", left.dep or right.dep, lambda f, env: op(lf(f, env), rf(f, env)))
+
+    def _bool(self, n: ast.Node) -> _Typed:
+        t = self.c(n)
+        if t.type != "bool":
+            raise self.error(f"expected a condition (true/false), got {_show(t.type)}",
+                             _pos_of(n))
+        return t
+
+    def c_Not(self, n: ast.Not) -> _Typed:
+        inner = self._bool(n.operand)
+        fn = inner.fn
+        return _Typed("bool", inner.dep, lambda f, env: not fn(f, env))
+
+    def c_BoolOp(self, n: ast.BoolOp) -> _Typed:
+        parts = [self._bool(o) for o in n.operands]
+        # cheap, arrangement-independent operands first: they decide most hands
+        parts.sort(key=lambda p: p.dep)
+        fns = tuple(p.fn for p in parts)
+        dep = any(p.dep for p in parts)
+        if n.op == "and":
+            def and_(f: Any, env: list[Any]) -> bool:
+                for x in fns:
+                    if not x(f, env):
+                        return False
+                return True
+            return _Typed("bool", dep, and_)
+
+        def or_(f: Any, env: list[Any]) -> bool:
+            for x in fns:
+                if x(f, env):
+                    return True
+            return False
+        return _Typed("bool", dep, or_)
+
+    def _bind(self, var: str, coll_node: ast.Node, pos: ast.Pos) -> tuple[_Typed, int]:
+        coll = self.c(coll_node)
+        if not coll.type.startswith("list:"):
+            raise self.error(f"'{var} in ...' needs a list, got {_show(coll.type)}", pos)
+        if var in NAMES or var in CONSTANTS or var in FUNCTIONS:
+            raise self.error(f"'{var}' is a built-in name; pick another variable name", pos)
+        slot = self.nslots
+        self.nslots += 1
+        self.scopes.append({var: (slot, coll.type[5:])})
+        return coll, slot
+
+    def c_Quantified(self, n: ast.Quantified) -> _Typed:
+        coll, slot = self._bind(n.var, n.collection, n.pos)
+        body = self._bool(n.body)
+        self.scopes.pop()
+        cf, bf = coll.fn, body.fn
+        q = n.quantifier
+
+        def quant(f: Any, env: list[Any]) -> bool:
+            for x in cf(f, env):
+                env[slot] = x
+                if bf(f, env):
+                    if q == "some":
+                        return True
+                    if q == "no":
+                        return False
+                elif q == "every":
+                    return False
+            return q != "some"
+        return _Typed("bool", coll.dep or body.dep, quant)
+
+    def c_Count(self, n: ast.Count) -> _Typed:
+        coll, slot = self._bind(n.var, n.collection, n.pos)
+        cond = self._bool(n.condition) if n.condition is not None else None
+        self.scopes.pop()
+        cf = coll.fn
+        if cond is None:
+            return _Typed("int", coll.dep, lambda f, env: len(cf(f, env)))
+        bf = cond.fn
+
+        def count(f: Any, env: list[Any]) -> int:
+            k = 0
+            for x in cf(f, env):
+                env[slot] = x
+                if bf(f, env):
+                    k += 1
+            return k
+        return _Typed("int", coll.dep or cond.dep, count)
+
+    def c_Comprehension(self, n: ast.Comprehension) -> _Typed:
+        coll, slot = self._bind(n.var, n.collection, n.pos)
+        body = self.c(n.expr)
+        self.scopes.pop()
+        cf, bf = coll.fn, body.fn
+
+        def comp(f: Any, env: list[Any]) -> tuple[Any, ...]:
+            out = []
+            for x in cf(f, env):
+                env[slot] = x
+                out.append(bf(f, env))
+            return tuple(out)
+        return _Typed("list:" + body.type, coll.dep or body.dep, comp)
+
+
+def _pos_of(n: ast.Node) -> ast.Pos:
+    return n.pos
+
+
+def _show(type_: str) -> str:
+    if type_.startswith("list:"):
+        return f"a list of {type_[5:]}"
+    return {"int": "a number", "bool": "a condition", "tile": "a tile", "suit": "a suit",
+            "shape": "a shape", "group": "a group"}.get(type_, f"a {type_}")
+
+
+def _line(text: str, line: int) -> str:
+    lines = text.splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _relocate(err: DslError, src: PatternSource) -> DslError:
+    """Expression-relative position → position in the YAML file."""
+    line = src.line + err.line - 1
+    column = err.column + (src.column - 1 if err.line == 1 else 0)
+    return DslError(err.message, source=src.source, line=line, column=column, text=err.text,
+                    caret=err.caret)
+
+
+def _references(node: Any) -> set[str]:
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        elif isinstance(n, tuple):
+            stack.extend(n)
+        elif hasattr(n, "__slots__"):
+            stack.extend(getattr(n, s) for s in n.__slots__ if s != "pos")
+    return out
+
+
+def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern],
+                                                            list[DslError]]:
+    """Compile a ruleset's patterns in dependency order; return them and every error found."""
+    errors: list[DslError] = []
+    trees: dict[str, ast.Node] = {}
+    by_id = {s.id: s for s in sources}
+    for s in sources:
+        try:
+            trees[s.id] = parse(s.text, s.source)
+        except DslError as err:
+            errors.append(_relocate(err, s))
+    graph = {pid: {r for r in _references(t) if r in by_id and r != pid}
+             for pid, t in trees.items()}
+    try:
+        order = list(TopologicalSorter(graph).static_order())
+    except CycleError as err:
+        cycle = err.args[1]
+        s = by_id[cycle[0]]
+        errors.append(DslError("patterns refer to each other in a circle: "
+                               + " -> ".join(cycle), source=s.source, line=s.line,
+                               column=s.column))
+        return [], errors
+    compiled: list[CompiledPattern] = []
+    known: dict[str, bool] = {}
+    for pid in order:
+        if pid not in trees:
+            continue
+        s = by_id[pid]
+        comp = _Compiler(s, known)
+        try:
+            typed = comp._bool(trees[pid])
+        except DslError as err:
+            errors.append(_relocate(err, s))
+            known[pid] = False
+            continue
+        nslots = comp.nslots
+        body = typed.fn
+        if nslots:
+            def fn(f: Any, env: Any = None, _b: Fn = body, _n: int = nslots) -> Any:
+                return _b(f, [None] * _n)
+        else:
+            def fn(f: Any, env: Any = None, _b: Fn = body) -> Any:
+                return _b(f, [])
+        known[pid] = typed.dep
+        compiled.append(CompiledPattern(pid, s.name, fn, typed.dep,
+                                        frozenset(comp.tiles), frozenset(comp.ranks)))
+    return compiled, errors

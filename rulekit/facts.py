@@ -1,0 +1,165 @@
+"""Plain facts about one reading of a hand, for compiled patterns to read.
+
+A *reading* is an arrangement plus where the winning tile sits in it (and, when the winning tile
+is a hun, what it stands for). Nothing here knows a Tianjin pattern: these are the nouns the DSL
+talks about (`docs/dsl.md` lists every one). Hand-level facts are built once per hand and shared
+by all of its readings.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable, Iterator
+
+from rulekit.arrange import KONG, PAIR, RUN, SET, RawGroup
+
+SUIT_NAMES = ("wan", "tong", "tiao", "zi")
+NUMBERED_SUITS = ("wan", "tong", "tiao")
+SHAPE_OF = {RUN: "run", SET: "set", PAIR: "pair", KONG: "kong"}
+
+
+def suit_name(kind: int) -> str:
+    return SUIT_NAMES[min(kind // 9, 3)] if kind < 34 else "hua"
+
+
+def rank(kind: int) -> int:
+    return kind - 27 + 1 if 27 <= kind < 34 else (kind - 34 + 1 if kind >= 34 else kind % 9 + 1)
+
+
+class GroupFact:
+    """One meld or the pair of a reading."""
+
+    __slots__ = ("shape", "suit", "rank", "first", "kind", "tiles", "hun", "other_hun",
+                 "fills", "declared", "concealed", "golden", "has_win")
+
+    def __init__(self, g: RawGroup, has_win: bool, win_is_hun: bool) -> None:
+        self.shape = SHAPE_OF[g.shape]
+        self.first = self.kind = g.first
+        self.suit = suit_name(g.first)
+        self.rank = rank(g.first)
+        self.tiles = g.kinds()
+        self.fills = g.fills
+        self.hun = len(g.fills)
+        self.other_hun = self.hun - (1 if has_win and win_is_hun else 0)
+        self.declared = g.declared
+        self.concealed = g.concealed
+        self.golden = g.golden
+        self.has_win = has_win
+
+
+class WinFact:
+    __slots__ = ("tile", "is_hun", "stands_for", "group")
+
+    def __init__(self, tile: int, is_hun: bool, stands_for: int, group: GroupFact) -> None:
+        self.tile = tile
+        self.is_hun = is_hun
+        self.stands_for = stands_for
+        self.group = group
+
+
+class HandFact:
+    __slots__ = ("hun", "tiles", "concealed", "melds", "kongs", "flowers")
+
+    def __init__(self, hun: int, tiles: tuple[int, ...], concealed: tuple[int, ...],
+                 melds: tuple[GroupFact, ...], flowers: tuple[int, ...]) -> None:
+        self.hun = hun
+        self.tiles = tiles
+        self.concealed = concealed
+        self.melds = melds
+        self.kongs = sum(1 for m in melds if m.shape == "kong")
+        self.flowers = flowers
+
+
+class HunFact:
+    __slots__ = ("kinds", "suit", "held", "fills")
+
+    def __init__(self, kinds: tuple[int, ...], held: tuple[int, ...],
+                 fills: tuple[int, ...] = ()) -> None:
+        self.kinds = kinds
+        self.suit = suit_name(kinds[0])
+        self.held = held
+        self.fills = fills
+
+
+class ContextFact:
+    __slots__ = ("win_by", "self_draw", "kong_draw", "discard", "last_draw", "heavenly",
+                 "discarded_hun", "last_kong", "flowers")
+
+    def __init__(self, win_by: str, heavenly: bool, discarded_hun: bool, last_kong: str,
+                 flowers: int) -> None:
+        self.win_by = win_by
+        self.self_draw = win_by == "self_draw"
+        self.kong_draw = win_by == "kong_draw"
+        self.discard = win_by == "discard"
+        self.last_draw = win_by == "last_draw"
+        self.heavenly = heavenly
+        self.discarded_hun = discarded_hun
+        self.last_kong = last_kong
+        self.flowers = flowers
+
+
+class Facts:
+    """Everything one pattern evaluation may read. `pats` holds earlier patterns' truth."""
+
+    __slots__ = ("groups", "melds", "win", "hand", "hun", "context", "suits", "pats")
+
+    def __init__(self, groups: tuple[GroupFact, ...], win: WinFact | None, hand: HandFact,
+                 hun: HunFact, context: ContextFact) -> None:
+        self.groups = groups
+        self.melds = tuple(g for g in groups if g.shape != "pair")
+        self.win = win
+        self.hand = hand
+        self.hun = hun
+        self.context = context
+        self.suits = NUMBERED_SUITS
+        self.pats: dict[str, bool] = {}
+
+    def has_run(self, suit: str, rank_: int) -> bool:
+        for g in self.groups:
+            if g.shape == "run" and g.rank == rank_ and g.suit == suit:
+                return True
+        return False
+
+    def has_set(self, kind: int) -> bool:
+        for g in self.groups:
+            if (g.shape == "set" or g.shape == "kong") and g.first == kind:
+                return True
+        return False
+
+    def has_pair(self, kind: int) -> bool:
+        for g in self.groups:
+            if g.shape == "pair" and g.first == kind:
+                return True
+        return False
+
+
+def declared_group(kind: str, tile: int, concealed: bool, golden: bool) -> RawGroup:
+    return RawGroup(KONG if kind == "kong" else SET, tile, (), True, concealed, golden)
+
+
+@lru_cache(maxsize=1 << 15)
+def group_fact(raw: RawGroup, has_win: bool, win_is_hun: bool) -> GroupFact:
+    """Group facts are immutable, so one object serves every reading that has that group."""
+    return GroupFact(raw, has_win, win_is_hun)
+
+
+def readings(raw: tuple[RawGroup, ...], declared: tuple[GroupFact, ...], win_tile: int,
+             win_is_hun: bool) -> Iterator[tuple[tuple[GroupFact, ...], WinFact]]:
+    """Every distinct place the winning tile can sit in one arrangement.
+
+    A real winning tile sits in a concealed group holding a real tile of its kind; a hun
+    winning tile sits in any concealed group with a hun, standing for one of its fills.
+    """
+    seen: set[tuple[RawGroup, int]] = set()
+    for i, g in enumerate(raw):
+        if win_is_hun:
+            options: Iterable[int] = sorted(set(g.fills))
+        elif g.kinds().count(win_tile) > g.fills.count(win_tile):
+            options = (win_tile,)
+        else:
+            continue
+        for stands in options:
+            if (g, stands) in seen:
+                continue
+            seen.add((g, stands))
+            groups = tuple(group_fact(h, j == i, win_is_hun) for j, h in enumerate(raw))
+            yield groups + declared, WinFact(win_tile, win_is_hun, stands, groups[i])

@@ -1,0 +1,223 @@
+"""The hand document: parse it, check it is a possible Tianjin hand, and write it back out.
+
+Everything downstream (arrangements, facts, scoring) trusts a `Hand`, so every way a document
+can be impossible is rejected here, once, with a `HandError` that names the field.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import HandError, TileError
+from .tiles import (NUM_KINDS, TILE_NAMES, format_tiles, hun_kinds, is_flower, parse_tiles,
+                    tile_name)
+
+PUNG = "pung"
+KONG = "kong"
+MELD_KINDS = (PUNG, KONG)
+WIN_BY = ("self_draw", "kong_draw", "discard", "last_draw")
+"""Every win type a document may name; a ruleset allows a subset."""
+DEFAULT_WIN_BY_ALLOWED = frozenset({"self_draw", "kong_draw"})
+REQUIRED_FIELDS = ("indicator", "hand", "win_tile")
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A declared pung or kong; its tiles are all `tile`, since hun never stand in a meld."""
+
+    kind: str
+    tile: int
+    concealed: bool = False
+    golden: bool = False
+
+    @property
+    def size(self) -> int:
+        return 4 if self.kind == KONG else 3
+
+    @property
+    def kong_type(self) -> str | None:
+        """"exposed" | "concealed" | "golden" (金杠), or None for a pung: kong points key on it."""
+        if self.kind != KONG:
+            return None
+        if self.golden:
+            return "golden"
+        return "concealed" if self.concealed else "exposed"
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A validated hand; `concealed` excludes the winning tile and is sorted."""
+
+    indicator: int
+    hun: tuple[int, ...]
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    win_tile: int
+    win_by: str
+    heavenly: bool
+    discarded_hun: bool
+    flowers: tuple[int, ...] = ()
+
+
+_JSON_TYPE_NAMES = {type(None): "null", bool: "boolean", int: "number", float: "number",
+                    str: "string", list: "array", tuple: "array", dict: "object"}
+
+
+def _type_name(value: object) -> str:
+    if isinstance(value, Mapping):
+        return "object"
+    return _JSON_TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def _string(field: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise HandError(field, f"expected a string, got {_type_name(value)}")
+    return value
+
+
+def _bool(field: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise HandError(field, f"expected true or false, got {_type_name(value)}")
+    return value
+
+
+def _tiles(field: str, value: object, *, flowers: bool = False) -> tuple[int, ...]:
+    """Parse a tile field; flowers belong only in `flowers`, and nothing else does."""
+    try:
+        tiles = parse_tiles(_string(field, value))
+    except TileError as err:
+        raise HandError(field, str(err)) from None
+    for t in tiles:
+        if is_flower(t) != flowers:
+            what = "only flower tiles belong here" if flowers else "flower tiles belong only in 'flowers'"
+            raise HandError(field, f"{TILE_NAMES[t]} is not allowed: {what}")
+    return tiles
+
+
+def _one_tile(field: str, value: object) -> int:
+    tiles = _tiles(field, value)
+    if len(tiles) != 1:
+        raise HandError(field, f"expected exactly one tile, got {len(tiles)} in {value!r}")
+    return tiles[0]
+
+
+def _meld(field: str, value: object, hun: tuple[int, ...]) -> Meld:
+    if not isinstance(value, Mapping):
+        raise HandError(field, f"expected an object, got {_type_name(value)}")
+    if "kind" not in value:
+        raise HandError(f"{field}.kind", "required field is missing")
+    kind = _string(f"{field}.kind", value["kind"])
+    if kind not in MELD_KINDS:
+        raise HandError(f"{field}.kind", f"unknown meld kind {kind!r}; expected 'pung' or 'kong'")
+    if "tiles" not in value:
+        raise HandError(f"{field}.tiles", "required field is missing")
+    tiles = _tiles(f"{field}.tiles", value["tiles"])
+    size = 4 if kind == KONG else 3
+    if len(tiles) != size or len(set(tiles)) != 1:
+        raise HandError(f"{field}.tiles",
+                        f"a {kind} is {size} identical tiles, got {value['tiles']!r}")
+    concealed = _bool(f"{field}.concealed", value.get("concealed", False))
+    if concealed and kind == PUNG:
+        raise HandError(f"{field}.concealed", "a pung is always exposed; only a kong may be concealed")
+    tile = tiles[0]
+    if tile in hun and not concealed:
+        raise HandError(f"{field}.tiles",
+                        f"an exposed {kind} of hun {TILE_NAMES[tile]}: hun can only be konged "
+                        f"concealed (金杠)")
+    return Meld(kind, tile, concealed, golden=concealed and tile in hun)
+
+
+def _check_copies(indicator: int, concealed: tuple[int, ...], melds: tuple[Meld, ...],
+                  win_tile: int) -> None:
+    """At most 4 of a kind in a hand, 3 of the indicator's kind (its 4th is face up on the wall).
+
+    The field named is the one where the count first goes over, reading hand, melds, win_tile.
+    """
+    seen = [0] * NUM_KINDS
+    sources: list[tuple[str, tuple[int, ...]]] = [("hand", concealed)]
+    sources += [(f"melds[{i}].tiles", (m.tile,) * m.size) for i, m in enumerate(melds)]
+    sources.append(("win_tile", (win_tile,)))
+    for field, tiles in sources:
+        for t in tiles:
+            seen[t] += 1
+            if t == indicator and seen[t] > 3:
+                raise HandError(field, f"4 copies of {TILE_NAMES[t]}, the indicator's kind, "
+                                "counting hand, melds and win_tile: the indicator stays face up "
+                                "on the wall, so at most 3 can be in a hand")
+            if seen[t] > 4:
+                raise HandError(field, f"5 copies of {TILE_NAMES[t]} counting hand, melds and "
+                                "win_tile: only 4 exist")
+
+
+def parse_hand(doc: object, *, hun_kind_count: int = 2,
+               win_by_allowed: frozenset[str] = DEFAULT_WIN_BY_ALLOWED) -> Hand:
+    """Validate a hand document (a JSON object) into a `Hand`; unknown fields are ignored.
+
+    `hun_kind_count` and `win_by_allowed` come from the ruleset, so the same document can be
+    legal at one table and rejected at another.
+    """
+    if not isinstance(doc, Mapping):
+        raise HandError("document", f"expected an object, got {_type_name(doc)}")
+    for field in REQUIRED_FIELDS:
+        if field not in doc:
+            raise HandError(field, "required field is missing")
+
+    indicator = _one_tile("indicator", doc["indicator"])
+    hun = hun_kinds(indicator, hun_kind_count)
+    concealed = tuple(sorted(_tiles("hand", doc["hand"])))
+
+    raw_melds = doc.get("melds", [])
+    if not isinstance(raw_melds, (list, tuple)):
+        raise HandError("melds", f"expected an array, got {_type_name(raw_melds)}")
+    if len(raw_melds) > 4:
+        raise HandError("melds", f"{len(raw_melds)} melds declared; a hand has at most 4")
+    melds = tuple(_meld(f"melds[{i}]", m, hun) for i, m in enumerate(raw_melds))
+
+    win_tile = _one_tile("win_tile", doc["win_tile"])
+    win_by = _string("win_by", doc.get("win_by", "self_draw"))
+    heavenly = _bool("heavenly", doc.get("heavenly", False))
+    discarded_hun = _bool("discarded_hun", doc.get("discarded_hun", False))
+    flowers = tuple(sorted(_tiles("flowers", doc.get("flowers", ""), flowers=True)))
+
+    expected = 13 - 3 * len(melds)
+    if len(concealed) != expected:
+        melds_text = f"{len(melds)} meld{'s' if len(melds) != 1 else ''}"
+        raise HandError("hand", f"has {len(concealed)} tiles, expected {expected} with "
+                        f"{melds_text} (13 - 3 per meld, without the winning tile)")
+    _check_copies(indicator, concealed, melds, win_tile)
+
+    if win_by not in WIN_BY:
+        raise HandError("win_by", f"unknown win type {win_by!r}; expected one of "
+                        + ", ".join(WIN_BY))
+    if win_by not in win_by_allowed:
+        raise HandError("win_by", f"{win_by!r} is not allowed by this ruleset (allowed: "
+                        + ", ".join(w for w in WIN_BY if w in win_by_allowed) + ")")
+    if heavenly and win_by == "kong_draw":
+        raise HandError("heavenly", "a win on a kong replacement (kong_draw) is not 天和")
+    if win_by == "kong_draw" and not any(m.kind == KONG for m in melds):
+        raise HandError("win_by", "'kong_draw' needs a kong among the melds")
+    if heavenly and melds:
+        raise HandError("heavenly", "a heavenly win (天和) is on the first 14 tiles, so it "
+                        "cannot have melds")
+
+    return Hand(indicator, hun, concealed, melds, win_tile, win_by, heavenly, discarded_hun,
+                flowers)
+
+
+def hand_doc(hand: Hand) -> dict[str, Any]:
+    """The canonical document for `hand`: parse_hand(hand_doc(h)) == h at the same hun count.
+
+    The hun kinds are not written: they follow from the indicator and the ruleset.
+    """
+    return {
+        "indicator": tile_name(hand.indicator),
+        "hand": format_tiles(hand.concealed),
+        "melds": [{"kind": m.kind, "tiles": format_tiles((m.tile,) * m.size),
+                   "concealed": m.concealed} for m in hand.melds],
+        "win_tile": tile_name(hand.win_tile),
+        "win_by": hand.win_by,
+        "heavenly": hand.heavenly,
+        "discarded_hun": hand.discarded_hun,
+        "flowers": format_tiles(hand.flowers),
+    }

@@ -1,0 +1,1 @@
+"""Rulesets: YAML files (with `extends`) → validated data → a compiled `Ruleset`."""

@@ -1,0 +1,252 @@
+"""Tile kinds as plain ints, notation in and out, and the successor that makes 混.
+
+A tile kind is an `int` so that hot loops can index flat count lists and tuples instead of
+touching objects: 0-8 = 1m..9m, 9-17 = 1p..9p, 18-26 = 1s..9s, 27-33 = 東 南 西 北 中 發 白,
+34-41 = 春 夏 秋 冬 梅 蘭 竹 菊 (flowers variant only). All tables are built once at import
+and are immutable.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from .errors import TileError
+
+NUM_KINDS = 34
+"""Kinds in the 136-tile set (no flowers)."""
+NUM_ALL_KINDS = 42
+"""Kinds including flowers: the length of a `counts()` list."""
+FLOWERS = range(34, 42)
+WINDS = range(27, 31)
+DRAGONS = range(31, 34)
+HONORS = range(27, 34)
+
+MAN, PIN, SOU, HONOR, FLOWER = 0, 1, 2, 3, 4
+SUIT_LETTERS = "mpszf"
+SUIT_BASE = (0, 9, 18, 27, 34)
+SUIT_SIZE = (9, 9, 9, 7, 8)
+
+SUIT_OF: tuple[int, ...] = tuple(s for s in range(5) for _ in range(SUIT_SIZE[s]))
+RANK_OF: tuple[int, ...] = tuple(r for s in range(5) for r in range(1, SUIT_SIZE[s] + 1))
+
+
+def _successor_of(t: int) -> int:
+    if t < 27:
+        return t - 8 if RANK_OF[t] == 9 else t + 1
+    if t < 31:
+        return 27 + (t - 26) % 4
+    return 31 + (t - 30) % 3
+
+
+SUCCESSOR: tuple[int, ...] = tuple(_successor_of(t) for t in range(NUM_KINDS))
+"""Successor of each non-flower kind, for hot loops (flowers have none)."""
+
+_DIGITS = "0123456789"
+_ZH_NUMERALS = "一二三四五六七八九"
+_ZH_SUITS = "萬筒條"
+_ZH_HONORS = "東南西北中發白"
+_ZH_FLOWERS = "春夏秋冬梅蘭竹菊"
+
+TILE_NAMES: tuple[str, ...] = tuple(
+    f"{RANK_OF[t]}{SUIT_LETTERS[SUIT_OF[t]]}" for t in range(NUM_ALL_KINDS))
+TILE_ZH: tuple[str, ...] = (
+    tuple(_ZH_NUMERALS[r] + _ZH_SUITS[s] for s in range(3) for r in range(9))
+    + tuple(_ZH_HONORS) + tuple(_ZH_FLOWERS))
+
+
+def _check(t: int) -> int:
+    if not 0 <= t < NUM_ALL_KINDS:
+        raise TileError(f"not a tile kind: {t!r} (expected 0..{NUM_ALL_KINDS - 1})")
+    return t
+
+
+def suit_of(t: int) -> int:
+    """Suit id (MAN, PIN, SOU, HONOR, FLOWER); hot loops should index SUIT_OF directly."""
+    return SUIT_OF[_check(t)]
+
+
+def rank_of(t: int) -> int:
+    """1-based rank inside the suit; hot loops should index RANK_OF directly."""
+    return RANK_OF[_check(t)]
+
+
+def kind(suit: int, rank: int) -> int:
+    """The kind for a (suit, 1-based rank) pair, checked so a bad rank never aliases a tile."""
+    if not 0 <= suit < 5:
+        raise TileError(f"not a suit id: {suit!r} (expected 0..4)")
+    if not 1 <= rank <= SUIT_SIZE[suit]:
+        raise TileError(f"rank {rank!r} is not in suit {SUIT_LETTERS[suit]!r} "
+                        f"(expected 1..{SUIT_SIZE[suit]})")
+    return SUIT_BASE[suit] + rank - 1
+
+
+def is_honor(t: int) -> bool:
+    return 27 <= t < 34
+
+
+def is_wind(t: int) -> bool:
+    return 27 <= t < 31
+
+
+def is_dragon(t: int) -> bool:
+    return 31 <= t < 34
+
+
+def is_flower(t: int) -> bool:
+    return 34 <= t < 42
+
+
+def successor(t: int) -> int:
+    """The kind that the indicator `t` makes hun besides itself (flowers are never indicators)."""
+    if not 0 <= t < NUM_KINDS:
+        if is_flower(t):
+            raise TileError(f"flower {TILE_NAMES[t]} has no successor: flowers are never indicators")
+        _check(t)
+    return SUCCESSOR[t]
+
+
+def hun_kinds(indicator: int, kinds: int) -> tuple[int, ...]:
+    """The hun kinds for an indicator; `kinds` is the ruleset's count of hun kinds (1 or 2)."""
+    if kinds not in (1, 2):
+        raise ValueError(f"hun kind count must be 1 or 2, not {kinds!r}")
+    nxt = successor(indicator)  # also rejects flowers and non-kinds when kinds == 1
+    return (indicator,) if kinds == 1 else (indicator, nxt)
+
+
+def counts(tiles: Iterable[int]) -> list[int]:
+    """A fresh count list indexed by kind (length NUM_ALL_KINDS), for callers to mutate."""
+    c = [0] * NUM_ALL_KINDS
+    for t in tiles:
+        c[t] += 1
+    return c
+
+
+def tile_name(t: int) -> str:
+    """ASCII name such as `5m` or `1z`."""
+    return TILE_NAMES[_check(t)]
+
+
+def tile_zh(t: int) -> str:
+    """Chinese name such as `五萬`, `東` or `春` (traditional characters, as the sources)."""
+    return TILE_ZH[_check(t)]
+
+
+def format_tiles(tiles: Iterable[int]) -> str:
+    """Canonical compact notation: sorted, suits in m p s z f order, e.g. `15m11z`.
+
+    Canonical so that equal multisets give equal strings (usable as keys and in documents).
+    """
+    parts: list[str] = []
+    suit = -1
+    for t in sorted(tiles):
+        s = SUIT_OF[_check(t)]
+        if s != suit:
+            if suit >= 0:
+                parts.append(SUIT_LETTERS[suit])
+            suit = s
+        parts.append(_DIGITS[RANK_OF[t]])
+    if suit >= 0:
+        parts.append(SUIT_LETTERS[suit])
+    return "".join(parts)
+
+
+# --- parsing -------------------------------------------------------------------------------
+
+_NUMERAL_VALUE: dict[str, int] = {str(d): d for d in range(10)}
+_NUMERAL_VALUE.update({c: i + 1 for i, c in enumerate(_ZH_NUMERALS)})
+_NUMERAL_VALUE["伍"] = 5
+
+_SUIT_VALUE: dict[str, int] = {c: i for i, c in enumerate(SUIT_LETTERS)}
+_SUIT_VALUE.update({c: MAN for c in "萬万"})
+_SUIT_VALUE.update({c: PIN for c in "筒餅饼"})
+_SUIT_VALUE.update({c: SOU for c in "條条索束"})
+
+
+def _word_table() -> dict[str, tuple[tuple[str, int], ...]]:
+    words: dict[str, int] = {}
+    for i, names in enumerate((("東", "东"), ("南",), ("西",), ("北",))):
+        for name in names:
+            words[name] = 27 + i
+            words[name + "風"] = 27 + i
+            words[name + "风"] = 27 + i
+    for name in ("中", "紅中", "红中"):
+        words[name] = 31
+    for name in ("發", "发", "發財", "发财", "發财", "发財"):
+        words[name] = 32
+    for name in ("白", "白板"):
+        words[name] = 33
+    for i, chars in enumerate(("春", "夏", "秋", "冬", "梅", "蘭兰", "竹", "菊")):
+        for name in chars:
+            words[name] = 34 + i
+    by_first: dict[str, list[tuple[str, int]]] = {}
+    for word, t in words.items():
+        by_first.setdefault(word[0], []).append((word, t))
+    # Longest first, so 紅中 / 發財 / 東風 win over a shorter prefix.
+    return {c: tuple(sorted(ws, key=lambda w: -len(w[0]))) for c, ws in by_first.items()}
+
+
+_WORDS = _word_table()
+
+
+def _quote(text: str) -> str:
+    """Double-quoted and escaped, so a message stays on one line whatever the input holds."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _quote1(text: str) -> str:
+    return f"'{text}'" if text.isprintable() else repr(text)
+
+
+def parse_tiles(text: str) -> tuple[int, ...]:
+    """Tiles from ASCII (`123m 456p 1z`) or Chinese (`一萬 東風 紅中`) notation, in input order.
+
+    Digits (ASCII or Chinese numerals) collect until a suit letter or character claims them;
+    whitespace between groups is free, but a space inside a pending digit group is an error,
+    so that a forgotten suit letter (`123 456p`) is reported rather than silently misread.
+    """
+    out: list[int] = []
+    append = out.append
+    start = -1  # index of the first pending numeral, -1 when none
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch in _NUMERAL_VALUE:
+            if start < 0:
+                start = i
+            i += 1
+            continue
+        suit = _SUIT_VALUE.get(ch)
+        if suit is not None:
+            if start < 0:
+                raise TileError(f"suit {_quote1(ch)} at position {i + 1} has no digits "
+                                f"before it in {_quote(text)}")
+            base = SUIT_BASE[suit] - 1
+            size = SUIT_SIZE[suit]
+            for j in range(start, i):
+                r = _NUMERAL_VALUE[text[j]]
+                if not 1 <= r <= size:
+                    raise TileError(f"unknown tile {_quote1(text[j] + ch)} at position {j + 1} "
+                                    f"in {_quote(text)}")
+                append(base + r)
+            start = -1
+            i += 1
+            continue
+        words = _WORDS.get(ch)
+        if start >= 0 and (words or ch.isspace()):
+            break  # pending digits without a suit: reported below
+        if ch.isspace():
+            i += 1
+            continue
+        for word, t in words or ():
+            if text.startswith(word, i):
+                append(t)
+                i += len(word)
+                break
+        else:
+            raise TileError(f"unknown tile text {_quote1(ch)} at position {i + 1} "
+                            f"in {_quote(text)}")
+    if start >= 0:
+        raise TileError(f"digits {_quote1(text[start:i])} at position {start + 1} "
+                        f"have no suit letter in {_quote(text)}")
+    return tuple(out)
