@@ -1,0 +1,293 @@
+"""The `rulekit` command: parse arguments, call the library, print. No rules in here.
+
+Exit codes: 0 done (a hand that does not win is not an error), 1 some `--jsonl` lines or
+`rulekit test` cases failed, 2 bad input (one line on stderr naming the problem).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterable, NoReturn, Sequence, TextIO
+
+from rulekit import api, report
+from rulekit.errors import RulekitError, RulesetError
+from rulekit.ruleset import resolve
+from rulekit.ruleset.model import Ruleset
+
+
+class UsageError(RulekitError):
+    """Bad command-line arguments or unreadable input files."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _ruleset_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ruleset", "-r", default=api.DEFAULT_RULESET,
+                   help="a built-in name (see `rulekit rulesets`) or a YAML path")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="rulekit", description="Tianjin mahjong house rules as data.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    s = sub.add_parser("score", help="score hands")
+    _ruleset_arg(s)
+    s.add_argument("hand", nargs="?", help='concealed tiles without the winning tile, e.g. '
+                                           '"46m 123456789s 22z"')
+    s.add_argument("--win", help="the winning tile, e.g. 5m")
+    s.add_argument("--indicator", help="the indicator tile turned up on the wall, e.g. 7p")
+    s.add_argument("--pung", action="append", default=[], help="an exposed pung, e.g. 555p")
+    s.add_argument("--kong", action="append", default=[], help="an exposed kong, e.g. 2222z")
+    s.add_argument("--concealed-kong", action="append", default=[],
+                   help="a concealed kong (a 金杠 if it is four hun)")
+    s.add_argument("--win-by", default="self_draw",
+                   help="self_draw (default), kong_draw, discard, last_draw")
+    s.add_argument("--heavenly", action="store_true", help="天和: the dealer's first 14 tiles")
+    s.add_argument("--discarded-hun", action="store_true", help="this player discarded a hun")
+    s.add_argument("--json", metavar="FILE", help="one hand document (JSON), - for stdin")
+    s.add_argument("--jsonl", metavar="FILE", help="one hand document per line, - for stdin")
+    s.add_argument("--format", choices=["text", "json"], default=None,
+                   help="output format for the human form (default text)")
+
+    w = sub.add_parser("waits", help="which tiles complete a 13-tile hand")
+    _ruleset_arg(w)
+    w.add_argument("hand")
+    w.add_argument("--indicator", required=True)
+    w.add_argument("--pung", action="append", default=[])
+    w.add_argument("--kong", action="append", default=[])
+    w.add_argument("--concealed-kong", action="append", default=[])
+
+    st = sub.add_parser("settle", help="payments for settle documents")
+    _ruleset_arg(st)
+    st.add_argument("--json", metavar="FILE", help="one settle document, - for stdin")
+    st.add_argument("--jsonl", metavar="FILE", help="one settle document per line")
+
+    se = sub.add_parser("session", help="settle a sequence of hands, carrying the dealer")
+    _ruleset_arg(se)
+    se.add_argument("--jsonl", metavar="FILE", required=True, help="settle documents in order")
+    se.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+    v = sub.add_parser("validate", help="check ruleset files; every problem at once")
+    v.add_argument("paths", nargs="+")
+
+    sub.add_parser("rulesets", help="list the built-in rulesets")
+    sh = sub.add_parser("show", help="print a ruleset fully resolved (after extends)")
+    sh.add_argument("ruleset")
+    sub.add_parser("schema", help="print the ruleset JSON Schema")
+    return parser
+
+
+# -- input helpers ------------------------------------------------------------------------
+
+def _open(name: str) -> TextIO:
+    if name == "-":
+        return sys.stdin
+    try:
+        return open(name, encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"{name}: cannot open: {err.strerror}") from None
+
+
+def _load_json_one(name: str) -> Any:
+    with _open(name) if name != "-" else _nullctx(sys.stdin) as fh:
+        text = fh.read()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise UsageError(f"{'stdin' if name == '-' else name}:{err.lineno}:{err.colno}: "
+                         f"invalid JSON: {err.msg}") from None
+
+
+class _nullctx:
+    def __init__(self, fh: TextIO) -> None:
+        self.fh = fh
+
+    def __enter__(self) -> TextIO:
+        return self.fh
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def _jsonl(name: str) -> Iterable[tuple[int, Any, str | None]]:
+    """(line number, document or None, error or None) for each non-blank line."""
+    fh = _open(name)
+    try:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                yield n, json.loads(line), None
+            except json.JSONDecodeError as err:
+                yield n, None, f"line {n}: invalid JSON: {err.msg} at column {err.colno}"
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+
+
+def _emit(obj: Any, out: TextIO) -> None:
+    out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def _batch(name: str, fn: Callable[[Any], dict[str, Any]], out: TextIO) -> int:
+    failed = 0
+    for n, doc, err in _jsonl(name):
+        if err is None:
+            try:
+                result = fn(doc)
+            except RulekitError as exc:
+                err = f"line {n}: {exc}"
+        if err is not None:
+            failed += 1
+            _emit({"error": err}, out)
+        else:
+            _emit(result, out)
+    return 1 if failed else 0
+
+
+def _hand_doc(args: argparse.Namespace, with_win: bool = True) -> dict[str, Any]:
+    if not args.hand or not args.indicator or (with_win and not args.win):
+        raise UsageError("score: give HAND with --win and --indicator, or --json/--jsonl")
+    melds = ([{"kind": "pung", "tiles": t} for t in args.pung]
+             + [{"kind": "kong", "tiles": t, "concealed": False} for t in args.kong]
+             + [{"kind": "kong", "tiles": t, "concealed": True} for t in args.concealed_kong])
+    doc: dict[str, Any] = {"indicator": args.indicator, "hand": args.hand, "melds": melds}
+    if with_win:
+        doc.update({"win_tile": args.win, "win_by": args.win_by, "heavenly": args.heavenly,
+                    "discarded_hun": args.discarded_hun})
+    return doc
+
+
+# -- commands -------------------------------------------------------------------------------
+
+def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
+    rs = api.load_ruleset(_ruleset_ref(args.ruleset))
+    if args.jsonl:
+        return _batch(args.jsonl, lambda d: api.score(d, rs).to_dict(), out)
+    if args.json:
+        _emit(api.score(_load_json_one(args.json), rs).to_dict(), out)
+        return 0
+    doc = _hand_doc(args)
+    result = api.score(doc, rs)
+    if args.format == "json":
+        _emit(result.to_dict(), out)
+    else:
+        out.write(report.score_text(doc, result, rs))
+    return 0
+
+
+def cmd_waits(args: argparse.Namespace, out: TextIO) -> int:
+    rs = api.load_ruleset(_ruleset_ref(args.ruleset))
+    tiles = api.waits(_hand_doc(args, with_win=False), rs)
+    out.write((" ".join(tiles) if tiles else "no tile completes this hand") + "\n")
+    return 0
+
+
+def cmd_settle(args: argparse.Namespace, out: TextIO) -> int:
+    rs = api.load_ruleset(_ruleset_ref(args.ruleset))
+    if args.jsonl:
+        return _batch(args.jsonl, lambda d: api.settle(d, rs).to_dict(), out)
+    if not args.json:
+        raise UsageError("settle: give --json FILE or --jsonl FILE (- for stdin)")
+    _emit(api.settle(_load_json_one(args.json), rs).to_dict(), out)
+    return 0
+
+
+def cmd_session(args: argparse.Namespace, out: TextIO) -> int:
+    from rulekit.session import run_session
+    rs = api.load_ruleset(_ruleset_ref(args.ruleset))
+    docs = []
+    for n, doc, err in _jsonl(args.jsonl):
+        if err is not None:
+            raise UsageError(f"{args.jsonl}: {err}")
+        docs.append(doc)
+    result = run_session(docs, rs)
+    if args.json:
+        _emit(result.to_dict(), out)
+    else:
+        out.write(result.table())
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    bad = 0
+    for p in args.paths:
+        try:
+            rs = api.load_ruleset(_ruleset_ref(p))
+            out.write(f"{rs.source}: ok ({rs.name}, {len(rs.patterns)} patterns)\n")
+        except RulesetError as err:
+            bad += 1
+            for line in err.problems:
+                sys.stderr.write(line + "\n")
+    return 2 if bad else 0
+
+
+def cmd_rulesets(args: argparse.Namespace, out: TextIO) -> int:
+    for name in resolve.builtin_names():
+        try:
+            rs = api.load_ruleset(name)
+            first = rs.description.splitlines()[0] if rs.description else ""
+            out.write(f"{name:<18} {first}\n")
+        except RulesetError as err:
+            out.write(f"{name:<18} (broken: {err.problems[0]})\n")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    rs = api.load_ruleset(_ruleset_ref(args.ruleset))
+    out.write(report.ruleset_yaml(rs))
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
+    from rulekit.ruleset.schema import schema
+    out.write(json.dumps(schema(), indent=2, ensure_ascii=False) + "\n")
+    return 0
+
+
+def _ruleset_ref(ref: str) -> str | Path:
+    p = Path(ref)
+    return p if (p.suffix in (".yaml", ".yml") or "/" in ref) and p.exists() else ref
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
+    "score": cmd_score, "waits": cmd_waits, "settle": cmd_settle, "session": cmd_session,
+    "validate": cmd_validate, "rulesets": cmd_rulesets, "show": cmd_show, "schema": cmd_schema,
+}
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    out = out or sys.stdout
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command](args, out)
+    except RulesetError as err:
+        for line in err.problems:
+            sys.stderr.write(f"rulekit: {line}\n")
+        return 2
+    except RulekitError as err:
+        sys.stderr.write(f"rulekit: error: {_one_line(str(err))}\n")
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    except SystemExit as exc:          # --help
+        return int(exc.code or 0)
+    except Exception as exc:  # noqa: BLE001 - the last guard: no traceback reaches a user
+        sys.stderr.write(f"rulekit: internal error: {type(exc).__name__}: "
+                         f"{_one_line(str(exc))} (please report this)\n")
+        return 3
+
+
+def _one_line(text: str) -> str:
+    return " | ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

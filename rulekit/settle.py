@@ -1,0 +1,283 @@
+"""Settlement of one hand: who pays whom for the win, the kongs and 鏟, and who deals next.
+
+Every multiplier and payout is read from the ruleset (`settlement`, `chan`, `kong_points`,
+the fan algebra), so a table's house rules change numbers in YAML, never code here.
+Amounts are summed exactly (as fractions) so that the payments of a hand sum to zero.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rulekit.errors import HandError, SettleError
+from rulekit.ruleset.model import Ruleset
+from rulekit.scoring import ScoreResult, score_document
+
+Number = int | float
+
+HAND = "hand"
+KONG = "kong"
+CHAN = "chan"
+MAX_KONGS_PER_SEAT = 4      # a hand has at most four melds
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """One payment between two seats, for one reason (`hand`, `kong` or `chan`)."""
+
+    from_seat: int
+    to_seat: int
+    amount: Number
+    why: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"from": self.from_seat, "to": self.to_seat, "amount": self.amount,
+                "why": self.why}
+
+
+@dataclass(frozen=True, slots=True)
+class SettleResult:
+    """Net payments per seat (summing to zero), the transfers behind them, the next dealer."""
+
+    payments: tuple[Number, ...]
+    transfers: tuple[Transfer, ...]
+    next_dealer: int
+    score: ScoreResult | None            # the winner's score; None on a draw
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "payments": list(self.payments),
+            "transfers": [t.to_dict() for t in self.transfers],
+            "next_dealer": self.next_dealer,
+            "score": self.score.to_dict() if self.score is not None else None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """The validated settle document."""
+
+    players: int
+    dealer: int
+    dealer_sits: bool
+    pulls: tuple[int, ...]
+    winner: int | None
+    kongs: tuple[tuple[str, ...], ...]
+    chan: bool
+    stake: Fraction
+
+
+# --- validation --------------------------------------------------------------------------------
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return type(value).__name__
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat(field: str, value: object, players: int) -> int:
+    if not _is_int(value) or not 0 <= value < players:  # type: ignore[operator]
+        shown = value if _is_int(value) else _type_name(value)
+        raise SettleError(field, f"expected a seat number 0..{players - 1}, got {shown}")
+    return value  # type: ignore[return-value]
+
+
+def _bool(field: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise SettleError(field, f"expected true or false, got {_type_name(value)}")
+    return value
+
+
+def _per_seat(field: str, value: object, players: int) -> list[Any]:
+    if not isinstance(value, (list, tuple)):
+        raise SettleError(field, f"expected an array with one entry per seat, got "
+                          f"{_type_name(value)}")
+    if len(value) != players:
+        raise SettleError(field, f"expected {players} entries (one per seat), got {len(value)}")
+    return list(value)
+
+
+def _pulls(value: object, players: int, dealer: int, max_pulls: int) -> tuple[int, ...]:
+    pulls = _per_seat("pulls", value, players)
+    for s, p in enumerate(pulls):
+        if not _is_int(p) or not 0 <= p <= max_pulls:
+            shown = p if _is_int(p) else _type_name(p)
+            raise SettleError(f"pulls[{s}]", f"expected a number of 拉莊 0..{max_pulls}, "
+                              f"got {shown}")
+    if pulls[dealer] != 0:
+        raise SettleError(f"pulls[{dealer}]", f"seat {dealer} is the dealer and cannot pull "
+                          f"(拉莊 is a non-dealer's choice), got {pulls[dealer]}")
+    return tuple(pulls)
+
+
+def _kongs(value: object, players: int, rs: Ruleset) -> tuple[tuple[str, ...], ...]:
+    known = tuple(rs.kong_points)
+    out = []
+    for s, seat in enumerate(_per_seat("kongs", value, players)):
+        if not isinstance(seat, (list, tuple)):
+            raise SettleError(f"kongs[{s}]", f"expected an array of kong types, got "
+                              f"{_type_name(seat)}")
+        if len(seat) > MAX_KONGS_PER_SEAT:
+            raise SettleError(f"kongs[{s}]", f"{len(seat)} kongs; a hand has at most "
+                              f"{MAX_KONGS_PER_SEAT} melds")
+        for j, k in enumerate(seat):
+            if not isinstance(k, str) or k not in known:
+                shown = repr(k) if isinstance(k, str) else _type_name(k)
+                raise SettleError(f"kongs[{s}][{j}]", f"unknown kong type {shown}; expected "
+                                  "one of " + ", ".join(known))
+            if k == "golden" and not rs.golden_kong_allowed:
+                raise SettleError(f"kongs[{s}][{j}]", "this ruleset does not allow 金杠 "
+                                  "(a kong of four hun)")
+        out.append(tuple(seat))
+    return tuple(out)
+
+
+def _stake(value: object) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SettleError("stake", f"expected a positive number, got {_type_name(value)}")
+    if not math.isfinite(value) or value <= 0:
+        raise SettleError("stake", f"expected a positive number, got {value}")
+    return Fraction(value)
+
+
+def _table(doc: object, rs: Ruleset) -> _Table:
+    if not isinstance(doc, Mapping):
+        raise SettleError("document", f"expected an object, got {_type_name(doc)}")
+    players = rs.players
+    dealer = _seat("dealer", doc.get("dealer", 0), players)
+    winner_raw = doc.get("winner")
+    winner = None if winner_raw is None else _seat("winner", winner_raw, players)
+    has_hand = doc.get("hand") is not None
+    if winner is not None and not has_hand:
+        raise SettleError("hand", f"seat {winner} won, so the winner's hand is required")
+    if winner is None and has_hand:
+        raise SettleError("hand", "a draw (winner null or absent) has no winning hand; "
+                          "remove 'hand' or name the winner")
+    max_pulls = int(rs.settlement["max_pulls"])
+    return _Table(
+        players=players,
+        dealer=dealer,
+        dealer_sits=_bool("dealer_sits", doc.get("dealer_sits", False)),
+        pulls=_pulls(doc.get("pulls", [0] * players), players, dealer, max_pulls),
+        winner=winner,
+        kongs=_kongs(doc.get("kongs", [[]] * players), players, rs),
+        chan=_bool("chan", doc.get("chan", False)),
+        stake=_stake(doc.get("stake", 1)),
+    )
+
+
+def _winning_score(doc: Mapping[str, Any], t: _Table, rs: Ruleset) -> ScoreResult:
+    """Score the winner's hand; a hand that cannot win, or whose kongs disagree, is bad input."""
+    assert t.winner is not None
+    try:
+        score = score_document(doc["hand"], rs)
+    except HandError as err:
+        raise SettleError(f"hand.{err.field}", err.message) from None
+    if not score.win:
+        why = score.explain[-1] if score.explain else ""
+        raise SettleError("hand", f"seat {t.winner}'s hand cannot win ({score.reason}: {why}), "
+                          "so seat {0} is not a winner".format(t.winner))
+    if Counter(t.kongs[t.winner]) != Counter(score.kongs):
+        raise SettleError(f"kongs[{t.winner}]", f"the winner's kongs {list(t.kongs[t.winner])} "
+                          f"do not match the kongs in its hand {list(score.kongs)}")
+    return score
+
+
+# --- payments ----------------------------------------------------------------------------------
+
+def _multiplier(t: _Table, rs: Ruleset, a: int, b: int) -> Fraction:
+    """坐莊 and 拉莊 count only between the dealer and a non-dealer (000/Ⅲ, 000/Ⅳ 術語 1)."""
+    if t.dealer not in (a, b):
+        return Fraction(1)
+    other = b if a == t.dealer else a
+    sits = Fraction(rs.settlement["dealer_sits_multiplier"]) if t.dealer_sits else Fraction(1)
+    return sits * Fraction(rs.settlement["pull_multiplier"]) ** t.pulls[other]
+
+
+def chan_unit(rs: Ruleset) -> Fraction:
+    """One 鏟 share: a 明杠's points, or the fan of the named pattern on the base alone."""
+    payout = rs.chan["payout"]
+    if payout == "exposed_kong":
+        return Fraction(rs.kong_points["exposed"])
+    held = {payout} if rs.algebra.base is None else {rs.algebra.base[0], payout}
+    return Fraction(rs.algebra.fan(frozenset(held)).fan)
+
+
+def _transfers(t: _Table, rs: Ruleset, score: ScoreResult | None
+               ) -> dict[tuple[int, int, str], Fraction]:
+    owed: dict[tuple[int, int, str], Fraction] = {}
+
+    def pay(frm: int, to: int, why: str, amount: Fraction) -> None:
+        owed[frm, to, why] = owed.get((frm, to, why), Fraction(0)) + amount
+
+    seats = range(t.players)
+    if score is not None and t.winner is not None:
+        hand_part = Fraction(score.total_fan) - Fraction(score.kong_fan)
+        for loser in seats:
+            if loser != t.winner:
+                pay(loser, t.winner, HAND, hand_part * t.stake
+                    * _multiplier(t, rs, loser, t.winner))
+    multiplied = bool(rs.settlement["kong_points_multiplied"])
+    for owner in seats:
+        for k in t.kongs[owner]:
+            for payer in seats:
+                if payer != owner:
+                    m = _multiplier(t, rs, payer, owner) if multiplied else Fraction(1)
+                    pay(payer, owner, KONG, Fraction(rs.kong_points[k]) * t.stake * m)
+    if t.chan and rs.chan.get("enabled", True):
+        unit = chan_unit(rs)
+        for n in seats:
+            if n != t.dealer:
+                pay(t.dealer, n, CHAN, unit * t.stake * _multiplier(t, rs, t.dealer, n))
+    return owed
+
+
+def _next_dealer(t: _Table, rs: Ruleset) -> int:
+    passed = (t.dealer + 1) % t.players
+    if t.winner is not None:
+        return t.dealer if t.winner == t.dealer else passed
+    if rs.settlement["dealer_on_draw"] == "pass_if_no_kong":
+        others_konged = any(t.kongs[s] for s in range(t.players) if s != t.dealer)
+        if not t.kongs[t.dealer] and others_konged:
+            return passed
+    return t.dealer
+
+
+def _out(x: Fraction) -> Number:
+    """Amounts print as integers when whole."""
+    return int(x) if x.denominator == 1 else float(x)
+
+
+def settle_document(doc: Mapping[str, Any], rs: Ruleset) -> SettleResult:
+    """Validate a settle document, score the winner's hand, and work out every payment."""
+    t = _table(doc, rs)
+    score = _winning_score(doc, t, rs) if t.winner is not None else None
+    owed = _transfers(t, rs, score)
+    net = [Fraction(0)] * t.players
+    transfers = []
+    for (frm, to, why), amount in owed.items():
+        if amount == 0:
+            continue
+        net[frm] -= amount
+        net[to] += amount
+        transfers.append(Transfer(frm, to, _out(amount), why))
+    return SettleResult(tuple(_out(x) for x in net), tuple(transfers), _next_dealer(t, rs),
+                        score)
