@@ -82,10 +82,10 @@ class HunFact:
 
 class ContextFact:
     __slots__ = ("win_by", "self_draw", "kong_draw", "discard", "last_draw", "heavenly",
-                 "discarded_hun", "last_kong", "flowers")
+                 "discarded_hun", "last_kong", "flowers", "earthly", "ready_declared")
 
     def __init__(self, win_by: str, heavenly: bool, discarded_hun: bool, last_kong: str,
-                 flowers: int) -> None:
+                 flowers: int, earthly: bool = False, ready_declared: bool = False) -> None:
         self.win_by = win_by
         self.self_draw = win_by == "self_draw"
         self.kong_draw = win_by == "kong_draw"
@@ -95,6 +95,8 @@ class ContextFact:
         self.discarded_hun = discarded_hun
         self.last_kong = last_kong
         self.flowers = flowers
+        self.earthly = earthly
+        self.ready_declared = ready_declared
 
 
 class Facts:

@@ -58,6 +58,8 @@ class Hand:
     heavenly: bool
     discarded_hun: bool
     flowers: tuple[int, ...] = ()
+    earthly: bool = False           # 地和: a non-dealer wins on the first draw
+    ready_declared: bool = False    # 天聽: declared ready after the dealer's first discard
 
 
 _JSON_TYPE_NAMES = {type(None): "null", bool: "boolean", int: "number", float: "number",
@@ -179,6 +181,8 @@ def parse_hand(doc: object, *, hun_kind_count: int = 2,
     heavenly = _bool("heavenly", doc.get("heavenly", False))
     discarded_hun = _bool("discarded_hun", doc.get("discarded_hun", False))
     flowers = tuple(sorted(_tiles("flowers", doc.get("flowers", ""), flowers=True)))
+    earthly = _bool("earthly", doc.get("earthly", False))
+    ready_declared = _bool("ready_declared", doc.get("ready_declared", False))
 
     expected = 13 - 3 * len(melds)
     if len(concealed) != expected:
@@ -201,8 +205,10 @@ def parse_hand(doc: object, *, hun_kind_count: int = 2,
         raise HandError("heavenly", "a heavenly win (天和) is on the first 14 tiles, so it "
                         "cannot have melds")
 
+    if heavenly and earthly:
+        raise HandError("earthly", "a hand is not both 天和 (dealer) and 地和 (non-dealer)")
     return Hand(indicator, hun, concealed, melds, win_tile, win_by, heavenly, discarded_hun,
-                flowers)
+                flowers, earthly, ready_declared)
 
 
 def hand_doc(hand: Hand) -> dict[str, Any]:
@@ -220,4 +226,6 @@ def hand_doc(hand: Hand) -> dict[str, Any]:
         "heavenly": hand.heavenly,
         "discarded_hun": hand.discarded_hun,
         "flowers": format_tiles(hand.flowers),
+        "earthly": hand.earthly,
+        "ready_declared": hand.ready_declared,
     }

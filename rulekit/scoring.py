@@ -113,7 +113,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     kongs = tuple(m for m in hand.melds if m.kind == "kong")
     last_kong = kongs[-1].kong_type if kongs else "none"
     context = ContextFact(hand.win_by, hand.heavenly, hand.discarded_hun, last_kong or "none",
-                          len(hand.flowers))
+                          len(hand.flowers), hand.earthly, hand.ready_declared)
     held_hun = tuple(sorted(t for t in concealed_all if t in hun_set))
     hand_fact = HandFact(len(held_hun), tuple(sorted(concealed_all + meld_tiles)),
                          tuple(sorted(concealed_all)), declared_facts, hand.flowers)

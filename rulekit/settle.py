@@ -193,8 +193,8 @@ def _winning_score(doc: Mapping[str, Any], t: _Table, rs: Ruleset) -> ScoreResul
         raise SettleError(f"hand.{err.field}", err.message) from None
     if not score.win:
         why = score.explain[-1] if score.explain else ""
-        raise SettleError("hand", f"seat {t.winner}'s hand cannot win ({score.reason}: {why}), "
-                          "so seat {0} is not a winner".format(t.winner))
+        raise SettleError("hand", f"seat {t.winner}'s hand cannot win ({score.reason}: {why}); "
+                          "a player who cannot win is not a winner")
     if Counter(t.kongs[t.winner]) != Counter(score.kongs):
         raise SettleError(f"kongs[{t.winner}]", f"the winner's kongs {list(t.kongs[t.winner])} "
                           f"do not match the kongs in its hand {list(score.kongs)}")
@@ -212,7 +212,7 @@ def _multiplier(t: _Table, rs: Ruleset, a: int, b: int) -> Fraction:
     return sits * Fraction(rs.settlement["pull_multiplier"]) ** t.pulls[other]
 
 
-def chan_unit(rs: Ruleset) -> Fraction:
+def _chan_unit(rs: Ruleset) -> Fraction:
     """One 鏟 share: a 明杠's points, or the fan of the named pattern on the base alone."""
     payout = rs.chan["payout"]
     if payout == "exposed_kong":
@@ -243,7 +243,7 @@ def _transfers(t: _Table, rs: Ruleset, score: ScoreResult | None
                     m = _multiplier(t, rs, payer, owner) if multiplied else Fraction(1)
                     pay(payer, owner, KONG, Fraction(rs.kong_points[k]) * t.stake * m)
     if t.chan and rs.chan.get("enabled", True):
-        unit = chan_unit(rs)
+        unit = _chan_unit(rs)
         for n in seats:
             if n != t.dealer:
                 pay(t.dealer, n, CHAN, unit * t.stake * _multiplier(t, rs, t.dealer, n))

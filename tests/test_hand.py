@@ -143,7 +143,7 @@ def test_hand_doc_is_canonical() -> None:
         "melds": [{"kind": "kong", "tiles": "2222z", "concealed": False},
                   {"kind": "pung", "tiles": "555p", "concealed": False}],
         "win_tile": "9s", "win_by": "self_draw", "heavenly": False, "discarded_hun": False,
-        "flowers": "",
+        "flowers": "", "earthly": False, "ready_declared": False,
     }
     assert json.loads(json.dumps(out)) == out
     assert parse_hand(out) == h

@@ -87,6 +87,8 @@ ATTRIBUTES: dict[str, dict[str, Entry]] = {
         "discarded_hun": Entry("bool", False, "this player discarded a hun (小相公)"),
         "last_kong": Entry("kong_type", False, "exposed, concealed, golden or no_kong"),
         "flowers": Entry("int", False, "how many flower tiles are shown"),
+        "earthly": Entry("bool", False, "地和: a non-dealer won on the first draw"),
+        "ready_declared": Entry("bool", False, "天聽: declared ready at the first go-round"),
     },
 }
 
