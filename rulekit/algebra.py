@@ -95,14 +95,19 @@ class Algebra:
             text += f" × {self.names.get(i, i)} {num(v)}"
         return Breakdown(num(total), tuple(terms), f"{text} = {num(total)}")
 
-    def upper_bound(self, fixed: frozenset[str], free: Iterable[str]) -> float:
+    def upper_bound(self, fixed: frozenset[str], free: Iterable[str],
+                    exclusive: frozenset[frozenset[str]] = frozenset()) -> float:
         """The best fan any arrangement could reach, given the patterns already known.
 
-        Lets the scorer stop exploring arrangements once one reaches it.
+        `exclusive` lists pairs of patterns that never hold together; leaving them out makes
+        the bound reachable, so the scorer can stop as soon as one reading reaches it.
         """
         free = [p for p in free if p in self.ids]
         best = 0.0
         for k in range(len(free) + 1):
             for extra in subsets(free, k):
+                if exclusive and any(frozenset(pair) in exclusive
+                                     for pair in subsets(extra, 2)):
+                    continue
                 best = max(best, float(self.fan(fixed | frozenset(extra)).fan))
         return best

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
-from typing import Iterable, Iterator, NamedTuple, Sequence
+from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
 
 NUM_KINDS = 34
 HONOR_START = 27
@@ -186,16 +186,22 @@ def wild_meld_options(kinds: Iterable[int]) -> tuple[RawGroup, ...]:
     return tuple(sorted(opts))
 
 
-def arrangements(layout: Layout, wild_kinds: Sequence[int]) -> Iterator[tuple[RawGroup, ...]]:
-    """Every arrangement of the concealed part: groups with their hun fills, sorted."""
+def arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
+                 ) -> Iterator[tuple[RawGroup, ...]]:
+    """Every arrangement of the concealed part: groups with their hun fills, sorted.
+
+    `wild_kinds` is called only when all-hun groups occur (5+ hun), since it costs.
+    """
     meld_opts: tuple[RawGroup, ...] | None = None
+    kinds: Sequence[int] = ()
     for groups, wm, wp in anchored(layout):
         if wm == 0 and wp == 0:
             yield tuple(sorted(groups))
             continue
         if meld_opts is None:
-            meld_opts = wild_meld_options(wild_kinds)
-        pair_opts = [RawGroup(PAIR, k, (k, k)) for k in sorted(set(wild_kinds))] if wp else [None]
+            kinds = wild_kinds()
+            meld_opts = wild_meld_options(kinds)
+        pair_opts = [RawGroup(PAIR, k, (k, k)) for k in sorted(set(kinds))] if wp else [None]
         for melds in combinations_with_replacement(meld_opts, wm):
             for pair in pair_opts:
                 extra = melds if pair is None else melds + (pair,)

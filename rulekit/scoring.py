@@ -13,8 +13,10 @@ from typing import Any, Mapping
 from rulekit import arrange
 from rulekit.algebra import Breakdown, num
 from rulekit.arrange import Layout, RawGroup
-from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact,
-                           declared_group, group_fact, readings)
+from rulekit.dsl.compile import CompiledPattern
+from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING
+from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, declared_group,
+                           group_fact, readings)
 from rulekit.hand import Hand
 from rulekit.ruleset.model import Ruleset
 from rulekit.tiles import format_tiles, tile_name
@@ -50,8 +52,13 @@ class ScoreResult:
     explain: tuple[str, ...]
     reason: str | None = None
     win_tile: str | None = None
-    arrangement: tuple[GroupView, ...] = ()
+    groups: tuple[GroupFact, ...] = field(default=(), repr=False, compare=False)
     kongs: tuple[str, ...] = ()          # exposed / concealed / golden, in meld order
+
+    @property
+    def arrangement(self) -> tuple[GroupView, ...]:
+        """The best arrangement, formatted only when someone asks (scoring stays fast)."""
+        return tuple(_view(g) for g in self.groups)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -69,146 +76,172 @@ class ScoreResult:
         return out
 
 
-@dataclass(slots=True)
-class _Best:
-    fan: float = -1.0
-    breakdown: Breakdown | None = None
-    groups: tuple[GroupFact, ...] = ()
-    raw: tuple[RawGroup, ...] = ()
-    win_tile: int = -1
-    held: frozenset[str] = field(default_factory=frozenset)
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """Per-ruleset split of the patterns by what they read, and which exclude each other."""
+
+    hand_level: tuple[CompiledPattern, ...]
+    arrangement_level: tuple[CompiledPattern, ...]
+    reading_level: tuple[CompiledPattern, ...]
+    exclusive: frozenset[frozenset[str]]
 
 
-def _wild_kinds(rs: Ruleset, tiles: tuple[int, ...], hun: tuple[int, ...]) -> tuple[int, ...]:
-    """Kinds an all-hun group may take without losing an outcome (see docs/design.md).
-
-    Patterns only tell kinds apart through the tiles and ranks they name, the hand's own
-    tiles and the hun; every other kind of a suit class behaves alike, so two stand-ins per
-    class (two, so that "same" and "different" both stay reachable) are enough.
-    """
-    dom = set(rs.wild_tiles) | set(tiles) | set(hun)
-    for base in (0, 9, 18):
-        for r in rs.wild_ranks:
-            dom.add(base + r - 1)
-    for lo, hi in ((0, 9), (9, 18), (18, 27), (27, 31), (31, 34)):
-        spare = [k for k in range(lo, hi) if k not in dom][:2]
-        dom.update(spare)
-    return tuple(sorted(dom))
+def _plan(rs: Ruleset) -> _Plan:
+    plan = rs.memo.get("plan")
+    if plan is None:
+        pats = rs.patterns
+        exclusive = frozenset(frozenset((a.id, b.id)) for i, a in enumerate(pats)
+                              for b in pats[i + 1:] if a.excludes(b) or b.excludes(a))
+        plan = rs.memo["plan"] = _Plan(tuple(p for p in pats if p.dep == HAND),
+                                       tuple(p for p in pats if p.dep == ARRANGEMENT),
+                                       tuple(p for p in pats if p.dep == READING), exclusive)
+    return plan
 
 
-def _kong_points(rs: Ruleset, hand: Hand) -> tuple[float, tuple[str, ...]]:
-    kinds = tuple(m.kong_type for m in hand.melds if m.kind == "kong")
-    return sum(rs.kong_points[k] for k in kinds), kinds  # type: ignore[index]
+def _bound(rs: Ruleset, plan: _Plan, held: frozenset[str],
+           free: tuple[CompiledPattern, ...]) -> float:
+    key = ("bound", held, len(free))
+    value = rs.memo.get(key)
+    if value is None:
+        value = rs.memo[key] = rs.algebra.upper_bound(held, (p.id for p in free),
+                                                      plan.exclusive)
+    return value
 
 
 def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     """Score a validated hand under a ruleset. Never raises for a legal `Hand`."""
+    plan = _plan(rs)
     hun_set = frozenset(hand.hun)
     concealed_all = hand.concealed + (hand.win_tile,)
     meld_tiles: tuple[int, ...] = ()
     for m in hand.melds:
         meld_tiles += (m.tile,) * (4 if m.kind == "kong" else 3)
-    declared = tuple(declared_group(m.kind, m.tile, m.concealed, m.golden) for m in hand.melds)
-    declared_facts = tuple(group_fact(d, False, False) for d in declared)
-    kongs = tuple(m for m in hand.melds if m.kind == "kong")
-    last_kong = kongs[-1].kong_type if kongs else "none"
-    context = ContextFact(hand.win_by, hand.heavenly, hand.discarded_hun, last_kong or "none",
+    declared = tuple(group_fact(declared_group(m.kind, m.tile, m.concealed, m.golden),
+                                False, False) for m in hand.melds)
+    kong_kinds = tuple(m.kong_type for m in hand.melds if m.kind == "kong")
+    kong_fan = sum(rs.kong_points[k] for k in kong_kinds)  # type: ignore[index]
+    context = ContextFact(hand.win_by, hand.heavenly, hand.discarded_hun,
+                          kong_kinds[-1] if kong_kinds else "none",  # type: ignore[arg-type]
                           len(hand.flowers), hand.earthly, hand.ready_declared)
     held_hun = tuple(sorted(t for t in concealed_all if t in hun_set))
     hand_fact = HandFact(len(held_hun), tuple(sorted(concealed_all + meld_tiles)),
-                         tuple(sorted(concealed_all)), declared_facts, hand.flowers)
-    hun_fact = HunFact(hand.hun, held_hun)
+                         tuple(sorted(concealed_all)), declared, hand.flowers)
 
     # hand-level patterns, once
-    base = Facts((), WinFact(hand.win_tile, hand.win_tile in hun_set, hand.win_tile,
-                             None), hand_fact, hun_fact, context)  # type: ignore[arg-type]
+    base = Facts((), None, hand_fact, HunFact(hand.hun, held_hun), context)
     indep: dict[str, bool] = {}
-    for p in rs.patterns:
-        if not p.dep:
-            base.pats = indep
-            indep[p.id] = bool(p.fn(base))
     base.pats = indep
+    for p in plan.hand_level:
+        indep[p.id] = bool(p.fn(base))
     forbidden = next((f.id for f in rs.forbids if f.fn(base)), None)
-    kong_fan, kong_kinds = _kong_points(rs, hand)
-
     for cond, fan in rs.instant_wins:
         if cond.fn(base):
-            return _finish(rs, hand, base, Breakdown(num(fan), (), f"{cond.name} {num(fan)}"),
-                           (), hand.win_tile, frozenset({cond.id}), kong_fan, kong_kinds,
-                           forbidden, instant=cond)
+            return _finish(rs, base, Breakdown(num(fan), (), f"{cond.name} {num(fan)}"),
+                           (), hand.win_tile, kong_fan, kong_kinds, forbidden, instant=True)
 
-    dep_patterns = tuple(p for p in rs.patterns if p.dep)
     fixed = frozenset(k for k, v in indep.items() if v)
-    memo = rs.memo
-    bound_key = ("bound", fixed)
-    bound = memo.get(bound_key)
-    if bound is None:
-        bound = memo[bound_key] = rs.algebra.upper_bound(fixed, (p.id for p in dep_patterns))
-    fans: dict[frozenset[str], Breakdown] = memo.setdefault("fans", {})
+    bound_all = _bound(rs, plan, fixed, plan.arrangement_level + plan.reading_level)
+    fans: dict[frozenset[str], Breakdown] = rs.memo.setdefault("fans", {})
+    level1, level2 = plan.arrangement_level, plan.reading_level
 
     if hand.heavenly and rs.heavenly_free_winning_tile:
         candidates = tuple(sorted(set(concealed_all)))
     else:
         candidates = (hand.win_tile,)
-    need = 4 - len(hand.melds)
-    best = _Best()
-    wild = _wild_kinds(rs, concealed_all, hand.hun)
-    for win_tile in candidates:
-        counts = [0] * 34
-        n_hun = 0
-        for t in concealed_all:
-            if t in hun_set:
-                n_hun += 1
-            else:
-                counts[t] += 1
-        layout = Layout(tuple(counts), n_hun, need)
-        if not arrange.is_winning_shape(layout.counts, n_hun, need):
-            continue
-        win_is_hun = win_tile in hun_set
-        for raw in arrange.arrangements(layout, wild):
-            for groups, win in readings(raw, declared_facts, win_tile, win_is_hun):
-                f = Facts(groups, win, hand_fact, HunFact(hand.hun, held_hun,
-                                                          _fills(raw)), context)
-                pats = dict(indep)
-                f.pats = pats
-                for p in dep_patterns:
-                    pats[p.id] = bool(p.fn(f))
-                held = frozenset(k for k, v in pats.items() if v)
-                bd = fans.get(held)
-                if bd is None:
-                    bd = fans[held] = rs.algebra.fan(held)
-                if bd.fan > best.fan:
-                    best = _Best(float(bd.fan), bd, groups, raw, win_tile, held)
-                    if best.fan >= bound:
-                        break
-            if best.fan >= bound:
-                break
-        if best.fan >= bound:
-            break
-    if best.breakdown is None:
+    counts = [0] * 34
+    for t in concealed_all:
+        if t not in hun_set:
+            counts[t] += 1
+    layout = Layout(tuple(counts), len(held_hun), 4 - len(hand.melds))
+    if not arrange.is_winning_shape(layout.counts, layout.hun, layout.need_melds):
         return ScoreResult(False, 0, num(kong_fan), num(kong_fan), (), (),
                            ("not a winning shape: no four melds and a pair",),
                            forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
-    return _finish(rs, hand, base, best.breakdown, best.groups, best.win_tile, best.held,
-                   kong_fan, kong_kinds, forbidden)
+
+    best_fan = -1.0
+    best: tuple[Breakdown, tuple[GroupFact, ...], int] | None = None
+    wild = _WildDomain(rs, concealed_all, hand.hun)
+    done = False
+    for win_tile in candidates:
+        win_is_hun = win_tile in hun_set
+        for raw in arrange.arrangements(layout, wild):
+            hun_fact = HunFact(hand.hun, held_hun, _fills(raw))
+            pats1 = indep
+            if level1:
+                f1 = Facts(tuple(group_fact(g, False, False) for g in raw) + declared, None,
+                           hand_fact, hun_fact, context)
+                pats1 = f1.pats = dict(indep)
+                for p in level1:
+                    pats1[p.id] = bool(p.fn(f1))
+            held1 = frozenset(k for k, v in pats1.items() if v)
+            bound = _bound(rs, plan, held1, level2)
+            if bound <= best_fan:
+                continue
+            for groups, win in readings(raw, declared, win_tile, win_is_hun):
+                if level2:
+                    f = Facts(groups, win, hand_fact, hun_fact, context)
+                    pats = f.pats = dict(pats1)
+                    for p in level2:
+                        pats[p.id] = bool(p.fn(f))
+                    held = frozenset(k for k, v in pats.items() if v)
+                else:
+                    held = held1
+                bd = fans.get(held)
+                if bd is None:
+                    bd = fans[held] = rs.algebra.fan(held)
+                if bd.fan > best_fan:
+                    best_fan, best = float(bd.fan), (bd, groups, win_tile)
+                if best_fan >= bound or not level2:
+                    break
+            if best_fan >= bound_all:
+                done = True
+                break
+        if done:
+            break
+    assert best is not None  # a winning shape has at least one reading
+    bd, groups, win_tile = best
+    return _finish(rs, base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden)
+
+
+class _WildDomain:
+    """Kinds an all-hun group may take without losing an outcome; computed only if needed.
+
+    Patterns tell kinds apart only through the tiles and ranks they name, the hand's own
+    tiles and the hun; every other kind of a suit class behaves alike, so two stand-ins per
+    class (two, so that "same" and "different" both stay reachable) are enough. See
+    docs/design.md.
+    """
+
+    def __init__(self, rs: Ruleset, tiles: tuple[int, ...], hun: tuple[int, ...]) -> None:
+        self.args = (rs.wild_tiles, rs.wild_ranks, tiles, hun)
+
+    def __call__(self) -> tuple[int, ...]:
+        wild_tiles, wild_ranks, tiles, hun = self.args
+        dom = set(wild_tiles) | set(tiles) | set(hun)
+        for base in (0, 9, 18):
+            for r in wild_ranks:
+                if 1 <= r <= 9:
+                    dom.add(base + r - 1)
+        for lo, hi in ((0, 9), (9, 18), (18, 27), (27, 31), (31, 34)):
+            dom.update([k for k in range(lo, hi) if k not in dom][:2])
+        return tuple(sorted(dom))
 
 
 def _fills(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
     return tuple(sorted(f for g in raw for f in g.fills))
 
 
-def _finish(rs: Ruleset, hand: Hand, base: Facts, bd: Breakdown, groups: tuple[GroupFact, ...],
-            win_tile: int, held: frozenset[str], kong_fan: float, kong_kinds: tuple[str, ...],
-            forbidden: str | None, instant: Any = None) -> ScoreResult:
+def _finish(rs: Ruleset, base: Facts, bd: Breakdown, groups: tuple[GroupFact, ...],
+            win_tile: int, kong_fan: float, kong_kinds: tuple[str, ...],
+            forbidden: str | None, instant: bool = False) -> ScoreResult:
     explain = [bd.text]
     kong_fan_counted = kong_fan
     multiplier = 1.0
     for rule in rs.total_rules:
         if rule.condition.fn(base):
             if rule.kong_points_as and kong_kinds:
-                old = rs.kong_points[kong_kinds[-1]]
-                new = rs.kong_points[rule.kong_points_as]
-                kong_fan_counted += new - old
+                kong_fan_counted += (rs.kong_points[rule.kong_points_as]
+                                     - rs.kong_points[kong_kinds[-1]])
             multiplier *= rule.multiply_total
             explain.append(f"{rule.name}: total × {num(rule.multiply_total)}")
     for k in kong_kinds:
@@ -219,7 +252,7 @@ def _finish(rs: Ruleset, hand: Hand, base: Facts, bd: Breakdown, groups: tuple[G
         explain.append(f"total {num(total)}")
     reach = total if rs.minimum_counts_kong_points else hand_fan
     reason = forbidden
-    if reason is None and instant is None and reach < rs.minimum:
+    if reason is None and not instant and reach < rs.minimum:
         reason = BELOW_MINIMUM
         explain.append(f"below the minimum of {num(rs.minimum)}")
     elif forbidden is not None:
@@ -236,7 +269,7 @@ def _finish(rs: Ruleset, hand: Hand, base: Facts, bd: Breakdown, groups: tuple[G
         explain=tuple(explain),
         reason=reason,
         win_tile=tile_name(win_tile),
-        arrangement=tuple(_view(g) for g in groups),
+        groups=groups,
         kongs=kong_kinds,
     )
 

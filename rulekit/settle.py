@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeGuard
 
 from rulekit.errors import HandError, SettleError
 from rulekit.ruleset.model import Ruleset
@@ -89,15 +89,16 @@ def _type_name(value: object) -> str:
     return type(value).__name__
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
+    """JSON integers only: `true` is not seat 1."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _seat(field: str, value: object, players: int) -> int:
-    if not _is_int(value) or not 0 <= value < players:  # type: ignore[operator]
-        shown = value if _is_int(value) else _type_name(value)
-        raise SettleError(field, f"expected a seat number 0..{players - 1}, got {shown}")
-    return value  # type: ignore[return-value]
+    if _is_int(value) and 0 <= value < players:
+        return value
+    shown = value if _is_int(value) else _type_name(value)
+    raise SettleError(field, f"expected a seat number 0..{players - 1}, got {shown}")
 
 
 def _bool(field: str, value: object) -> bool:
@@ -184,19 +185,19 @@ def _table(doc: object, rs: Ruleset) -> _Table:
     )
 
 
-def _winning_score(doc: Mapping[str, Any], t: _Table, rs: Ruleset) -> ScoreResult:
+def _winning_score(doc: Mapping[str, Any], t: _Table, winner: int, rs: Ruleset
+                   ) -> ScoreResult:
     """Score the winner's hand; a hand that cannot win, or whose kongs disagree, is bad input."""
-    assert t.winner is not None
     try:
         score = score_document(doc["hand"], rs)
     except HandError as err:
         raise SettleError(f"hand.{err.field}", err.message) from None
     if not score.win:
         why = score.explain[-1] if score.explain else ""
-        raise SettleError("hand", f"seat {t.winner}'s hand cannot win ({score.reason}: {why}); "
+        raise SettleError("hand", f"seat {winner}'s hand cannot win ({score.reason}: {why}); "
                           "a player who cannot win is not a winner")
-    if Counter(t.kongs[t.winner]) != Counter(score.kongs):
-        raise SettleError(f"kongs[{t.winner}]", f"the winner's kongs {list(t.kongs[t.winner])} "
+    if Counter(t.kongs[winner]) != Counter(score.kongs):
+        raise SettleError(f"kongs[{winner}]", f"the winner's kongs {list(t.kongs[winner])} "
                           f"do not match the kongs in its hand {list(score.kongs)}")
     return score
 
@@ -269,7 +270,7 @@ def _out(x: Fraction) -> Number:
 def settle_document(doc: Mapping[str, Any], rs: Ruleset) -> SettleResult:
     """Validate a settle document, score the winner's hand, and work out every payment."""
     t = _table(doc, rs)
-    score = _winning_score(doc, t, rs) if t.winner is not None else None
+    score = None if t.winner is None else _winning_score(doc, t, t.winner, rs)
     owed = _transfers(t, rs, score)
     net = [Fraction(0)] * t.players
     transfers = []

@@ -37,22 +37,34 @@ class CompiledPattern:
     id: str
     name: str
     fn: Fn
-    dep: bool                          # reads the arrangement
+    dep: int                           # 0 hand, 1 arrangement, 2 reading (vocabulary.py)
     tiles: frozenset[int] = field(default_factory=frozenset)   # tile literals it names
-    ranks: frozenset[int] = field(default_factory=frozenset)   # small numbers it names
+    ranks: frozenset[int] = field(default_factory=frozenset)   # ranks it names
+    # conditions every arrangement where it holds must meet: (fact path, value, equal?)
+    needs: frozenset[tuple[str, Any, bool]] = field(default_factory=frozenset)
+
+    def excludes(self, other: "CompiledPattern") -> bool:
+        """True when both can never hold together (one needs path == a, the other != a)."""
+        mine = {(p, v): eq for p, v, eq in self.needs}
+        for p, v, eq in other.needs:
+            if (p, v) in mine and mine[(p, v)] != eq:
+                return True
+            if eq and any(q == p and e and w != v for (q, w), e in mine.items()):
+                return True
+        return False
 
 
 @dataclass(slots=True)
 class _Typed:
     type: str
-    dep: bool
+    dep: int
     fn: Fn
     const: Any = None
     is_const: bool = False
 
 
 def _const(type_: str, value: Any) -> _Typed:
-    return _Typed(type_, False, lambda f, env: value, value, True)
+    return _Typed(type_, 0, lambda f, env: value, value, True)
 
 
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -61,9 +73,9 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 class _Compiler:
-    def __init__(self, src: PatternSource, patterns: dict[str, bool]) -> None:
+    def __init__(self, src: PatternSource, patterns: dict[str, int]) -> None:
         self.src = src
-        self.patterns = patterns           # known pattern ids → dep (filled in order)
+        self.patterns = patterns           # known pattern ids → dep level (filled in order)
         self.scopes: list[dict[str, tuple[int, str]]] = []
         self.nslots = 0
         self.refs: set[str] = set()
@@ -91,8 +103,6 @@ class _Compiler:
         return result
 
     def c_Num(self, n: ast.Num) -> _Typed:
-        if 1 <= n.value <= 9:
-            self.ranks.add(n.value)
         return _const("int", n.value)
 
     def c_TileLit(self, n: ast.TileLit) -> _Typed:
@@ -106,7 +116,7 @@ class _Compiler:
         var = self.lookup_var(n.id)
         if var is not None:
             slot, type_ = var
-            return _Typed(type_, False, lambda f, env: env[slot])
+            return _Typed(type_, 0, lambda f, env: env[slot])
         if n.id in NAMES:
             entry = NAMES[n.id]
             getter = operator.attrgetter(n.id)
@@ -134,7 +144,7 @@ class _Compiler:
         entry = attrs[n.name]
         getter = operator.attrgetter(n.name)
         inner = obj.fn
-        return _Typed(entry.type, obj.dep or entry.dep, lambda f, env: getter(inner(f, env)))
+        return _Typed(entry.type, max(obj.dep, entry.dep), lambda f, env: getter(inner(f, env)))
 
     def c_Call(self, n: ast.Call) -> _Typed:
         fn = FUNCTIONS.get(n.fn)
@@ -144,6 +154,8 @@ class _Compiler:
             raise self.error(f"{n.fn}() takes {len(fn.params)} argument"
                              f"{'s' if len(fn.params) != 1 else ''}, got {len(n.args)}", n.pos)
         args = [self.c(a) for a in n.args]
+        if n.fn == "run" and len(args) == 2 and args[1].is_const:
+            self.ranks.add(args[1].const)
         for a, want, node in zip(args, fn.params, n.args):
             ok = a.type.startswith("list:") if want == "list:*" else a.type == want
             if not ok:
@@ -152,7 +164,7 @@ class _Compiler:
         result = args[0].type if fn.result == "same" else fn.result
         impl = fn.impl
         fns = [a.fn for a in args]
-        dep = fn.dep or any(a.dep for a in args)
+        dep = max([fn.dep, *(a.dep for a in args)])
         if len(fns) == 1:
             a0 = fns[0]
             return _Typed(result, dep, lambda f, env: impl(f, a0(f, env)))
@@ -169,13 +181,16 @@ class _Compiler:
         if all(i.is_const for i in items):
             return _const(type_, tuple(i.const for i in items))
         fns = [i.fn for i in items]
-        return _Typed(type_, any(i.dep for i in items),
+        return _Typed(type_, max((i.dep for i in items), default=0),
                       lambda f, env: tuple(x(f, env) for x in fns))
 
     def c_Compare(self, n: ast.Compare) -> _Typed:
         left, right = self.c(n.left), self.c(n.right)
+        if _reads_rank(n.left) and right.is_const:
+            consts = right.const if isinstance(right.const, tuple) else (right.const,)
+            self.ranks.update(c for c in consts if isinstance(c, int))
         lf, rf = left.fn, right.fn
-        dep = left.dep or right.dep
+        dep = max(left.dep, right.dep)
         if n.op == "in":
             if not right.type.startswith("list:"):
                 raise self.error(f"'in' needs a list on its right, got {_show(right.type)}",
@@ -206,7 +221,7 @@ class _Compiler:
                              f"{_show(left.type if left.type != 'int' else right.type)}",
                              n.pos)
         op, lf, rf = _ARITH[n.op], left.fn, right.fn
-        return _Typed("int", left.dep or right.dep, lambda f, env: op(lf(f, env), rf(f, env)))
+        return _Typed("int", max(left.dep, right.dep), lambda f, env: op(lf(f, env), rf(f, env)))
 
     def _bool(self, n: ast.Node) -> _Typed:
         t = self.c(n)
@@ -225,7 +240,7 @@ class _Compiler:
         # cheap, arrangement-independent operands first: they decide most hands
         parts.sort(key=lambda p: p.dep)
         fns = tuple(p.fn for p in parts)
-        dep = any(p.dep for p in parts)
+        dep = max(p.dep for p in parts)
         if n.op == "and":
             def and_(f: Any, env: list[Any]) -> bool:
                 for x in fns:
@@ -270,7 +285,7 @@ class _Compiler:
                 elif q == "every":
                     return False
             return q != "some"
-        return _Typed("bool", coll.dep or body.dep, quant)
+        return _Typed("bool", max(coll.dep, body.dep), quant)
 
     def c_Count(self, n: ast.Count) -> _Typed:
         coll, slot = self._bind(n.var, n.collection, n.pos)
@@ -288,7 +303,7 @@ class _Compiler:
                 if bf(f, env):
                     k += 1
             return k
-        return _Typed("int", coll.dep or cond.dep, count)
+        return _Typed("int", max(coll.dep, cond.dep), count)
 
     def c_Comprehension(self, n: ast.Comprehension) -> _Typed:
         coll, slot = self._bind(n.var, n.collection, n.pos)
@@ -302,7 +317,60 @@ class _Compiler:
                 env[slot] = x
                 out.append(bf(f, env))
             return tuple(out)
-        return _Typed("list:" + body.type, coll.dep or body.dep, comp)
+        return _Typed("list:" + body.type, max(coll.dep, body.dep), comp)
+
+
+def _reads_rank(n: ast.Node) -> bool:
+    return ((isinstance(n, ast.Attr) and n.name == "rank")
+            or (isinstance(n, ast.Call) and n.fn == "rank"))
+
+
+def _path(n: ast.Node) -> str | None:
+    """`win.group.shape` for an attribute chain off a top-level name, else None."""
+    if isinstance(n, ast.Name) and n.id in NAMES:
+        return n.id
+    if isinstance(n, ast.Attr):
+        inner = _path(n.obj)
+        return f"{inner}.{n.name}" if inner else None
+    return None
+
+
+def _literal(n: ast.Node) -> tuple[bool, Any]:
+    if isinstance(n, (ast.Num, ast.BoolLit)):
+        return True, n.value
+    if isinstance(n, ast.TileLit):
+        return True, n.kind
+    if isinstance(n, ast.Name) and n.id in CONSTANTS:
+        return True, CONSTANTS[n.id][1]
+    return False, None
+
+
+def _needs(n: ast.Node, patterns: dict[str, frozenset[tuple[str, Any, bool]]]
+           ) -> set[tuple[str, Any, bool]]:
+    """Facts a condition requires: its top-level conjuncts of the form `path == constant`.
+
+    Sound but partial: anything more complex requires nothing. Lets the scorer know that,
+    say, 混吊 (pair) and 雙混吊 (not a pair) never hold together, so its bound is reachable.
+    """
+    if isinstance(n, ast.BoolOp) and n.op == "and":
+        out: set[tuple[str, Any, bool]] = set()
+        for o in n.operands:
+            out |= _needs(o, patterns)
+        return out
+    if isinstance(n, ast.Compare) and n.op in ("==", "!="):
+        path, (is_lit, value) = _path(n.left), _literal(n.right)
+        if path and is_lit:
+            return {(path, value, n.op == "==")}
+        return set()
+    if isinstance(n, ast.Not):
+        path = _path(n.operand)
+        return {(path, True, False)} if path else set()
+    path = _path(n)
+    if path:
+        return {(path, True, True)}
+    if isinstance(n, ast.Name) and n.id in patterns:
+        return set(patterns[n.id])
+    return set()
 
 
 def _pos_of(n: ast.Node) -> ast.Pos:
@@ -366,7 +434,8 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
                                column=s.column))
         return [], errors
     compiled: list[CompiledPattern] = []
-    known: dict[str, bool] = {}
+    known: dict[str, int] = {}
+    needs: dict[str, frozenset[tuple[str, Any, bool]]] = {}
     for pid in order:
         if pid not in trees:
             continue
@@ -376,7 +445,7 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
             typed = comp._bool(trees[pid])
         except DslError as err:
             errors.append(_relocate(err, s))
-            known[pid] = False
+            known[pid] = 0
             continue
         nslots = comp.nslots
         body = typed.fn
@@ -387,6 +456,7 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
             def fn(f: Any, env: Any = None, _b: Fn = body) -> Any:
                 return _b(f, [])
         known[pid] = typed.dep
-        compiled.append(CompiledPattern(pid, s.name, fn, typed.dep,
-                                        frozenset(comp.tiles), frozenset(comp.ranks)))
+        needs[pid] = frozenset(_needs(trees[pid], needs))
+        compiled.append(CompiledPattern(pid, s.name, fn, typed.dep, frozenset(comp.tiles),
+                                        frozenset(comp.ranks), needs[pid]))
     return compiled, errors

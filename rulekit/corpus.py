@@ -1,0 +1,152 @@
+"""Seeded random winning hands, for benchmarks, rule diffs and property tests.
+
+Hands are built the way a winning hand is: four melds and a pair first, then some tiles are
+swapped for hun (a swap never breaks a winning shape), so every document is valid and a
+winning shape. Biases make every default pattern show up (龍, 捉5, 混吊, 天和, 杠開, ...);
+the generator itself knows tile shapes only, not what they are worth.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Iterator
+
+from rulekit.tiles import hun_kinds, tile_name
+
+_RUN_STARTS = [s * 9 + r for s in range(3) for r in range(7)]
+
+
+class _Builder:
+    def __init__(self, rng: random.Random, indicator: int) -> None:
+        self.rng = rng
+        self.indicator = indicator
+        self.used = [0] * 34
+        self.used[indicator] = 1          # the indicator is face up on the wall
+
+    def take(self, kinds: list[int]) -> bool:
+        for k in kinds:
+            self.used[k] += 1
+        if any(self.used[k] > 4 for k in kinds):
+            for k in kinds:
+                self.used[k] -= 1
+            return False
+        return True
+
+    def random_meld(self) -> list[int]:
+        if self.rng.random() < 0.55:
+            s = self.rng.choice(_RUN_STARTS)
+            return [s, s + 1, s + 2]
+        k = self.rng.randrange(34)
+        return [k, k, k]
+
+
+def random_hand(rng: random.Random, *, hun_kinds_count: int = 2, max_hun: int = 8,
+                heavenly_rate: float = 0.03) -> dict[str, Any]:
+    """One valid winning-shape hand document."""
+    while True:
+        doc = _attempt(rng, hun_kinds_count, max_hun, heavenly_rate)
+        if doc is not None:
+            return doc
+
+
+def _attempt(rng: random.Random, hun_kinds_count: int, max_hun: int,
+             heavenly_rate: float) -> dict[str, Any] | None:
+    indicator = rng.randrange(34)
+    hun = hun_kinds(indicator, hun_kinds_count)
+    b = _Builder(rng, indicator)
+    groups: list[list[int]] = []
+    style = rng.random()
+    if style < 0.25:                                  # a 龍 in some suit
+        s = rng.choice((0, 9, 18)) if rng.random() < 0.6 else (hun[0] // 9) * 9
+        if s >= 27:
+            s = 0
+        for r in (0, 3, 6):
+            groups.append([s + r, s + r + 1, s + r + 2])
+    if rng.random() < 0.2:                            # a 4-5-6萬 run
+        groups.append([3, 4, 5])
+    while len(groups) < 4:
+        groups.append(b.random_meld())
+    groups = groups[:4]
+    pair_kind = rng.randrange(34)
+    for g in groups:
+        if not b.take(g):
+            return None
+    if not b.take([pair_kind, pair_kind]):
+        return None
+
+    # declared melds: some sets become pungs or kongs (never of hun, except a 金杠)
+    heavenly = rng.random() < heavenly_rate
+    melds: list[dict[str, Any]] = []
+    concealed_groups: list[list[int]] = []
+    for g in groups:
+        is_set = g[0] == g[1]
+        if not heavenly and is_set and g[0] not in hun and rng.random() < 0.45:
+            if rng.random() < 0.5 and b.used[g[0]] < 4:
+                b.used[g[0]] += 1
+                melds.append({"kind": "kong", "tiles": _tiles([g[0]] * 4),
+                              "concealed": rng.random() < 0.4})
+            else:
+                melds.append({"kind": "pung", "tiles": _tiles(g)})
+        else:
+            concealed_groups.append(g)
+    if not heavenly and hun[-1] != indicator and rng.random() < 0.04 and len(melds) < 3:
+        golden = hun[-1]
+        if b.used[golden] == 0 and concealed_groups:
+            b.used[golden] = 4
+            for k in concealed_groups.pop():
+                b.used[k] -= 1
+            melds.append({"kind": "kong", "tiles": _tiles([golden] * 4), "concealed": True})
+    concealed = [k for g in concealed_groups for k in g] + [pair_kind, pair_kind]
+    if len(melds) + len(concealed_groups) != 4:
+        return None
+
+    # swap some tiles for hun tiles
+    target = rng.choice(range(max_hun + 1)) if rng.random() < 0.5 else rng.choice((0, 0, 1, 1, 2))
+    rng.shuffle(concealed)
+    have = sum(1 for k in concealed if k in hun)
+    for i, k in enumerate(concealed):
+        if have >= target:
+            break
+        if k in hun:
+            continue
+        options = [h for h in hun if b.used[h] < 4]   # the wall's indicator is counted
+        if not options:
+            break
+        h = rng.choice(options)
+        b.used[h] += 1
+        b.used[k] -= 1
+        concealed[i] = h
+        have += 1
+
+    win_index = rng.randrange(len(concealed))
+    if rng.random() < 0.15:                           # bias towards 5萬 and hun as the draw
+        for i, k in enumerate(concealed):
+            if k == 4 or k in hun:
+                win_index = i
+                break
+    win_tile = concealed.pop(win_index)
+    kongs = [m for m in melds if m["kind"] == "kong"]
+    win_by = "kong_draw" if kongs and rng.random() < 0.5 else "self_draw"
+    doc: dict[str, Any] = {
+        "indicator": tile_name(indicator),
+        "hand": _tiles(concealed),
+        "melds": melds,
+        "win_tile": tile_name(win_tile),
+        "win_by": win_by,
+    }
+    if heavenly:
+        doc["heavenly"] = True
+    return doc
+
+
+def _tiles(kinds: list[int]) -> str:
+    from rulekit.tiles import format_tiles
+    return format_tiles(tuple(kinds))
+
+
+def corpus(count: int, seed: int, **kw: Any) -> Iterator[dict[str, Any]]:
+    """`count` hand documents; the same seed always gives the same corpus."""
+    rng = random.Random(seed)
+    for i in range(count):
+        doc = random_hand(rng, **kw)
+        doc["id"] = f"h{seed}-{i}"
+        yield doc
