@@ -149,29 +149,30 @@ _BASES = (0, 9, 18, 27)
 def anchored(layout: Layout) -> Iterator[tuple[tuple[RawGroup, ...], int, int]]:
     """Combinations of per-suit parts that leave only wild groups to form.
 
-    Yields (groups, wild_melds, wild_pairs).
+    Yields (groups, wild_melds, wild_pairs). Suits are combined one at a time, cutting a
+    branch as soon as it uses too many hun, melds or pairs.
     """
     suits = split_suits(layout.counts)
     h = layout.hun
-    per_suit = [suit_parts(_BASES[s], suits[s], h) if any(suits[s]) else ((0, 0, 0, ()),)
-                for s in range(4)]
     need = layout.need_melds
-    for combo in product(*per_suit):
-        hun = melds = pairs = 0
-        for part in combo:
-            hun += part[0]
-            melds += part[1]
-            pairs += part[2]
-        if hun > h or melds > need or pairs > 1:
-            continue
-        wild_melds = need - melds
-        wild_pairs = 1 - pairs
-        if h - hun != 3 * wild_melds + 2 * wild_pairs:
-            continue
-        groups: tuple[RawGroup, ...] = ()
-        for part in combo:
-            groups += part[3]
-        yield groups, wild_melds, wild_pairs
+    parts = [suit_parts(_BASES[s], suits[s], h) for s in range(4) if any(suits[s])]
+    n = len(parts)
+
+    def rec(i: int, hun: int, melds: int, pairs: int,
+            groups: tuple[RawGroup, ...]) -> Iterator[tuple[tuple[RawGroup, ...], int, int]]:
+        if i == n:
+            wild_melds = need - melds
+            wild_pairs = 1 - pairs
+            if h - hun == 3 * wild_melds + 2 * wild_pairs:
+                yield groups, wild_melds, wild_pairs
+            return
+        for p_hun, p_melds, p_pairs, p_groups in parts[i]:
+            if (hun + p_hun > h or melds + p_melds > need or pairs + p_pairs > 1):
+                continue
+            yield from rec(i + 1, hun + p_hun, melds + p_melds, pairs + p_pairs,
+                           groups + p_groups)
+
+    return rec(0, 0, 0, 0, ())
 
 
 def wild_meld_options(kinds: Iterable[int]) -> tuple[RawGroup, ...]:

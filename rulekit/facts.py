@@ -8,7 +8,7 @@ by all of its readings.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 from rulekit.arrange import KONG, PAIR, RUN, SET, RawGroup
 
@@ -102,36 +102,50 @@ class ContextFact:
 class Facts:
     """Everything one pattern evaluation may read. `pats` holds earlier patterns' truth."""
 
-    __slots__ = ("groups", "melds", "win", "hand", "hun", "context", "suits", "pats")
+    __slots__ = ("groups", "win", "hand", "hun", "context", "suits", "pats", "_index",
+                 "_melds")
 
     def __init__(self, groups: tuple[GroupFact, ...], win: WinFact | None, hand: HandFact,
                  hun: HunFact, context: ContextFact) -> None:
         self.groups = groups
-        self.melds = tuple(g for g in groups if g.shape != "pair")
         self.win = win
         self.hand = hand
         self.hun = hun
         self.context = context
         self.suits = NUMBERED_SUITS
         self.pats: dict[str, bool] = {}
+        self._index: set[tuple[str, Any, Any]] | None = None
+        self._melds: tuple[GroupFact, ...] | None = None
+
+    @property
+    def melds(self) -> tuple[GroupFact, ...]:
+        if self._melds is None:
+            self._melds = tuple(g for g in self.groups if g.shape != "pair")
+        return self._melds
+
+    def shape_index(self) -> set[tuple[str, Any, Any]]:
+        # built once per facts object: run()/set()/pair() are then set lookups
+        index = self._index
+        if index is None:
+            index = set()
+            for g in self.groups:
+                if g.shape == "run":
+                    index.add(("run", g.suit, g.rank))
+                elif g.shape == "pair":
+                    index.add(("pair", g.first, None))
+                else:
+                    index.add(("set", g.first, None))
+            self._index = index
+        return index
 
     def has_run(self, suit: str, rank_: int) -> bool:
-        for g in self.groups:
-            if g.shape == "run" and g.rank == rank_ and g.suit == suit:
-                return True
-        return False
+        return ("run", suit, rank_) in self.shape_index()
 
     def has_set(self, kind: int) -> bool:
-        for g in self.groups:
-            if (g.shape == "set" or g.shape == "kong") and g.first == kind:
-                return True
-        return False
+        return ("set", kind, None) in self.shape_index()
 
     def has_pair(self, kind: int) -> bool:
-        for g in self.groups:
-            if g.shape == "pair" and g.first == kind:
-                return True
-        return False
+        return ("pair", kind, None) in self.shape_index()
 
 
 def declared_group(kind: str, tile: int, concealed: bool, golden: bool) -> RawGroup:

@@ -14,7 +14,7 @@ from rulekit import arrange
 from rulekit.algebra import Breakdown, num
 from rulekit.arrange import Layout, RawGroup
 from rulekit.dsl.compile import CompiledPattern
-from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING
+from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING, SKELETON
 from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, declared_group,
                            group_fact, readings)
 from rulekit.hand import Hand
@@ -80,9 +80,7 @@ class ScoreResult:
 class _Plan:
     """Per-ruleset split of the patterns by what they read, and which exclude each other."""
 
-    hand_level: tuple[CompiledPattern, ...]
-    arrangement_level: tuple[CompiledPattern, ...]
-    reading_level: tuple[CompiledPattern, ...]
+    by_level: tuple[tuple[CompiledPattern, ...], ...]    # HAND, SKELETON, ARRANGEMENT, READING
     exclusive: frozenset[frozenset[str]]
 
 
@@ -92,25 +90,53 @@ def _plan(rs: Ruleset) -> _Plan:
         pats = rs.patterns
         exclusive = frozenset(frozenset((a.id, b.id)) for i, a in enumerate(pats)
                               for b in pats[i + 1:] if a.excludes(b) or b.excludes(a))
-        plan = rs.memo["plan"] = _Plan(tuple(p for p in pats if p.dep == HAND),
-                                       tuple(p for p in pats if p.dep == ARRANGEMENT),
-                                       tuple(p for p in pats if p.dep == READING), exclusive)
+        levels = tuple(tuple(p for p in pats if p.dep == lv)
+                       for lv in (HAND, SKELETON, ARRANGEMENT, READING))
+        plan = rs.memo["plan"] = _Plan(levels, exclusive)
     return plan
 
 
-def _bound(rs: Ruleset, plan: _Plan, held: frozenset[str],
-           free: tuple[CompiledPattern, ...]) -> float:
-    key = ("bound", held, len(free))
+def _bound(rs: Ruleset, plan: _Plan, held: frozenset[str], free: frozenset[str]) -> float:
+    key = ("bound", held, free)
     value = rs.memo.get(key)
     if value is None:
-        value = rs.memo[key] = rs.algebra.upper_bound(held, (p.id for p in free),
-                                                      plan.exclusive)
+        value = rs.memo[key] = rs.algebra.upper_bound(held, sorted(free), plan.exclusive)
     return value
+
+
+def _possible(p: CompiledPattern, known: dict[str, Any]) -> bool:
+    """False when a need of `p` contradicts a fact already known for this hand."""
+    for path, value, equal in p.needs:
+        if path in known and (known[path] == value) != equal:
+            return False
+    return True
+
+
+def _limits(rs: Ruleset, plan: _Plan, fixed: frozenset[str], win_tile: int,
+            win_is_hun: bool) -> tuple[frozenset[str], frozenset[str], frozenset[str], float]:
+    """Which patterns can still hold given what the hand already shows, and the best fan.
+
+    Memoised per ruleset: it depends only on the hand-level patterns and the winning tile.
+    """
+    key = ("limits", fixed, -1 if win_is_hun else win_tile)
+    hit = rs.memo.get(key)
+    if hit is None:
+        known: dict[str, Any] = {"win.tile": win_tile, "win.is_hun": win_is_hun}
+        if not win_is_hun:
+            known["win.stands_for"] = win_tile
+        _, level1, level2, level3 = plan.by_level
+        possible = frozenset(p.id for lv in (level1, level2, level3) for p in lv
+                             if _possible(p, known))
+        free12 = possible - {p.id for p in level1}
+        free3 = frozenset(p.id for p in level3) & possible
+        hit = rs.memo[key] = (possible, free12, free3, _bound(rs, plan, fixed, possible))
+    return hit  # type: ignore[no-any-return]
 
 
 def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     """Score a validated hand under a ruleset. Never raises for a legal `Hand`."""
     plan = _plan(rs)
+    hand_level, level1, level2, level3 = plan.by_level
     hun_set = frozenset(hand.hun)
     concealed_all = hand.concealed + (hand.win_tile,)
     meld_tiles: tuple[int, ...] = ()
@@ -131,7 +157,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     base = Facts((), None, hand_fact, HunFact(hand.hun, held_hun), context)
     indep: dict[str, bool] = {}
     base.pats = indep
-    for p in plan.hand_level:
+    for p in hand_level:
         indep[p.id] = bool(p.fn(base))
     forbidden = next((f.id for f in rs.forbids if f.fn(base)), None)
     for cond, fan in rs.instant_wins:
@@ -139,66 +165,88 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
             return _finish(rs, base, Breakdown(num(fan), (), f"{cond.name} {num(fan)}"),
                            (), hand.win_tile, kong_fan, kong_kinds, forbidden, instant=True)
 
-    fixed = frozenset(k for k, v in indep.items() if v)
-    bound_all = _bound(rs, plan, fixed, plan.arrangement_level + plan.reading_level)
-    fans: dict[frozenset[str], Breakdown] = rs.memo.setdefault("fans", {})
-    level1, level2 = plan.arrangement_level, plan.reading_level
-
-    if hand.heavenly and rs.heavenly_free_winning_tile:
-        candidates = tuple(sorted(set(concealed_all)))
-    else:
-        candidates = (hand.win_tile,)
     counts = [0] * 34
     for t in concealed_all:
         if t not in hun_set:
             counts[t] += 1
     layout = Layout(tuple(counts), len(held_hun), 4 - len(hand.melds))
-    if not arrange.is_winning_shape(layout.counts, layout.hun, layout.need_melds):
-        return ScoreResult(False, 0, num(kong_fan), num(kong_fan), (), (),
-                           ("not a winning shape: no four melds and a pair",),
-                           forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
-
+    fixed = frozenset(k for k, v in indep.items() if v)
+    fans: dict[frozenset[str], Breakdown] = rs.memo.setdefault("fans", {})
+    if hand.heavenly and rs.heavenly_free_winning_tile:
+        candidates = tuple(sorted(set(concealed_all)))
+    else:
+        candidates = (hand.win_tile,)
     best_fan = -1.0
     best: tuple[Breakdown, tuple[GroupFact, ...], int] | None = None
     wild = _WildDomain(rs, concealed_all, hand.hun)
-    done = False
+    ids1 = tuple(p.id for p in level1)
     for win_tile in candidates:
         win_is_hun = win_tile in hun_set
+        possible, free12, free3, bound_all = _limits(rs, plan, fixed, win_tile, win_is_hun)
+        if bound_all <= best_fan:
+            continue
+        skeletons: dict[tuple[int, ...], tuple[dict[str, bool], float]] = {}
         for raw in arrange.arrangements(layout, wild):
-            hun_fact = HunFact(hand.hun, held_hun, _fills(raw))
-            pats1 = indep
-            if level1:
-                f1 = Facts(tuple(group_fact(g, False, False) for g in raw) + declared, None,
-                           hand_fact, hun_fact, context)
-                pats1 = f1.pats = dict(indep)
-                for p in level1:
-                    pats1[p.id] = bool(p.fn(f1))
-            held1 = frozenset(k for k, v in pats1.items() if v)
-            bound = _bound(rs, plan, held1, level2)
+            skey = tuple([g[0] * 64 + g[1] for g in raw])
+            entry = skeletons.get(skey)
+            plain: tuple[GroupFact, ...] | None = None
+            if entry is None:
+                pats1 = dict(indep)
+                held1 = fixed
+                if level1:
+                    plain = tuple([group_fact(g, False, False) for g in raw])
+                    f1 = Facts(plain + declared, None, hand_fact,
+                               HunFact(hand.hun, held_hun, _fills(raw)), context)
+                    f1.pats = pats1
+                    for p in level1:
+                        pats1[p.id] = p.id in possible and bool(p.fn(f1))
+                    held1 = fixed | frozenset(i for i in ids1 if pats1[i])
+                entry = skeletons[skey] = (pats1, _bound(rs, plan, held1, free12))
+            pats, bound = entry
             if bound <= best_fan:
                 continue
+            held_base = frozenset(k for k, v in pats.items() if v)
+            hun_fact = HunFact(hand.hun, held_hun, _fills(raw)) if (level2 or level3) else None
+            if level2:
+                if plain is None:
+                    plain = tuple([group_fact(g, False, False) for g in raw])
+                pats = dict(pats)
+                f2 = Facts(plain + declared, None, hand_fact, hun_fact, context)
+                f2.pats = pats
+                for p in level2:
+                    pats[p.id] = p.id in possible and bool(p.fn(f2))
+                held_base = frozenset(k for k, v in pats.items() if v)
+                bound = _bound(rs, plan, held_base, free3)
+                if bound <= best_fan:
+                    continue
+            if level3:
+                pats = dict(pats)
             for groups, win in readings(raw, declared, win_tile, win_is_hun):
-                if level2:
-                    f = Facts(groups, win, hand_fact, hun_fact, context)
-                    pats = f.pats = dict(pats1)
-                    for p in level2:
-                        pats[p.id] = bool(p.fn(f))
-                    held = frozenset(k for k, v in pats.items() if v)
-                else:
-                    held = held1
+                held = held_base
+                if level3:
+                    f = Facts(groups, win, hand_fact, hun_fact, context)  # type: ignore[arg-type]
+                    f.pats = pats
+                    true3 = []
+                    for p in level3:
+                        v = p.id in possible and bool(p.fn(f))
+                        pats[p.id] = v
+                        if v:
+                            true3.append(p.id)
+                    if true3:
+                        held = held_base | frozenset(true3)
                 bd = fans.get(held)
                 if bd is None:
                     bd = fans[held] = rs.algebra.fan(held)
                 if bd.fan > best_fan:
                     best_fan, best = float(bd.fan), (bd, groups, win_tile)
-                if best_fan >= bound or not level2:
+                if best_fan >= bound or not level3:
                     break
             if best_fan >= bound_all:
-                done = True
                 break
-        if done:
-            break
-    assert best is not None  # a winning shape has at least one reading
+    if best is None:
+        return ScoreResult(False, 0, num(kong_fan), num(kong_fan), (), (),
+                           ("not a winning shape: no four melds and a pair",),
+                           forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
     bd, groups, win_tile = best
     return _finish(rs, base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden)
 
@@ -234,23 +282,34 @@ def _fills(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
 def _finish(rs: Ruleset, base: Facts, bd: Breakdown, groups: tuple[GroupFact, ...],
             win_tile: int, kong_fan: float, kong_kinds: tuple[str, ...],
             forbidden: str | None, instant: bool = False) -> ScoreResult:
+    rules = tuple(rule for rule in rs.total_rules if rule.condition.fn(base))
+    key = ("finish", bd, kong_kinds, forbidden, instant, rules)
+    parts = rs.memo.get(key)
+    if parts is None:
+        parts = rs.memo[key] = _totals(rs, bd, kong_fan, kong_kinds, forbidden, instant, rules)
+    total, reason, explain, shown, names = parts
+    return ScoreResult(reason is None, bd.fan, num(kong_fan), total, shown, names, explain,
+                       reason, tile_name(win_tile), groups, kong_kinds)
+
+
+def _totals(rs: Ruleset, bd: Breakdown, kong_fan: float, kong_kinds: tuple[str, ...],
+            forbidden: str | None, instant: bool, rules: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Total, reason and the itemised steps: the same for every hand with these inputs."""
     explain = [bd.text]
     kong_fan_counted = kong_fan
     multiplier = 1.0
-    for rule in rs.total_rules:
-        if rule.condition.fn(base):
-            if rule.kong_points_as and kong_kinds:
-                kong_fan_counted += (rs.kong_points[rule.kong_points_as]
-                                     - rs.kong_points[kong_kinds[-1]])
-            multiplier *= rule.multiply_total
-            explain.append(f"{rule.name}: total × {num(rule.multiply_total)}")
+    for rule in rules:
+        if rule.kong_points_as and kong_kinds:
+            kong_fan_counted += (rs.kong_points[rule.kong_points_as]
+                                 - rs.kong_points[kong_kinds[-1]])
+        multiplier *= rule.multiply_total
+        explain.append(f"{rule.name}: total × {num(rule.multiply_total)}")
     for k in kong_kinds:
         explain.append(f"+ {_KONG_NAMES[k]} {num(rs.kong_points[k])}")
-    hand_fan = bd.fan
-    total = (hand_fan + kong_fan_counted) * multiplier
+    total = (bd.fan + kong_fan_counted) * multiplier
     if kong_kinds or multiplier != 1:
         explain.append(f"total {num(total)}")
-    reach = total if rs.minimum_counts_kong_points else hand_fan
+    reach = total if rs.minimum_counts_kong_points else bd.fan
     reason = forbidden
     if reason is None and not instant and reach < rs.minimum:
         reason = BELOW_MINIMUM
@@ -259,19 +318,8 @@ def _finish(rs: Ruleset, base: Facts, bd: Breakdown, groups: tuple[GroupFact, ..
         name = next((f.name for f in rs.forbids if f.id == forbidden), forbidden)
         explain.append(f"cannot win: {name}")
     shown = tuple(t.id for t in bd.terms if t.role != "combination")
-    return ScoreResult(
-        win=reason is None,
-        hand_fan=num(hand_fan),
-        kong_fan=num(kong_fan),
-        total_fan=num(total),
-        patterns=shown,
-        pattern_names=tuple(rs.pattern_name(p) for p in shown),
-        explain=tuple(explain),
-        reason=reason,
-        win_tile=tile_name(win_tile),
-        groups=groups,
-        kongs=kong_kinds,
-    )
+    return (num(total), reason, tuple(explain), shown,
+            tuple(rs.pattern_name(p) for p in shown))
 
 
 _KONG_NAMES = {"exposed": "明杠", "concealed": "暗杠", "golden": "金杠"}

@@ -142,9 +142,19 @@ class _Compiler:
             raise self.error(f"a {obj.type} has no attribute '{n.name}'"
                              f"{self.suggest(n.name, attrs)}", n.pos)
         entry = attrs[n.name]
+        dep = max(obj.dep, entry.dep)
+        chain = _chain(n)
+        if chain is not None and self.lookup_var(chain[0]) is None:
+            # a path off the facts object, e.g. win.group.shape: one C-level getter
+            getter = operator.attrgetter(".".join(chain))
+            return _Typed(entry.type, dep, lambda f, env: getter(f))
+        if chain is not None:
+            slot = self.lookup_var(chain[0])[0]  # type: ignore[index]
+            getter = operator.attrgetter(".".join(chain[1:]))
+            return _Typed(entry.type, dep, lambda f, env: getter(env[slot]))
         getter = operator.attrgetter(n.name)
         inner = obj.fn
-        return _Typed(entry.type, max(obj.dep, entry.dep), lambda f, env: getter(inner(f, env)))
+        return _Typed(entry.type, dep, lambda f, env: getter(inner(f, env)))
 
     def c_Call(self, n: ast.Call) -> _Typed:
         fn = FUNCTIONS.get(n.fn)
@@ -165,6 +175,8 @@ class _Compiler:
         impl = fn.impl
         fns = [a.fn for a in args]
         dep = max([fn.dep, *(a.dep for a in args)])
+        if n.fn in ("run", "set", "pair"):
+            return _Typed(result, dep, _shape_query(n.fn, args))
         if len(fns) == 1:
             a0 = fns[0]
             return _Typed(result, dep, lambda f, env: impl(f, a0(f, env)))
@@ -241,6 +253,18 @@ class _Compiler:
         parts.sort(key=lambda p: p.dep)
         fns = tuple(p.fn for p in parts)
         dep = max(p.dep for p in parts)
+        if len(fns) == 2:
+            a, b = fns
+            if n.op == "and":
+                return _Typed("bool", dep, lambda f, env: bool(a(f, env) and b(f, env)))
+            return _Typed("bool", dep, lambda f, env: bool(a(f, env) or b(f, env)))
+        if len(fns) == 3:
+            a, b, c = fns
+            if n.op == "and":
+                return _Typed("bool", dep,
+                              lambda f, env: bool(a(f, env) and b(f, env) and c(f, env)))
+            return _Typed("bool", dep,
+                          lambda f, env: bool(a(f, env) or b(f, env) or c(f, env)))
         if n.op == "and":
             def and_(f: Any, env: list[Any]) -> bool:
                 for x in fns:
@@ -318,6 +342,33 @@ class _Compiler:
                 out.append(bf(f, env))
             return tuple(out)
         return _Typed("list:" + body.type, max(coll.dep, body.dep), comp)
+
+
+def _chain(n: ast.Node) -> list[str] | None:
+    """['win', 'group', 'shape'] for a plain attribute chain off a name, else None."""
+    names: list[str] = []
+    while isinstance(n, ast.Attr):
+        names.append(n.name)
+        n = n.obj
+    if not isinstance(n, ast.Name):
+        return None
+    names.append(n.id)
+    return names[::-1]
+
+
+def _shape_query(fn: str, args: list[_Typed]) -> Fn:
+    """run(s, r) / set(t) / pair(t) as one set lookup on the arrangement's shape index."""
+    if fn == "run":
+        sf, rf = args[0].fn, args[1].fn
+        if args[1].is_const:
+            r = args[1].const
+            if args[0].is_const:
+                key = ("run", args[0].const, r)
+                return lambda f, env: key in f.shape_index()
+            return lambda f, env: ("run", sf(f, env), r) in f.shape_index()
+        return lambda f, env: ("run", sf(f, env), rf(f, env)) in f.shape_index()
+    tf = args[0].fn
+    return lambda f, env: (fn, tf(f, env), None) in f.shape_index()
 
 
 def _reads_rank(n: ast.Node) -> bool:

@@ -1,8 +1,9 @@
 """The line between Python and the DSL: every name, attribute and function a pattern may use.
 
-Each entry says its type and what it depends on (`dep`): 0 the hand and its context, 1 the
-arrangement, 2 the reading (where the winning tile sits). A pattern is evaluated once per hand,
-per arrangement or per reading accordingly, which is most of the scorer's speed.
+Each entry says its type and what it depends on (`dep`): 0 the hand and its context; 1 the
+arrangement's skeleton (which groups, by shape and kind); 2 the arrangement in full (which
+group's tiles are hun); 3 the reading (where the winning tile sits). A pattern is evaluated
+once per hand, skeleton, arrangement or reading accordingly: most of the scorer's speed.
 Adding a fact means adding it to `facts.py` and one line here; no rule goes here.
 """
 from __future__ import annotations
@@ -20,13 +21,13 @@ class Entry:
     doc: str
 
 
-HAND, ARRANGEMENT, READING = 0, 1, 2
+HAND, SKELETON, ARRANGEMENT, READING = 0, 1, 2, 3
 
 
 # Top-level names: read straight off the Facts object.
 NAMES: dict[str, Entry] = {
-    "groups": Entry("list:group", ARRANGEMENT, "the four melds and the pair of this arrangement"),
-    "melds": Entry("list:group", ARRANGEMENT, "the four melds (declared ones included), no pair"),
+    "groups": Entry("list:group", SKELETON, "the four melds and the pair of this arrangement"),
+    "melds": Entry("list:group", SKELETON, "the four melds (declared ones included), no pair"),
     "win": Entry("win", HAND, "the winning tile"),
     "hand": Entry("hand", HAND, "the whole hand"),
     "hun": Entry("hun", HAND, "the hun (混) of this hand"),
@@ -53,9 +54,9 @@ ATTRIBUTES: dict[str, dict[str, Entry]] = {
         "first": Entry("tile", HAND, "the lowest tile"),
         "kind": Entry("tile", HAND, "same as first: the set's or pair's tile"),
         "tiles": Entry("list:tile", HAND, "the tiles it stands for, hun as what they fill"),
-        "hun": Entry("int", HAND, "how many hun stand in it"),
+        "hun": Entry("int", ARRANGEMENT, "how many hun stand in it"),
         "other_hun": Entry("int", READING, "hun in it besides the winning tile"),
-        "fills": Entry("list:tile", HAND, "what its hun stand for"),
+        "fills": Entry("list:tile", ARRANGEMENT, "what its hun stand for"),
         "declared": Entry("bool", HAND, "laid down (pung or kong)"),
         "concealed": Entry("bool", HAND, "formed in hand, or a concealed kong"),
         "golden": Entry("bool", HAND, "a concealed kong of a hun kind (金杠)"),
@@ -79,7 +80,7 @@ ATTRIBUTES: dict[str, dict[str, Entry]] = {
         "kinds": Entry("list:tile", HAND, "the hun kinds (indicator first)"),
         "suit": Entry("suit", HAND, "the hun's suit"),
         "held": Entry("list:tile", HAND, "hun tiles among the concealed and winning tiles"),
-        "fills": Entry("list:tile", ARRANGEMENT, "what those hun stand for in this arrangement"),
+        "fills": Entry("list:tile", SKELETON, "what those hun stand for in this arrangement"),
     },
     "context": {
         "win_by": Entry("win_by", HAND, "self_draw, kong_draw, discard or last_draw"),
@@ -111,11 +112,11 @@ def _distinct(xs: Any) -> tuple[Any, ...]:
 
 
 FUNCTIONS: dict[str, Function] = {
-    "run": Function(("suit", "int"), "bool", ARRANGEMENT, lambda f, s, r: f.has_run(s, r),
+    "run": Function(("suit", "int"), "bool", SKELETON, lambda f, s, r: f.has_run(s, r),
                     "the arrangement has a run of that suit starting at that rank"),
-    "set": Function(("tile",), "bool", ARRANGEMENT, lambda f, t: f.has_set(t),
+    "set": Function(("tile",), "bool", SKELETON, lambda f, t: f.has_set(t),
                     "the arrangement has a set (or kong) of that tile"),
-    "pair": Function(("tile",), "bool", ARRANGEMENT, lambda f, t: f.has_pair(t),
+    "pair": Function(("tile",), "bool", SKELETON, lambda f, t: f.has_pair(t),
                      "the arrangement's pair is that tile"),
     "suit": Function(("tile",), "suit", HAND, lambda f, t: suit_name(t), "a tile's suit"),
     "rank": Function(("tile",), "int", HAND, lambda f, t: rank(t), "a tile's rank"),
@@ -131,4 +132,4 @@ FUNCTIONS: dict[str, Function] = {
 }
 
 __all__ = ["ARRANGEMENT", "ATTRIBUTES", "CONSTANTS", "FUNCTIONS", "HAND", "NAMES", "READING",
-           "Entry", "Facts", "Function"]
+           "SKELETON", "Entry", "Facts", "Function"]
