@@ -8,6 +8,7 @@ the generator itself knows tile shapes only, not what they are worth.
 from __future__ import annotations
 
 import random
+from math import comb
 from typing import Any, Iterator
 
 from rulekit.tiles import hun_kinds, tile_name
@@ -39,16 +40,44 @@ class _Builder:
         return [k, k, k]
 
 
+def dealt_hun_weights(hun_tiles: int = 7, wall: int = 135, hand: int = 14) -> list[float]:
+    """P(k hun) for fourteen tiles drawn from the wall: how often real hands hold k hun.
+
+    7 hun tiles (the indicator's other 3 and the successor's 4) among 135 unseen tiles.
+    """
+    total = comb(wall, hand)
+    return [comb(hun_tiles, k) * comb(wall - hun_tiles, hand - k) / total
+            for k in range(hun_tiles + 1)]
+
+
+# The default mix stresses the scorer: half the hands draw their hun count uniformly.
+STRESS = "stress"
+DEALT = "dealt"
+
+
 def random_hand(rng: random.Random, *, hun_kinds_count: int = 2, max_hun: int = 8,
-                heavenly_rate: float = 0.03) -> dict[str, Any]:
-    """One valid winning-shape hand document."""
+                heavenly_rate: float = 0.03, hun_target: int | None = None,
+                mix: str = STRESS) -> dict[str, Any]:
+    """One valid winning-shape hand document.
+
+    `hun_target` asks for that many hun (fewer if the hand's shape cannot take them);
+    otherwise `mix` picks it: STRESS (half uniform over 0..max_hun) or DEALT (as dealt).
+    """
     while True:
-        doc = _attempt(rng, hun_kinds_count, max_hun, heavenly_rate)
+        target = hun_target
+        if target is None:
+            if mix == DEALT:
+                target = rng.choices(range(8), weights=dealt_hun_weights())[0]
+            elif rng.random() < 0.5:
+                target = rng.choice(range(max_hun + 1))
+            else:
+                target = rng.choice((0, 0, 1, 1, 2))
+        doc = _attempt(rng, hun_kinds_count, target, heavenly_rate)
         if doc is not None:
             return doc
 
 
-def _attempt(rng: random.Random, hun_kinds_count: int, max_hun: int,
+def _attempt(rng: random.Random, hun_kinds_count: int, target: int,
              heavenly_rate: float) -> dict[str, Any] | None:
     indicator = rng.randrange(34)
     hun = hun_kinds(indicator, hun_kinds_count)
@@ -99,10 +128,11 @@ def _attempt(rng: random.Random, hun_kinds_count: int, max_hun: int,
     if len(melds) + len(concealed_groups) != 4:
         return None
 
-    # swap some tiles for hun tiles
-    target = rng.choice(range(max_hun + 1)) if rng.random() < 0.5 else rng.choice((0, 0, 1, 1, 2))
+    # swap some tiles for hun tiles, up to `target` in all
     rng.shuffle(concealed)
     have = sum(1 for k in concealed if k in hun)
+    if have > target:
+        return None
     for i, k in enumerate(concealed):
         if have >= target:
             break

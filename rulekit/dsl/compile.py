@@ -73,8 +73,10 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 class _Compiler:
-    def __init__(self, src: PatternSource, patterns: dict[str, int]) -> None:
+    def __init__(self, src: PatternSource, patterns: dict[str, int],
+                 all_ids: frozenset[str] = frozenset()) -> None:
         self.src = src
+        self.all_ids = all_ids             # every pattern id, for suggestions
         self.patterns = patterns           # known pattern ids → dep level (filled in order)
         self.scopes: list[dict[str, tuple[int, str]]] = []
         self.nslots = 0
@@ -130,7 +132,7 @@ class _Compiler:
             return _Typed("bool", self.patterns[pid], lambda f, env: f.pats[pid])
         if n.id in FUNCTIONS:
             raise self.error(f"'{n.id}' is a function: call it as {n.id}(...)", n.pos)
-        known = [*NAMES, *CONSTANTS, *self.patterns, *(v for s in self.scopes for v in s)]
+        known = [*NAMES, *CONSTANTS, *self.all_ids, *(v for s in self.scopes for v in s)]
         raise self.error(f"unknown name '{n.id}'{self.suggest(n.id, known)}", n.pos)
 
     def c_Attr(self, n: ast.Attr) -> _Typed:
@@ -491,7 +493,7 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
         if pid not in trees:
             continue
         s = by_id[pid]
-        comp = _Compiler(s, known)
+        comp = _Compiler(s, known, frozenset(i for i in by_id if ":" not in i))
         try:
             typed = comp._bool(trees[pid])
         except DslError as err:

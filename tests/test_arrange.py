@@ -1,0 +1,145 @@
+"""Arrangements with wildcard hun: exact against an independent brute force."""
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from itertools import product
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulekit.arrange import PAIR, RUN, Layout, arrangements, is_winning_shape
+
+ALL_KINDS = lambda: tuple(range(34))  # noqa: E731 - the full wild domain
+
+
+def counts_of(tiles: list[int]) -> tuple[int, ...]:
+    c = [0] * 34
+    for t in tiles:
+        c[t] += 1
+    return tuple(c)
+
+
+@lru_cache(maxsize=None)
+def _brute_win(counts: tuple[int, ...], melds: int, pair: bool) -> bool:
+    """Plain decomposition without wildcards (the textbook recursion)."""
+    i = next((k for k, n in enumerate(counts) if n), None)
+    if i is None:
+        return melds == 0 and not pair
+    c = list(counts)
+    if pair and c[i] >= 2:
+        c[i] -= 2
+        if _brute_win(tuple(c), melds, False):
+            return True
+        c[i] += 2
+    if melds and c[i] >= 3:
+        c[i] -= 3
+        if _brute_win(tuple(c), melds - 1, pair):
+            return True
+        c[i] += 3
+    if melds and i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+        for k in (i, i + 1, i + 2):
+            c[k] -= 1
+        if _brute_win(tuple(c), melds - 1, pair):
+            return True
+    return False
+
+
+def brute_is_winning(real: list[int], hun: int, melds: int) -> bool:
+    """Try every kind for every hun (fine for up to 2 hun)."""
+    for subst in product(range(34), repeat=hun):
+        if _brute_win(counts_of(real + list(subst)), melds, True):
+            return True
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=12, max_size=14), st.integers(0, 2))
+def test_winning_shape_matches_brute_force(tiles: list[int], hun: int) -> None:
+    real = tiles[: 14 - hun]
+    if max(Counter(real).values()) > 4:
+        return
+    assert is_winning_shape(counts_of(real), hun, 4) == brute_is_winning(real, hun, 4)
+
+
+def _check_uses_exactly(raw: tuple, real: list[int], hun: int) -> None:
+    tiles: Counter[int] = Counter()
+    fills: Counter[int] = Counter()
+    for g in raw:
+        tiles.update(g.kinds())
+        fills.update(g.fills)
+    assert sum(fills.values()) == hun
+    assert tiles - fills == Counter(real)
+    assert sum(1 for g in raw if g.shape == PAIR) == 1
+    for g in raw:
+        if g.shape == RUN:
+            assert g.first < 27 and g.first % 9 <= 6
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=14, max_size=14), st.integers(0, 4))
+def test_every_arrangement_uses_exactly_the_tiles(tiles: list[int], hun: int) -> None:
+    real = tiles[: 14 - hun]
+    if max(Counter(real).values()) > 4:
+        return
+    for raw in arrangements(Layout(counts_of(real), hun, 4), ALL_KINDS):
+        _check_uses_exactly(raw, real, hun)
+
+
+def skeletons_brute(real: list[int], hun: int) -> set[tuple]:
+    """Every group multiset, by substituting each hun and decomposing plainly."""
+    out = set()
+
+    def rec(c: list[int], melds: int, pair: bool, acc: list) -> None:
+        i = next((k for k, n in enumerate(c) if n), None)
+        if i is None:
+            if melds == 0 and not pair:
+                out.add(tuple(sorted(acc)))
+            return
+        if pair and c[i] >= 2:
+            c[i] -= 2
+            rec(c, melds, False, acc + [(PAIR, i)])
+            c[i] += 2
+        if melds and c[i] >= 3:
+            c[i] -= 3
+            rec(c, melds - 1, pair, acc + [(1, i)])
+            c[i] += 3
+        if melds and i < 27 and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+            for k in (i, i + 1, i + 2):
+                c[k] -= 1
+            rec(c, melds - 1, pair, acc + [(RUN, i)])
+            for k in (i, i + 1, i + 2):
+                c[k] += 1
+
+    for subst in product(range(34), repeat=hun):
+        c = list(counts_of(real + list(subst)))
+        if max(c) <= 8:
+            rec(c, 4, True, [])
+    return out
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.integers(0, 26), min_size=14, max_size=14), st.integers(0, 2))
+def test_arrangements_are_complete_for_few_hun(tiles: list[int], hun: int) -> None:
+    real = sorted(tiles[: 14 - hun])
+    if max(Counter(real).values()) > 4:
+        return
+    mine = {tuple(sorted((g.shape, g.first) for g in raw))
+            for raw in arrangements(Layout(counts_of(real), hun, 4), ALL_KINDS)}
+    assert mine == skeletons_brute(real, hun)
+
+
+def test_eight_hun_stay_exact() -> None:
+    # 6 real tiles + 8 hun: every shape the brute force can see at the skeleton level,
+    # checked on the one question it can answer fast: which real-tile groupings exist
+    real = [0, 1, 2, 12, 13, 27]
+    got = list(arrangements(Layout(counts_of(real), 8, 4), ALL_KINDS))
+    assert got, "8 hun with six tiles that fit in five groups win"
+    for raw in got:
+        _check_uses_exactly(raw, real, 8)
+    # the 龍 in 萬 is reachable: 123m real, 456m and 789m all hun
+    assert any({(g.shape, g.first) for g in raw} >= {(RUN, 0), (RUN, 3), (RUN, 6)}
+               for raw in got)
+    assert is_winning_shape(counts_of(real), 8, 4)
+    assert not is_winning_shape(counts_of([0, 4, 8, 13, 20, 27]), 8, 4)  # six lone tiles
+

@@ -1,0 +1,102 @@
+"""The pattern DSL: parsing, checking, evaluation, and its error messages."""
+from __future__ import annotations
+
+import pytest
+
+from rulekit.dsl import PatternSource, compile_patterns, parse
+from rulekit.errors import DslError
+
+
+def compile_one(text: str, **extra: str) -> tuple[list, list]:
+    sources = [PatternSource("p", "p", text, "rules.yaml", 10, 11)]
+    sources += [PatternSource(k, k, v) for k, v in extra.items()]
+    return compile_patterns(sources)
+
+
+def only_error(text: str, **extra: str) -> DslError:
+    compiled, errors = compile_one(text, **extra)
+    assert len(errors) == 1, errors
+    return errors[0]
+
+
+def test_syntax_error_has_file_line_column_and_caret() -> None:
+    err = only_error("run(s, 1) and")
+    assert (err.source, err.line) == ("rules.yaml", 10)
+    text = str(err)
+    assert text.startswith("rules.yaml:10:")
+    assert "unexpected end of expression" in text
+    caret_line = text.splitlines()[-1]
+    assert caret_line.strip() == "^"
+    assert caret_line.index("^") - 4 == len("run(s, 1) and")
+
+
+def test_unknown_attribute_suggests_the_nearest_name() -> None:
+    err = only_error("win.group.shap == pair")
+    assert "no attribute 'shap'; did you mean 'shape'?" in err.message
+    assert err.column == 11 + len("win.group.")
+
+
+def test_unknown_name_suggests_pattern_names() -> None:
+    err = only_error("lnog and hand.hun == 0", long="true")
+    assert "unknown name 'lnog'; did you mean 'long'?" in err.message
+
+
+def test_type_errors_are_reported() -> None:
+    assert "cannot compare a tile with a number" in only_error("win.tile == 3").message
+    assert "expected a condition" in only_error("hand.hun").message
+    assert "run() wants a suit" in only_error("run(5m, 1)").message
+    assert "takes 2 arguments" in only_error("run(wan)").message
+
+
+def test_bad_tile_literal() -> None:
+    with pytest.raises(DslError, match="no tile '9z'"):
+        parse("win.tile == 9z")
+
+
+def test_cycles_between_patterns_are_errors() -> None:
+    _, errors = compile_patterns([PatternSource("a", "a", "b"), PatternSource("b", "b", "a")])
+    assert any("circle" in e.message for e in errors)
+
+
+def test_dependence_levels() -> None:
+    compiled, errors = compile_patterns([
+        PatternSource("ctx", "c", "context.kong_draw"),
+        PatternSource("skel", "s", "some s in suits: run(s, 1)"),
+        PatternSource("arr", "a", "some g in groups: g.hun > 0"),
+        PatternSource("read", "r", "win.group.shape == pair"),
+        PatternSource("ref", "f", "skel and read"),
+    ])
+    assert not errors
+    assert {p.id: p.dep for p in compiled} == {"ctx": 0, "skel": 1, "arr": 2, "read": 3,
+                                               "ref": 3}
+
+
+def test_needs_make_exclusive_patterns_known() -> None:
+    compiled, _ = compile_patterns([
+        PatternSource("pair", "p", "win.group.shape == pair and win.group.other_hun == 1"),
+        PatternSource("meld", "m", "win.group.shape != pair and win.group.other_hun == 2"),
+        PatternSource("five", "f", "win.stands_for == 5m and win.group.shape == run"),
+        PatternSource("free", "x", "hand.hun > 0"),
+    ])
+    by = {p.id: p for p in compiled}
+    assert by["pair"].excludes(by["meld"]) and by["meld"].excludes(by["pair"])
+    assert by["five"].excludes(by["pair"])
+    assert not by["five"].excludes(by["meld"])
+    assert not by["free"].excludes(by["pair"])
+
+
+def test_quantifiers_count_and_comprehension_evaluate() -> None:
+    from rulekit.facts import ContextFact, Facts, HandFact, HunFact
+    hand = HandFact(0, (0, 0, 9, 27), (0, 0, 9, 27), (), ())
+    f = Facts((), None, hand, HunFact((31, 32), ()), ContextFact("self_draw", False, False,
+                                                                 "none", 0))
+    compiled, errors = compile_patterns([
+        PatternSource("a", "a", "len(distinct([suit(t) for t in hand.tiles])) == 3"),
+        PatternSource("b", "b", "count(t in hand.tiles: is_honor(t)) == 1"),
+        PatternSource("c", "c", "every t in hand.tiles: not is_hun(t)"),
+        PatternSource("d", "d", "no t in hand.tiles: t == 5m"),
+        PatternSource("e", "e", "some k in hun.kinds: is_dragon(k) and rank(k) == 5"),
+        PatternSource("g", "g", "hun.suit == zi and 2 * 3 - 1 == 5 and 1m in hand.tiles"),
+    ])
+    assert not errors
+    assert all(p.fn(f) for p in compiled), [p.id for p in compiled if not p.fn(f)]
