@@ -173,10 +173,20 @@ def _tiles(kinds: list[int]) -> str:
     return format_tiles(tuple(kinds))
 
 
-def corpus(count: int, seed: int, **kw: Any) -> Iterator[dict[str, Any]]:
-    """`count` hand documents; the same seed always gives the same corpus."""
+def corpus(count: int, seed: int, *, heavy_share: float = 0.01,
+           **kw: Any) -> Iterator[dict[str, Any]]:
+    """`count` hand documents; the same seed always gives the same corpus.
+
+    Hun counts follow the deal (DEALT), except a `heavy_share` of hands whose count is drawn
+    uniformly from 0..7, so that rich-hun hands (rare at a real table) are always covered.
+    """
     rng = random.Random(seed)
     for i in range(count):
-        doc = random_hand(rng, **kw)
+        if "mix" in kw or "hun_target" in kw:
+            doc = random_hand(rng, **kw)
+        elif rng.random() < heavy_share:
+            doc = random_hand(rng, hun_target=rng.randrange(8), **kw)
+        else:
+            doc = random_hand(rng, mix=DEALT, **kw)
         doc["id"] = f"h{seed}-{i}"
         yield doc
