@@ -16,8 +16,10 @@ _TILE_BASE = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34}
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    # cache=True: lark keeps the LALR tables in the temp dir, keyed by the grammar's hash,
+    # so a one-shot `rulekit score` does not rebuild them (about 50 ms)
     return Lark(resources.grammar_text("pattern.lark"), parser="lalr",
-                propagate_positions=True, maybe_placeholders=True)
+                propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
 def _pos(meta_or_tok: Any) -> ast.Pos:
