@@ -104,29 +104,41 @@ def _bound(rs: Ruleset, plan: _Plan, held: frozenset[str], free: frozenset[str])
     return value
 
 
-def _possible(p: CompiledPattern, known: dict[str, Any]) -> bool:
-    """False when a need of `p` contradicts a fact already known for this hand."""
+def _possible(p: CompiledPattern, known: dict[str, Any], most: dict[str, int]) -> bool:
+    """False when a need of `p` contradicts what this hand already shows.
+
+    `known` holds facts fixed for the hand; `most` upper bounds of counts (a group cannot
+    hold more hun than the hand has).
+    """
     for path, value, equal in p.needs:
         if path in known and (known[path] == value) != equal:
+            return False
+        if (equal and path in most and isinstance(value, int) and not isinstance(value, bool)
+                and value > most[path]):
             return False
     return True
 
 
 def _limits(rs: Ruleset, plan: _Plan, fixed: frozenset[str], win_tile: int,
-            win_is_hun: bool) -> tuple[frozenset[str], frozenset[str], frozenset[str], float]:
+            win_is_hun: bool, held_hun: int
+            ) -> tuple[frozenset[str], frozenset[str], frozenset[str], float]:
     """Which patterns can still hold given what the hand already shows, and the best fan.
 
-    Memoised per ruleset: it depends only on the hand-level patterns and the winning tile.
+    Memoised per ruleset: it depends only on the hand-level patterns, the winning tile and
+    how many hun the hand holds.
     """
-    key = ("limits", fixed, -1 if win_is_hun else win_tile)
+    key = ("limits", fixed, win_tile, win_is_hun, held_hun)
     hit = rs.memo.get(key)
     if hit is None:
-        known: dict[str, Any] = {"win.tile": win_tile, "win.is_hun": win_is_hun}
+        known: dict[str, Any] = {"win.tile": win_tile, "win.is_hun": win_is_hun,
+                                 "hand.hun": held_hun}
         if not win_is_hun:
             known["win.stands_for"] = win_tile
+        others = held_hun - (1 if win_is_hun else 0)
+        most = {"win.group.other_hun": others, "win.group.hun": held_hun}
         _, level1, level2, level3 = plan.by_level
         possible = frozenset(p.id for lv in (level1, level2, level3) for p in lv
-                             if _possible(p, known))
+                             if _possible(p, known, most))
         free12 = possible - {p.id for p in level1}
         free3 = frozenset(p.id for p in level3) & possible
         hit = rs.memo[key] = (possible, free12, free3, _bound(rs, plan, fixed, possible))
@@ -182,7 +194,8 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     ids1 = tuple(p.id for p in level1)
     for win_tile in candidates:
         win_is_hun = win_tile in hun_set
-        possible, free12, free3, bound_all = _limits(rs, plan, fixed, win_tile, win_is_hun)
+        possible, free12, free3, bound_all = _limits(rs, plan, fixed, win_tile, win_is_hun,
+                                                     len(held_hun))
         if bound_all <= best_fan:
             continue
         skeletons: dict[tuple[int, ...], tuple[dict[str, bool], float]] = {}
@@ -219,15 +232,16 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                 bound = _bound(rs, plan, held_base, free3)
                 if bound <= best_fan:
                     continue
-            if level3:
+            live3 = level3 if free3 else ()
+            if live3:
                 pats = dict(pats)
             for groups, win in readings(raw, declared, win_tile, win_is_hun):
                 held = held_base
-                if level3:
+                if live3:
                     f = Facts(groups, win, hand_fact, hun_fact, context)  # type: ignore[arg-type]
                     f.pats = pats
                     true3 = []
-                    for p in level3:
+                    for p in live3:
                         v = p.id in possible and bool(p.fn(f))
                         pats[p.id] = v
                         if v:
@@ -239,7 +253,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                     bd = fans[held] = rs.algebra.fan(held)
                 if bd.fan > best_fan:
                     best_fan, best = float(bd.fan), (bd, groups, win_tile)
-                if best_fan >= bound or not level3:
+                if best_fan >= bound or not live3:
                     break
             if best_fan >= bound_all:
                 break
