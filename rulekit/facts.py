@@ -49,7 +49,8 @@ class GroupFact:
 class WinFact:
     __slots__ = ("tile", "is_hun", "stands_for", "group")
 
-    def __init__(self, tile: int, is_hun: bool, stands_for: int, group: GroupFact) -> None:
+    def __init__(self, tile: int, is_hun: bool, stands_for: int,
+                 group: GroupFact | None) -> None:
         self.tile = tile
         self.is_hun = is_hun
         self.stands_for = stands_for

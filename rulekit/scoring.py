@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from rulekit import arrange
-from rulekit.algebra import Breakdown, num
+from rulekit.algebra import Breakdown, Term, num
 from rulekit.arrange import Layout, RawGroup
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING, SKELETON
-from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, declared_group,
-                           group_fact, readings)
+from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact,
+                           declared_group, group_fact, readings)
 from rulekit.hand import Hand
 from rulekit.ruleset.model import Ruleset
 from rulekit.tiles import format_tiles, tile_name
@@ -87,7 +87,21 @@ class _Plan:
 def _plan(rs: Ruleset) -> _Plan:
     plan = rs.memo.get("plan")
     if plan is None:
-        pats = rs.patterns
+        # only patterns that count somewhere are evaluated: those the algebra values, the
+        # ones they refer to, and the ones forbid / instant_win / adjust_total conditions read
+        by_id = {p.id: p for p in rs.patterns}
+        wanted = set(rs.algebra.ids)
+        for cond in (*rs.forbids, *(c for c, _ in rs.instant_wins),
+                     *(r.condition for r in rs.total_rules)):
+            wanted |= cond.refs
+        stack = list(wanted)
+        while stack:
+            p = by_id.get(stack.pop())
+            if p is not None:
+                for r in p.refs - wanted:
+                    wanted.add(r)
+                    stack.append(r)
+        pats = tuple(p for p in rs.patterns if p.id in wanted)
         exclusive = frozenset(frozenset((a.id, b.id)) for i, a in enumerate(pats)
                               for b in pats[i + 1:] if a.excludes(b) or b.excludes(a))
         levels = tuple(tuple(p for p in pats if p.dep == lv)
@@ -165,8 +179,10 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     hand_fact = HandFact(len(held_hun), tuple(sorted(concealed_all + meld_tiles)),
                          tuple(sorted(concealed_all)), declared, hand.flowers)
 
-    # hand-level patterns, once
-    base = Facts((), None, hand_fact, HunFact(hand.hun, held_hun), context)
+    # hand-level patterns, once; they may read the winning tile but not where it sits
+    win_is_hun = hand.win_tile in hun_set
+    base = Facts((), WinFact(hand.win_tile, win_is_hun, hand.win_tile, None), hand_fact,
+                 HunFact(hand.hun, held_hun), context)
     indep: dict[str, bool] = {}
     base.pats = indep
     for p in hand_level:
@@ -174,7 +190,8 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     forbidden = next((f.id for f in rs.forbids if f.fn(base)), None)
     for cond, fan in rs.instant_wins:
         if cond.fn(base):
-            return _finish(rs, base, Breakdown(num(fan), (), f"{cond.name} {num(fan)}"),
+            term = Term(cond.id, cond.name, num(fan), "instant")
+            return _finish(rs, base, Breakdown(num(fan), (term,), f"{cond.name} {num(fan)}"),
                            (), hand.win_tile, kong_fan, kong_kinds, forbidden, instant=True)
 
     counts = [0] * 34

@@ -42,6 +42,7 @@ class CompiledPattern:
     ranks: frozenset[int] = field(default_factory=frozenset)   # ranks it names
     # conditions every arrangement where it holds must meet: (fact path, value, equal?)
     needs: frozenset[tuple[str, Any, bool]] = field(default_factory=frozenset)
+    refs: frozenset[str] = field(default_factory=frozenset)    # patterns it reads
 
     def excludes(self, other: "CompiledPattern") -> bool:
         """True when both can never hold together (one needs path == a, the other != a)."""
@@ -139,7 +140,7 @@ class _Compiler:
         obj = self.c(n.obj)
         attrs = ATTRIBUTES.get(obj.type)
         if attrs is None:
-            raise self.error(f"a {_show(obj.type)} has no attributes (no '.{n.name}')", n.pos)
+            raise self.error(f"{_show(obj.type)} has no attributes (no '.{n.name}')", n.pos)
         if n.name not in attrs:
             raise self.error(f"a {obj.type} has no attribute '{n.name}'"
                              f"{self.suggest(n.name, attrs)}", n.pos)
@@ -511,5 +512,6 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
         known[pid] = typed.dep
         needs[pid] = frozenset(_needs(trees[pid], needs))
         compiled.append(CompiledPattern(pid, s.name, fn, typed.dep, frozenset(comp.tiles),
-                                        frozenset(comp.ranks), needs[pid]))
+                                        frozenset(comp.ranks), needs[pid],
+                                        frozenset(comp.refs)))
     return compiled, errors
