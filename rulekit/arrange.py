@@ -146,33 +146,41 @@ def split_suits(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
 _BASES = (0, 9, 18, 27)
 
 
+_EMPTY_PART: tuple[SuitPart, ...] = ((0, 0, 0, ()),)
+
+
 def anchored(layout: Layout) -> Iterator[tuple[tuple[RawGroup, ...], int, int]]:
     """Combinations of per-suit parts that leave only wild groups to form.
 
     Yields (groups, wild_melds, wild_pairs). Suits are combined one at a time, cutting a
-    branch as soon as it uses too many hun, melds or pairs.
+    branch as soon as it uses too many hun, melds or pairs (explicit loops: this is the
+    innermost loop of scoring).
     """
-    suits = split_suits(layout.counts)
+    c = layout.counts
     h = layout.hun
     need = layout.need_melds
-    parts = [suit_parts(_BASES[s], suits[s], h) for s in range(4) if any(suits[s])]
-    n = len(parts)
-
-    def rec(i: int, hun: int, melds: int, pairs: int,
-            groups: tuple[RawGroup, ...]) -> Iterator[tuple[tuple[RawGroup, ...], int, int]]:
-        if i == n:
-            wild_melds = need - melds
-            wild_pairs = 1 - pairs
-            if h - hun == 3 * wild_melds + 2 * wild_pairs:
-                yield groups, wild_melds, wild_pairs
-            return
-        for p_hun, p_melds, p_pairs, p_groups in parts[i]:
-            if (hun + p_hun > h or melds + p_melds > need or pairs + p_pairs > 1):
+    p0, p1, p2, p3 = (suit_parts(base, tuple(c[base:base + size]), h)
+                      if any(c[base:base + size]) else _EMPTY_PART
+                      for base, size in ((0, 9), (9, 9), (18, 9), (27, 7)))
+    for h0, m0, q0, g0 in p0:
+        if h0 > h or m0 > need or q0 > 1:
+            continue
+        for h1, m1, q1, g1 in p1:
+            ha, ma, qa = h0 + h1, m0 + m1, q0 + q1
+            if ha > h or ma > need or qa > 1:
                 continue
-            yield from rec(i + 1, hun + p_hun, melds + p_melds, pairs + p_pairs,
-                           groups + p_groups)
-
-    return rec(0, 0, 0, 0, ())
+            for h2, m2, q2, g2 in p2:
+                hb, mb, qb = ha + h2, ma + m2, qa + q2
+                if hb > h or mb > need or qb > 1:
+                    continue
+                for h3, m3, q3, g3 in p3:
+                    hc, mc, qc = hb + h3, mb + m3, qb + q3
+                    if hc > h or mc > need or qc > 1:
+                        continue
+                    wild_melds = need - mc
+                    wild_pairs = 1 - qc
+                    if h - hc == 3 * wild_melds + 2 * wild_pairs:
+                        yield g0 + g1 + g2 + g3, wild_melds, wild_pairs
 
 
 def wild_meld_options(kinds: Iterable[int]) -> tuple[RawGroup, ...]:

@@ -159,16 +159,20 @@ def group_fact(raw: RawGroup, has_win: bool, win_is_hun: bool) -> GroupFact:
     return GroupFact(raw, has_win, win_is_hun)
 
 
-def readings(raw: tuple[RawGroup, ...], declared: tuple[GroupFact, ...], win_tile: int,
-             win_is_hun: bool) -> Iterator[tuple[tuple[GroupFact, ...], WinFact]]:
+def readings(raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...],
+             declared: tuple[GroupFact, ...], win_tile: int, win_is_hun: bool
+             ) -> Iterator[tuple[tuple[GroupFact, ...], WinFact]]:
     """Every distinct place the winning tile can sit in one arrangement.
 
     A real winning tile sits in a concealed group holding a real tile of its kind; a hun
     winning tile sits in any concealed group with a hun, standing for one of its fills.
+    `plain` are the arrangement's group facts with no winning tile, in `raw`'s order.
     """
     seen: set[tuple[RawGroup, int]] = set()
     for i, g in enumerate(raw):
         if win_is_hun:
+            if not g.fills:
+                continue
             options: Iterable[int] = sorted(set(g.fills))
         elif g.kinds().count(win_tile) > g.fills.count(win_tile):
             options = (win_tile,)
@@ -178,5 +182,6 @@ def readings(raw: tuple[RawGroup, ...], declared: tuple[GroupFact, ...], win_til
             if (g, stands) in seen:
                 continue
             seen.add((g, stands))
-            groups = tuple(group_fact(h, j == i, win_is_hun) for j, h in enumerate(raw))
-            yield groups + declared, WinFact(win_tile, win_is_hun, stands, groups[i])
+            held = group_fact(g, True, win_is_hun)
+            yield plain[:i] + (held,) + plain[i + 1:] + declared, WinFact(win_tile, win_is_hun,
+                                                                          stands, held)

@@ -206,7 +206,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     else:
         candidates = (hand.win_tile,)
     best_fan = -1.0
-    best: tuple[Breakdown, tuple[GroupFact, ...], int] | None = None
+    best: tuple[Breakdown, tuple[GroupFact, ...], int, frozenset[str]] | None = None
     wild = _WildDomain(rs, concealed_all, hand.hun)
     ids1 = tuple(p.id for p in level1)
     for win_tile in candidates:
@@ -219,27 +219,24 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
         for raw in arrange.arrangements(layout, wild):
             skey = tuple([g[0] * 64 + g[1] for g in raw])
             entry = skeletons.get(skey)
-            plain: tuple[GroupFact, ...] | None = None
+            if entry is not None and entry[2] <= best_fan:
+                continue
+            plain = tuple([group_fact(g, False, False) for g in raw])
+            hun_fact = HunFact(hand.hun, held_hun, _fills(raw))
             if entry is None:
                 pats1 = dict(indep)
                 held1 = fixed
                 if level1:
-                    plain = tuple([group_fact(g, False, False) for g in raw])
-                    f1 = Facts(plain + declared, None, hand_fact,
-                               HunFact(hand.hun, held_hun, _fills(raw)), context)
+                    f1 = Facts(plain + declared, None, hand_fact, hun_fact, context)
                     f1.pats = pats1
                     for p in level1:
                         pats1[p.id] = p.id in possible and bool(p.fn(f1))
                     held1 = fixed | frozenset(i for i in ids1 if pats1[i])
-                entry = skeletons[skey] = (pats1, _bound(rs, plan, held1, free12))
-            pats, bound = entry
+                entry = skeletons[skey] = (pats1, held1, _bound(rs, plan, held1, free12))
+            pats, held_base, bound = entry
             if bound <= best_fan:
                 continue
-            held_base = frozenset(k for k, v in pats.items() if v)
-            hun_fact = HunFact(hand.hun, held_hun, _fills(raw)) if (level2 or level3) else None
             if level2:
-                if plain is None:
-                    plain = tuple([group_fact(g, False, False) for g in raw])
                 pats = dict(pats)
                 f2 = Facts(plain + declared, None, hand_fact, hun_fact, context)
                 f2.pats = pats
@@ -252,10 +249,10 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
             live3 = level3 if free3 else ()
             if live3:
                 pats = dict(pats)
-            for groups, win in readings(raw, declared, win_tile, win_is_hun):
+            for groups, win in readings(raw, plain, declared, win_tile, win_is_hun):
                 held = held_base
                 if live3:
-                    f = Facts(groups, win, hand_fact, hun_fact, context)  # type: ignore[arg-type]
+                    f = Facts(groups, win, hand_fact, hun_fact, context)
                     f.pats = pats
                     true3 = []
                     for p in live3:
@@ -269,7 +266,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                 if bd is None:
                     bd = fans[held] = rs.algebra.fan(held)
                 if bd.fan > best_fan:
-                    best_fan, best = float(bd.fan), (bd, groups, win_tile)
+                    best_fan, best = float(bd.fan), (bd, groups, win_tile, held)
                 if best_fan >= bound or not live3:
                     break
             if best_fan >= bound_all:
@@ -278,8 +275,8 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
         return ScoreResult(False, 0, num(kong_fan), num(kong_fan), (), (),
                            ("not a winning shape: no four melds and a pair",),
                            forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
-    bd, groups, win_tile = best
-    return _finish(rs, base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden)
+    bd, groups, win_tile, held = best
+    return _finish(rs, base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
 
 
 class _WildDomain:
@@ -312,12 +309,15 @@ def _fills(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
 
 def _finish(rs: Ruleset, base: Facts, bd: Breakdown, groups: tuple[GroupFact, ...],
             win_tile: int, kong_fan: float, kong_kinds: tuple[str, ...],
-            forbidden: str | None, instant: bool = False) -> ScoreResult:
-    rules = tuple(rule for rule in rs.total_rules if rule.condition.fn(base))
-    key = ("finish", bd, kong_kinds, forbidden, instant, rules)
+            forbidden: str | None, instant: bool = False,
+            held: frozenset[str] | None = None) -> ScoreResult:
+    rules = tuple(i for i, rule in enumerate(rs.total_rules) if rule.condition.fn(base))
+    # `held` determines `bd` (fans are memoised by it) and hashes far faster
+    key = ("finish", held if held is not None else bd, kong_kinds, forbidden, instant, rules)
     parts = rs.memo.get(key)
     if parts is None:
-        parts = rs.memo[key] = _totals(rs, bd, kong_fan, kong_kinds, forbidden, instant, rules)
+        parts = rs.memo[key] = _totals(rs, bd, kong_fan, kong_kinds, forbidden, instant,
+                                       tuple(rs.total_rules[i] for i in rules))
     total, reason, explain, shown, names = parts
     return ScoreResult(reason is None, bd.fan, num(kong_fan), total, shown, names, explain,
                        reason, tile_name(win_tile), groups, kong_kinds)
