@@ -79,6 +79,32 @@ def build_parser() -> argparse.ArgumentParser:
     sh = sub.add_parser("show", help="print a ruleset fully resolved (after extends)")
     sh.add_argument("ruleset")
     sub.add_parser("schema", help="print the ruleset JSON Schema")
+
+    t = sub.add_parser("test", help="run golden case files (every built-in's by default)")
+    t.add_argument("targets", nargs="*", metavar="NAME|PATH",
+                   help="a built-in ruleset name, a case file, or a ruleset file "
+                        "(its cases/NAME.yaml beside it)")
+    t.add_argument("--ruleset", "-r", help="run the cases under this ruleset instead of the "
+                                           "one each case file names")
+    t.add_argument("--update", action="store_true",
+                   help="rewrite failing expectations to what comes out, showing each change")
+
+    c = sub.add_parser("corpus", help="seeded random winning hand documents, as JSON lines")
+    c.add_argument("--count", "-n", type=int, required=True)
+    c.add_argument("--seed", "-s", type=int, default=0)
+    c.add_argument("--hun-kinds", type=int, choices=[1, 2], default=2,
+                   help="hun kinds per indicator, as in the ruleset the corpus is for")
+
+    d = sub.add_parser("diff", help="score a corpus under two rulesets; report what changed")
+    d.add_argument("old", help="a built-in name, a path, or REV:path (a git revision)")
+    d.add_argument("new", help="a built-in name, a path, or REV:path")
+    d.add_argument("--corpus", required=True, metavar="FILE",
+                   help="hand and settle documents, one JSON per line (- for stdin)")
+    d.add_argument("--json", action="store_true", help="print the report as JSON")
+    d.add_argument("--fail-on-change", action="store_true", help="exit 1 if anything changed")
+    d.add_argument("--jobs", "-j", type=int, default=None,
+                   help="worker processes (default: one per core)")
+    d.add_argument("--top", type=int, default=10, help="how many largest changes to list")
     return parser
 
 
@@ -250,6 +276,99 @@ def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
+    from rulekit import casefile as cf_
+    from rulekit.progress import Progress
+    override = api.load_ruleset(_ruleset_ref(args.ruleset)) if args.ruleset else None
+    runs: list[tuple[cf_.CaseFile, Ruleset]] = []
+    broken = failed = passed = updated = 0
+    for target in args.targets or cf_.default_targets():
+        try:
+            path = cf_.find(target)
+            if path is None:
+                failed += 1
+                out.write(f"FAIL rulesets/{target}.yaml: no case file (write "
+                          f"rulesets/cases/{target}.yaml)\n")
+                continue
+            cf = cf_.load_casefile(path)
+            rs = override or api.load_ruleset(cf.ruleset_path())
+            problems = cf_.unknown_patterns(cf, rs)
+            if problems:
+                raise cf_.CaseFileError(problems)
+            runs.append((cf, rs))
+        except (cf_.CaseFileError, RulesetError) as err:
+            broken += 1
+            for line in err.problems:
+                sys.stderr.write(f"rulekit: {line}\n")
+    with Progress(sum(len(cf.cases) for cf, _ in runs), "test") as bar:
+        for cf, rs in runs:
+            outcomes = []
+            for case in cf.cases:
+                outcomes.append(cf_.run_case(case, rs))
+                bar.advance()
+            bad = [o for o in outcomes if not o.passed]
+            passed += len(outcomes) - len(bad)
+            bar.clear()
+            if args.update and bad:
+                text, changes = cf_.updated(cf, outcomes)
+                cf.path.write_text(text, encoding="utf-8")
+                updated += len(bad)
+                for ch in changes:
+                    out.write(f"updated {cf.shown}:{ch.case.line}: {ch.case.name}: "
+                              f"{ch.text()}\n")
+            else:
+                failed += len(bad)
+                for o in bad:
+                    out.write(cf_.failure_line(cf, o) + "\n")
+            missing = cf_.uncovered(cf, rs)
+            if missing:
+                out.write(f"note: {cf.shown}: no case expects pattern(s) {', '.join(missing)} "
+                          f"of ruleset {rs.name}\n")
+    summary = f"{passed} passed, {failed} failed"
+    if args.update:
+        summary += f", {updated} updated"
+    if broken:
+        summary += f", {broken} case file(s) could not run"
+    out.write(summary + "\n")
+    return 2 if broken else 1 if failed else 0
+
+
+def cmd_corpus(args: argparse.Namespace, out: TextIO) -> int:
+    from rulekit.corpus import corpus
+    from rulekit.progress import Progress
+    if args.count < 0:
+        raise UsageError(f"corpus: --count must be 0 or more, got {args.count}")
+    with Progress(args.count, "corpus") as bar:
+        for doc in corpus(args.count, args.seed, hun_kinds_count=args.hun_kinds):
+            out.write(json.dumps(doc, ensure_ascii=False) + "\n")
+            bar.advance()
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
+    import os
+    from rulekit import diff
+    from rulekit.progress import Progress
+    old, new = diff.spec_for(args.old), diff.spec_for(args.new)
+    fh = _open(args.corpus)
+    try:
+        docs = diff.read_corpus(fh)
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1 or args.top < 0:
+        raise UsageError("diff: --jobs must be 1 or more and --top 0 or more")
+    with Progress(len(docs), "diff") as bar:
+        result = diff.run(old, new, docs, corpus_name="stdin" if args.corpus == "-"
+                          else args.corpus, jobs=jobs, top=args.top, progress=bar)
+    if args.json:
+        _emit(result.to_dict(), out)
+    else:
+        out.write(diff.text(result))
+    return 1 if args.fail_on_change and result.changed else 0
+
+
 def _ruleset_ref(ref: str) -> str | Path:
     p = Path(ref)
     return p if (p.suffix in (".yaml", ".yml") or "/" in ref) and p.exists() else ref
@@ -258,6 +377,7 @@ def _ruleset_ref(ref: str) -> str | Path:
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "score": cmd_score, "waits": cmd_waits, "settle": cmd_settle, "session": cmd_session,
     "validate": cmd_validate, "rulesets": cmd_rulesets, "show": cmd_show, "schema": cmd_schema,
+    "test": cmd_test, "corpus": cmd_corpus, "diff": cmd_diff,
 }
 
 

@@ -62,13 +62,26 @@ def load(ref: str | Path) -> Ruleset:
     """Load a built-in name or a file path; raise `RulesetError` listing every problem."""
     path = ref if isinstance(ref, Path) else resolve.locate(str(ref))
     data, origins, chain = resolve.resolve(path)
-    shown = resolve.display_name(path)
+    return _checked(data, origins, resolve.display_name(path),
+                    tuple(resolve.display_name(p) for p in chain))
+
+
+def load_text(text: str, path: Path, shown: str) -> Ruleset:
+    """Load a ruleset file's `text` as if it were at `path` (for `extends`), named `shown` in
+    messages: how `rulekit diff` reads a ruleset at a git revision."""
+    data, origins, chain = resolve.resolve(path, text, shown)
+    return _checked(data, origins, shown,
+                    (shown,) + tuple(resolve.display_name(p) for p in chain[1:]))
+
+
+def _checked(data: dict[str, Any], origins: dict[Path_, Origin], shown: str,
+             chain: tuple[str, ...]) -> Ruleset:
     problems = schema.problems(data, origins, shown)
     if problems:
         # the DSL can still be checked where the patterns section is well formed
         problems += _dsl_problems(data, origins, shown)
         raise RulesetError(_dedupe(problems))
-    return _build(data, origins, shown, tuple(resolve.display_name(p) for p in chain))
+    return _build(data, origins, shown, chain)
 
 
 def _dedupe(items: list[str]) -> list[str]:

@@ -45,12 +45,14 @@ def display_name(path: Path) -> str:
         return str(path)
 
 
-def read_layer(path: Path) -> tuple[dict[str, Any], dict[Path_, Origin]]:
-    name = display_name(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise RulesetError([f"{name}:1: cannot read: {err.strerror}"]) from None
+def read_layer(path: Path, text: str | None = None, shown: str | None = None
+               ) -> tuple[dict[str, Any], dict[Path_, Origin]]:
+    name = shown or display_name(path)
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as err:
+            raise RulesetError([f"{name}:1: cannot read: {err.strerror}"]) from None
     data, origins = yamlmarks.load(text, name)
     if data is None:
         data = {}
@@ -60,8 +62,13 @@ def read_layer(path: Path) -> tuple[dict[str, Any], dict[Path_, Origin]]:
     return data, origins
 
 
-def resolve(path: Path) -> tuple[dict[str, Any], dict[Path_, Origin], list[Path]]:
-    """The fully merged ruleset data for `path`, its key origins, and the chain of files."""
+def resolve(path: Path, text: str | None = None, shown: str | None = None
+            ) -> tuple[dict[str, Any], dict[Path_, Origin], list[Path]]:
+    """The fully merged ruleset data for `path`, its key origins, and the chain of files.
+
+    `text` and `shown`, when given, stand in for the first file's content and name (a file as
+    it was at a git revision); its `extends` still resolves from `path`, on disk.
+    """
     chain: list[Path] = []
     layers: list[tuple[dict[str, Any], dict[Path_, Origin]]] = []
     current: Path | None = path
@@ -71,7 +78,7 @@ def resolve(path: Path) -> tuple[dict[str, Any], dict[Path_, Origin], list[Path]
             names = " -> ".join(display_name(p) for p in [*chain, current])
             raise RulesetError([f"{display_name(chain[-1])}:1: extends: cycle: {names}"])
         chain.append(current)
-        data, origins = read_layer(current)
+        data, origins = read_layer(current, *((text, shown) if len(chain) == 1 else ()))
         layers.append((data, origins))
         parent = data.get("extends")
         if parent is None:

@@ -1,0 +1,250 @@
+"""`rulekit diff`: two rulesets over a corpus; and the progress bar it shows."""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rulekit import cli, diff
+from rulekit.corpus import corpus
+from rulekit.errors import RulesetError
+from rulekit.hand import parse_hand
+from rulekit.progress import Progress, render
+from rulekit.ruleset import resolve
+
+GOLD8 = "extends: tianjin\nname: gold8\nkong_points: {golden: 8}\nchan: {payout: hun_diao}\n"
+SU = {"indicator": "3s", "hand": "234m567p111z666z8p", "win_tile": "8p"}
+GOLDEN = {"indicator": "1m", "hand": "345p678s999p1z",
+          "melds": [{"kind": "kong", "tiles": "2222m", "concealed": True}], "win_tile": "1z"}
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = cli.main(list(argv), out=out)
+    return code, out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def corpus_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("corpus") / "corpus.jsonl"
+    code_out = io.StringIO()
+    assert cli.main(["corpus", "--count", "1500", "--seed", "5"], out=code_out) == 0
+    path.write_text(code_out.getvalue(), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def golden_lines(corpus_file: Path) -> list[int]:
+    """Corpus lines whose hand has a 金杠 (a concealed kong of four hun)."""
+    lines = []
+    for n, line in enumerate(corpus_file.read_text(encoding="utf-8").splitlines(), 1):
+        if any(m.golden for m in parse_hand(json.loads(line)).melds):
+            lines.append(n)
+    assert len(lines) >= 5
+    return lines
+
+
+@pytest.fixture(scope="module")
+def gold8_overlay(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("rulesets") / "gold8.yaml"
+    path.write_text(GOLD8, encoding="utf-8")
+    return path
+
+
+# --- the issue's acceptance checks -------------------------------------------------------------
+
+def test_a_ruleset_against_itself_changes_nothing(corpus_file: Path) -> None:
+    code, out = run("diff", "tianjin", "tianjin", "--corpus", str(corpus_file),
+                    "--fail-on-change")
+    assert code == 0
+    assert out.splitlines() == [
+        f"rulekit diff: tianjin → tianjin over {corpus_file}: 1500 documents (1500 hands, "
+        "0 settle)",
+        "no change: every document gives the same win and fan under both rulesets"]
+
+
+def test_gold8_changes_exactly_the_hands_with_a_golden_kong(
+        corpus_file: Path, golden_lines: list[int], gold8_overlay: Path) -> None:
+    code, out = run("diff", "tianjin", str(gold8_overlay), "--corpus", str(corpus_file),
+                    "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["changed_lines"] == golden_lines
+    assert report["changed"] == len(golden_lines)
+    assert report["win_changed"] == 0
+    assert sum(g["changed"] for g in report["groups"]) == len(golden_lines)
+    for g in report["groups"]:
+        assert g["how"] == [{"change": "kong_fan +4, total_fan +4", "count": g["changed"]}]
+        assert g["example"]["line"] in golden_lines
+    assert all(c["new"]["total_fan"] - c["old"]["total_fan"] == 4 for c in report["largest"])
+
+
+@pytest.mark.skipif("tianjin-gold8" not in resolve.builtin_names(),
+                    reason="the built-in tianjin-gold8 is not there")
+def test_builtin_gold8(corpus_file: Path, golden_lines: list[int]) -> None:
+    code, out = run("diff", "tianjin", "tianjin-gold8", "--corpus", str(corpus_file),
+                    "--json", "--jobs", "2")
+    assert code == 0
+    assert json.loads(out)["changed_lines"] == golden_lines
+
+
+def test_fail_on_change_and_the_text_report(corpus_file: Path, golden_lines: list[int],
+                                            gold8_overlay: Path) -> None:
+    code, out = run("diff", "tianjin", str(gold8_overlay), "--corpus", str(corpus_file),
+                    "--fail-on-change", "--top", "3")
+    assert code == 1
+    lines = out.splitlines()
+    n = len(golden_lines)
+    assert lines[1] == (f"changed: {n} ({n / 1500:.2%}), win changed: 0, unchanged: "
+                        f"{1500 - n}")
+    assert lines[2] == "by pattern combination under tianjin (changed / documents with it):"
+    assert any(x.endswith(": kong_fan +4, total_fan +4") for x in lines)
+    assert any("e.g. line " in x and "concealed kong" in x for x in lines)
+    i = lines.index("largest changes:")
+    assert len(lines) - i - 1 == 3
+
+
+def test_jobs_do_not_change_the_report(corpus_file: Path, gold8_overlay: Path) -> None:
+    lines = diff.read_corpus(corpus_file.read_text(encoding="utf-8").splitlines()[:600])
+    old, new = diff.spec_for("tianjin"), diff.spec_for(str(gold8_overlay))
+    one = diff.run(old, new, lines, jobs=1, chunk=50).to_dict()
+    two = diff.run(old, new, lines, jobs=2, chunk=50).to_dict()
+    assert one == two
+
+
+# --- settle documents --------------------------------------------------------------------------
+
+def test_settle_documents_are_compared_by_payments(tmp_path: Path, gold8_overlay: Path) -> None:
+    docs: list[dict[str, Any]] = [
+        {"id": "chan draw", "dealer": 0, "chan": True},                       # 鏟 1 → 2 each
+        {"id": "plain win", "dealer": 0, "winner": 1, "hand": SU},             # unchanged
+        {"id": "golden win", "dealer": 0, "winner": 2, "hand": GOLDEN,
+         "kongs": [[], [], ["golden"], []]},                                   # 4 → 8 each
+        {"id": "bad both", "dealer": 0, "winner": 1},                          # error twice
+        SU,
+    ]
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in docs),
+                    encoding="utf-8")
+    code, out = run("diff", "tianjin", str(gold8_overlay), "--corpus", str(path), "--json")
+    assert code == 0
+    r = json.loads(out)
+    assert (r["documents"], r["hands"], r["settles"]) == (5, 1, 4)
+    assert r["changed_lines"] == [1, 3]
+    chan = next(c for c in r["largest"] if c["line"] == 1)
+    assert chan["old"]["payments"] == [-3, 1, 1, 1]
+    assert chan["new"]["payments"] == [-6, 2, 2, 2]
+    gold = next(c for c in r["largest"] if c["line"] == 3)
+    assert gold["change"] == "payments [-6, -6, 18, -6] → [-10, -10, 30, -10]"
+    combos = {tuple(g["combination"]) for g in r["groups"]}
+    assert combos == {("settle", "draw"), ("settle", "tiliu", "su")}
+
+
+# --- git revisions -----------------------------------------------------------------------------
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_old_may_be_a_git_revision(tmp_path: Path, corpus_file: Path, golden_lines: list[int],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+                       cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    (tmp_path / "rulesets").mkdir()
+    table = tmp_path / "rulesets" / "table.yaml"
+    table.write_text("extends: tianjin\nname: table\n", encoding="utf-8")
+    git("add", ".")
+    git("commit", "-q", "-m", "a table")
+    table.write_text("extends: tianjin\nname: table\nkong_points: {golden: 8}\n",
+                     encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "rulesets")
+    code, out = run("diff", "HEAD:rulesets/table.yaml", "table.yaml", "--corpus",
+                    str(corpus_file), "--json")
+    assert code == 0, out
+    r = json.loads(out)
+    assert r["old"] == "HEAD:rulesets/table.yaml"
+    assert r["changed_lines"] == golden_lines
+    code, out = run("diff", "HEAD:./table.yaml", "HEAD:rulesets/table.yaml", "--corpus",
+                    str(corpus_file), "--fail-on-change")
+    assert code == 0 and "no change" in out
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_bad_revision_is_one_line(tmp_path: Path, corpus_file: Path,
+                                    monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    monkeypatch.chdir(tmp_path)
+    code, _ = run("diff", "HEAD:nope.yaml", "tianjin", "--corpus", str(corpus_file))
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("rulekit: error: git show HEAD:nope.yaml: ")
+    assert err.count("\n") == 1
+
+
+def test_a_revision_text_names_itself_in_errors(tmp_path: Path) -> None:
+    spec = diff.RulesetSpec("v1:x.yaml", str(tmp_path / "x.yaml"),
+                            "extends: tianjin\nname: x\nkong_points: {golden: many}\n")
+    with pytest.raises(RulesetError) as err:
+        spec.load()
+    assert err.value.problems[0].startswith("v1:x.yaml:3: kong_points.golden")
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+def test_bad_corpus_lines_stop_the_run(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(SU) + "\n\n{oops\n", encoding="utf-8")
+    assert run("diff", "tianjin", "tianjin", "--corpus", str(path))[0] == 2
+    assert capsys.readouterr().err == (f"rulekit: error: {path}:3: invalid JSON: Expecting "
+                                       "property name enclosed in double quotes at column 2\n")
+    path.write_text("[1, 2]\n", encoding="utf-8")
+    assert run("diff", "tianjin", "tianjin", "--corpus", str(path))[0] == 2
+    assert "bad.jsonl:1: expected a hand or settle document" in capsys.readouterr().err
+
+
+def test_unknown_ruleset_and_missing_corpus(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("diff", "tianjin", "no-such", "--corpus", "x.jsonl")[0] == 2
+    assert "no-such: no such ruleset" in capsys.readouterr().err
+    assert run("diff", "tianjin", "tianjin", "--corpus", "/no/such.jsonl")[0] == 2
+    assert "cannot open" in capsys.readouterr().err
+
+
+# --- progress ----------------------------------------------------------------------------------
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_is_off_when_not_a_terminal() -> None:
+    stream = io.StringIO()
+    clock = Clock()
+    with Progress(10, "x", stream=stream, clock=clock) as bar:
+        clock.now = 5.0
+        bar.advance(10)
+    assert stream.getvalue() == ""
+
+
+def test_progress_waits_a_second_then_draws_on_a_terminal() -> None:
+    stream = io.StringIO()
+    clock = Clock()
+    with Progress(100, "diff", stream=stream, clock=clock, enabled=True) as bar:
+        clock.now = 0.5
+        bar.advance(10)
+        assert stream.getvalue() == ""                      # short runs stay quiet
+        clock.now = 2.0
+        bar.advance(40)
+    assert stream.getvalue().startswith("\r" + render("diff", 50, 100, 2.0))
+    assert stream.getvalue().endswith(render("diff", 50, 100, 2.0) + "\n")
+    assert render("diff", 50, 100, 2.0) == \
+        "diff [############------------] 50/100  50% 2s, 2s left"
