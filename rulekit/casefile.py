@@ -269,7 +269,8 @@ def find(target: str) -> Path | None:
             data = yaml.safe_load(p.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError):
             return p                                   # load_casefile reports the problem
-        if isinstance(data, dict) and "cases" not in data and "patterns" in data:
+        if isinstance(data, dict) and "cases" not in data and (
+                "patterns" in data or "extends" in data or "name" in data):
             beside = p.parent / "cases" / p.name
             if not beside.is_file():
                 raise CaseFileError([f"{target}: a ruleset file with no case file "

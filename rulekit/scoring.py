@@ -329,16 +329,21 @@ def _totals(rs: Ruleset, bd: Breakdown, kong_fan: float, kong_kinds: tuple[str, 
     explain = [bd.text]
     kong_fan_counted = kong_fan
     multiplier = 1.0
+    added = 0.0
     for rule in rules:
         if rule.kong_points_as and kong_kinds:
             kong_fan_counted += (rs.kong_points[rule.kong_points_as]
                                  - rs.kong_points[kong_kinds[-1]])
         multiplier *= rule.multiply_total
-        explain.append(f"{rule.name}: total × {num(rule.multiply_total)}")
+        added += rule.add_total
+        if rule.multiply_total != 1:
+            explain.append(f"{rule.name}: total × {num(rule.multiply_total)}")
+        if rule.add_total:
+            explain.append(f"{rule.name}: total + {num(rule.add_total)}")
     for k in kong_kinds:
         explain.append(f"+ {_KONG_NAMES[k]} {num(rs.kong_points[k])}")
-    total = (bd.fan + kong_fan_counted) * multiplier
-    if kong_kinds or multiplier != 1:
+    total = (bd.fan + kong_fan_counted) * multiplier + added
+    if kong_kinds or multiplier != 1 or added:
         explain.append(f"total {num(total)}")
     reach = total if rs.minimum_counts_kong_points else bd.fan
     reason = forbidden

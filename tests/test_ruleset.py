@@ -89,3 +89,14 @@ def test_yaml_syntax_error(tmp_path: Path) -> None:
 def test_null_removes_a_pattern_and_its_uses_must_go_too(tmp_path: Path) -> None:
     p = write(tmp_path, "n.yaml", "extends: tianjin\nname: n\npatterns: {zhuo_wu: null}\n")
     assert any("zhuo_wu" in m and "never defined" in m for m in problems(p))
+
+
+def test_adjust_total_can_add_points(tmp_path: Path) -> None:
+    # 000/Ⅳ 特殊規則: 天和 「在原來的基礎上擴大4～8分」, read as points added to the total
+    p = write(tmp_path, "pts.yaml", "extends: tianjin\nname: pts\nscoring:\n"
+              "  multiply: {tian_he: null}\n  adjust_total:\n"
+              "    - {name: 天和 +4, when: context.heavenly, add_total: 4}\n")
+    r = rulekit.score({"indicator": "7z", "hand": "123m456p789s11z23s", "win_tile": "4s",
+                       "heavenly": True}, rulekit.load_ruleset(p))
+    assert (r.hand_fan, r.total_fan) == (2, 6)
+    assert r.explain == ("提溜 1 × 素 2 = 2", "天和 +4: total + 4", "total 6")

@@ -24,6 +24,7 @@ class TotalRule:
     condition: CompiledPattern
     kong_points_as: str | None
     multiply_total: float
+    add_total: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +228,8 @@ def _build(data: Mapping[str, Any], origins: dict[Path_, Origin], shown: str,
     for i, r in enumerate(adjust):
         if str(i) in conds:
             total_rules.append(TotalRule(r["name"], conds[str(i)], r.get("kong_points_as"),
-                                         float(r.get("multiply_total", 1))))
+                                         float(r.get("multiply_total", 1)),
+                                         float(r.get("add_total", 0))))
     if problems:
         raise RulesetError(_dedupe(problems))
     wild_tiles = frozenset(t for p in compiled for t in p.tiles)
