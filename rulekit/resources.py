@@ -8,10 +8,11 @@ _CHECKOUT = Path(__file__).resolve().parent.parent
 
 
 def _dir(package: str, fallback: str) -> Path:
+    """The installed data package's directory; the checkout's when running from source."""
     try:
-        path = Path(str(_res.files(package)))
-        if path.is_dir():
-            return path
+        files = _res.files(package)
+        if isinstance(files, Path) and files.is_dir():
+            return files
     except (ModuleNotFoundError, TypeError):
         pass
     return _CHECKOUT / fallback
