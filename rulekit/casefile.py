@@ -14,8 +14,8 @@ from typing import Any, Literal, Mapping, Sequence
 import yaml
 
 from rulekit import resources
-from rulekit.errors import RulekitError
-from rulekit.ruleset import resolve
+from rulekit.errors import RulekitError, RulesetError
+from rulekit.ruleset import resolve, yamlmarks
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import score_document
 from rulekit.settle import settle_document
@@ -175,19 +175,9 @@ def parse_casefile(text: str, path: Path, shown: str) -> CaseFile:
 
 def _compose(text: str, shown: str) -> tuple[yaml.Node | None, Any]:
     try:
-        loader = yaml.SafeLoader(text)
-        try:
-            node = loader.get_single_node()
-            data = loader.construct_document(node) if node is not None else None
-        finally:
-            loader.dispose()
-    except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        raise CaseFileError([f"{shown}:{mark.line + 1 if mark else 1}: YAML: "
-                             f"{err.problem or err}"]) from None
-    except yaml.YAMLError as err:
-        raise CaseFileError([f"{shown}:1: YAML: {err}"]) from None
-    return node, data
+        return yamlmarks.compose(text, shown)
+    except RulesetError as err:
+        raise CaseFileError(err.problems) from None
 
 
 def _keys(node: yaml.Node) -> dict[Any, tuple[yaml.Node, yaml.Node]]:

@@ -332,8 +332,8 @@ def test_authoring_tutorial_overlay_loads(tmp_path: Path) -> None:
     path.write_text(final, encoding="utf-8")
     rs = load(path)
     assert rs.name == "my-table"
-    cases = next(b for b in blocks if b.startswith("# my-table.cases.yaml"))
-    for case in yaml.safe_load(cases):
+    cases = next(b for b in blocks if b.startswith("# cases/my-table.yaml"))
+    for case in yaml.safe_load(cases)["cases"]:
         check_score(_score_or_error(case["hand"], rs), case["expect"], case["name"])
 
 

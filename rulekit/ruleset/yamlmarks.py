@@ -11,12 +11,8 @@ Path_ = tuple[Any, ...]
 Origin = tuple[str, int, int]        # file, line (1-based), column (1-based)
 
 
-def load(text: str, filename: str) -> tuple[Any, dict[Path_, Origin]]:
-    """Parse with `SafeLoader` only; return the data and {key path: origin}.
-
-    The origin of a mapping entry is its key's position; of a scalar value, the value's own
-    position is stored under the path plus the marker `"<value>"` (DSL errors need it).
-    """
+def compose(text: str, filename: str) -> tuple[yaml.Node | None, Any]:
+    """Safe-load `text` keeping its node tree (for line marks); YAML errors name the line."""
     try:
         loader = yaml.SafeLoader(text)
         try:
@@ -30,6 +26,16 @@ def load(text: str, filename: str) -> tuple[Any, dict[Path_, Origin]]:
         raise RulesetError([f"{filename}:{line}: YAML: {err.problem or err}"]) from None
     except yaml.YAMLError as err:
         raise RulesetError([f"{filename}:1: YAML: {err}"]) from None
+    return node, data
+
+
+def load(text: str, filename: str) -> tuple[Any, dict[Path_, Origin]]:
+    """Parse with `SafeLoader` only; return the data and {key path: origin}.
+
+    The origin of a mapping entry is its key's position; of a scalar value, the value's own
+    position is stored under the path plus the marker `"<value>"` (DSL errors need it).
+    """
+    node, data = compose(text, filename)
     origins: dict[Path_, Origin] = {}
     if node is not None:
         _walk(node, (), filename, origins)
