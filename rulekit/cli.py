@@ -236,7 +236,7 @@ def cmd_session(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         _emit(result.to_dict(), out)
     else:
-        out.write(result.table())
+        out.write(result.table() + "\n")
     return 0
 
 
