@@ -100,14 +100,33 @@ class ContextFact:
         self.ready_declared = ready_declared
 
 
-class Facts:
-    """Everything one pattern evaluation may read. `pats` holds earlier patterns' truth."""
+SHAPE_CODE = {"run": RUN, "set": SET, "pair": PAIR, "kong": KONG}
+_SUIT_BASE = {"wan": 0, "tong": 9, "tiao": 18, "zi": 27, "hua": 34}
 
-    __slots__ = ("groups", "win", "hand", "hun", "context", "suits", "pats", "_index",
+
+def shape_key(shape: int, first: int) -> int:
+    """One int per (shape, first tile): the skeleton index holds these."""
+    return shape * 64 + first
+
+
+def run_key(suit: str, rank_: int) -> int:
+    base = _SUIT_BASE.get(suit)
+    return -1 if base is None else RUN * 64 + base + rank_ - 1
+
+
+class Facts:
+    """Everything one pattern evaluation may read. `pats` holds earlier patterns' truth.
+
+    `index` holds `shape_key` of every group, so run()/set()/pair() are set lookups; the
+    scorer builds it once per skeleton and passes it in.
+    """
+
+    __slots__ = ("groups", "win", "hand", "hun", "context", "suits", "pats", "index",
                  "_melds")
 
     def __init__(self, groups: tuple[GroupFact, ...], win: WinFact | None, hand: HandFact,
-                 hun: HunFact, context: ContextFact) -> None:
+                 hun: HunFact, context: ContextFact,
+                 index: frozenset[int] | None = None) -> None:
         self.groups = groups
         self.win = win
         self.hand = hand
@@ -115,7 +134,8 @@ class Facts:
         self.context = context
         self.suits = NUMBERED_SUITS
         self.pats: dict[str, bool] = {}
-        self._index: set[tuple[str, Any, Any]] | None = None
+        self.index = index if index is not None else frozenset(
+            shape_key(SHAPE_CODE[g.shape], g.first) for g in groups)
         self._melds: tuple[GroupFact, ...] | None = None
 
     @property
@@ -124,29 +144,14 @@ class Facts:
             self._melds = tuple(g for g in self.groups if g.shape != "pair")
         return self._melds
 
-    def shape_index(self) -> set[tuple[str, Any, Any]]:
-        # built once per facts object: run()/set()/pair() are then set lookups
-        index = self._index
-        if index is None:
-            index = set()
-            for g in self.groups:
-                if g.shape == "run":
-                    index.add(("run", g.suit, g.rank))
-                elif g.shape == "pair":
-                    index.add(("pair", g.first, None))
-                else:
-                    index.add(("set", g.first, None))
-            self._index = index
-        return index
-
     def has_run(self, suit: str, rank_: int) -> bool:
-        return ("run", suit, rank_) in self.shape_index()
+        return run_key(suit, rank_) in self.index
 
     def has_set(self, kind: int) -> bool:
-        return ("set", kind, None) in self.shape_index()
+        return SET * 64 + kind in self.index or KONG * 64 + kind in self.index
 
     def has_pair(self, kind: int) -> bool:
-        return ("pair", kind, None) in self.shape_index()
+        return PAIR * 64 + kind in self.index
 
 
 def declared_group(kind: str, tile: int, concealed: bool, golden: bool) -> RawGroup:

@@ -168,8 +168,10 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     meld_tiles: tuple[int, ...] = ()
     for m in hand.melds:
         meld_tiles += (m.tile,) * (4 if m.kind == "kong" else 3)
-    declared = tuple(group_fact(declared_group(m.kind, m.tile, m.concealed, m.golden),
-                                False, False) for m in hand.melds)
+    declared_raw = tuple(declared_group(m.kind, m.tile, m.concealed, m.golden)
+                         for m in hand.melds)
+    declared = tuple(group_fact(d, False, False) for d in declared_raw)
+    declared_keys = frozenset(d[0] * 64 + d[1] for d in declared_raw)
     kong_kinds = tuple(m.kong_type for m in hand.melds if m.kind == "kong")
     kong_fan = sum(rs.kong_points[k] for k in kong_kinds)  # type: ignore[index]
     context = ContextFact(hand.win_by, hand.heavenly, hand.discarded_hun,
@@ -215,30 +217,40 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                                                      len(held_hun))
         if bound_all <= best_fan:
             continue
-        skeletons: dict[tuple[int, ...], tuple[dict[str, bool], float]] = {}
+        skeletons: dict[tuple[int, ...], tuple[Any, ...]] = {}
         for raw in arrange.arrangements(layout, wild):
             skey = tuple([g[0] * 64 + g[1] for g in raw])
             entry = skeletons.get(skey)
             if entry is not None and entry[2] <= best_fan:
                 continue
-            plain = tuple([group_fact(g, False, False) for g in raw])
-            hun_fact = HunFact(hand.hun, held_hun, _fills(raw))
+            plain = None
             if entry is None:
+                # per skeleton: its index, what the hun stand for, skeleton-level patterns
+                plain = tuple([group_fact(g, False, False) for g in raw])
+                index = frozenset(skey) | declared_keys
+                hun_fact = HunFact(hand.hun, held_hun, _fills(raw))
                 pats1 = dict(indep)
                 held1 = fixed
                 if level1:
-                    f1 = Facts(plain + declared, None, hand_fact, hun_fact, context)
+                    f1 = Facts(plain + declared, None, hand_fact, hun_fact, context, index)
                     f1.pats = pats1
                     for p in level1:
                         pats1[p.id] = p.id in possible and bool(p.fn(f1))
-                    held1 = fixed | frozenset(i for i in ids1 if pats1[i])
-                entry = skeletons[skey] = (pats1, held1, _bound(rs, plan, held1, free12))
-            pats, held_base, bound = entry
+                    held1 = fixed | frozenset([i for i in ids1 if pats1[i]])
+                bound = _bound(rs, plan, held1, free12)
+                if bound <= best_fan:
+                    # the best only grows: this skeleton is out for good, keep nothing
+                    skeletons[skey] = _PRUNED
+                    continue
+                entry = skeletons[skey] = (pats1, held1, bound, index, hun_fact)
+            pats, held_base, bound, index, hun_fact = entry
             if bound <= best_fan:
                 continue
+            if plain is None:
+                plain = tuple([group_fact(g, False, False) for g in raw])
             if level2:
                 pats = dict(pats)
-                f2 = Facts(plain + declared, None, hand_fact, hun_fact, context)
+                f2 = Facts(plain + declared, None, hand_fact, hun_fact, context, index)
                 f2.pats = pats
                 for p in level2:
                     pats[p.id] = p.id in possible and bool(p.fn(f2))
@@ -252,7 +264,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
             for groups, win in readings(raw, plain, declared, win_tile, win_is_hun):
                 held = held_base
                 if live3:
-                    f = Facts(groups, win, hand_fact, hun_fact, context)
+                    f = Facts(groups, win, hand_fact, hun_fact, context, index)
                     f.pats = pats
                     true3 = []
                     for p in live3:
@@ -277,6 +289,9 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                            forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
     bd, groups, win_tile, held = best
     return _finish(rs, base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
+
+
+_PRUNED = (None, None, -1.0, None, None)
 
 
 class _WildDomain:

@@ -14,7 +14,9 @@ from typing import Any, Callable
 
 from rulekit.dsl import ast
 from rulekit.dsl.parse import parse
+from rulekit.arrange import KONG, PAIR, SET
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES
+from rulekit.facts import SUIT_NAMES, run_key
 from rulekit.errors import DslError
 
 Fn = Callable[[Any, list[Any]], Any]
@@ -360,18 +362,22 @@ def _chain(n: ast.Node) -> list[str] | None:
 
 
 def _shape_query(fn: str, args: list[_Typed]) -> Fn:
-    """run(s, r) / set(t) / pair(t) as one set lookup on the arrangement's shape index."""
+    """run(s, r) / set(t) / pair(t) as one int lookup in the facts' skeleton index."""
     if fn == "run":
         sf, rf = args[0].fn, args[1].fn
         if args[1].is_const:
             r = args[1].const
             if args[0].is_const:
-                key = ("run", args[0].const, r)
-                return lambda f, env: key in f.shape_index()
-            return lambda f, env: ("run", sf(f, env), r) in f.shape_index()
-        return lambda f, env: ("run", sf(f, env), rf(f, env)) in f.shape_index()
+                key = run_key(args[0].const, r)
+                return lambda f, env: key in f.index
+            keys = {s: run_key(s, r) for s in SUIT_NAMES}
+            return lambda f, env: keys[sf(f, env)] in f.index
+        return lambda f, env: run_key(sf(f, env), rf(f, env)) in f.index
     tf = args[0].fn
-    return lambda f, env: (fn, tf(f, env), None) in f.shape_index()
+    if fn == "pair":
+        return lambda f, env: PAIR * 64 + tf(f, env) in f.index
+    return lambda f, env: (SET * 64 + tf(f, env) in f.index
+                           or KONG * 64 + tf(f, env) in f.index)
 
 
 def _reads_rank(n: ast.Node) -> bool:
