@@ -43,8 +43,8 @@ def score_text(doc: Mapping[str, Any], result: ScoreResult, rs: Ruleset) -> str:
 
 def ruleset_yaml(rs: Ruleset) -> str:
     header = f"# {rs.name}: resolved from " + " <- ".join(rs.chain) + "\n"
-    return header + yaml.safe_dump(_plain(rs.data), allow_unicode=True, sort_keys=False,
-                                   width=100)
+    body: str = yaml.safe_dump(_plain(rs.data), allow_unicode=True, sort_keys=False, width=100)
+    return header + body
 
 
 def _plain(x: Any) -> Any:

@@ -156,7 +156,7 @@ def _limits(rs: Ruleset, plan: _Plan, fixed: frozenset[str], win_tile: int,
         free12 = possible - {p.id for p in level1}
         free3 = frozenset(p.id for p in level3) & possible
         hit = rs.memo[key] = (possible, free12, free3, _bound(rs, plan, fixed, possible))
-    return hit  # type: ignore[no-any-return]
+    return hit
 
 
 def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
@@ -172,10 +172,10 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                          for m in hand.melds)
     declared = tuple(group_fact(d, False, False) for d in declared_raw)
     declared_keys = frozenset(d[0] * 64 + d[1] for d in declared_raw)
-    kong_kinds = tuple(m.kong_type for m in hand.melds if m.kind == "kong")
-    kong_fan = sum(rs.kong_points[k] for k in kong_kinds)  # type: ignore[index]
+    kong_kinds = tuple(m.kong_type for m in hand.melds if m.kong_type is not None)
+    kong_fan = sum(rs.kong_points[k] for k in kong_kinds)
     context = ContextFact(hand.win_by, hand.heavenly, hand.discarded_hun,
-                          kong_kinds[-1] if kong_kinds else "none",  # type: ignore[arg-type]
+                          kong_kinds[-1] if kong_kinds else "none",
                           len(hand.flowers), hand.earthly, hand.ready_declared)
     held_hun = tuple(sorted(t for t in concealed_all if t in hun_set))
     hand_fact = HandFact(len(held_hun), tuple(sorted(concealed_all + meld_tiles)),

@@ -34,11 +34,14 @@ class PatternSource:
     column: int = 1        # file column of the expression's first character
 
 
+PatternFn = Callable[..., Any]     # fn(facts) -> truth
+
+
 @dataclass(frozen=True, slots=True)
 class CompiledPattern:
     id: str
     name: str
-    fn: Fn
+    fn: PatternFn
     dep: int                           # 0 hand, 1 arrangement, 2 reading (vocabulary.py)
     tiles: frozenset[int] = field(default_factory=frozenset)   # tile literals it names
     ranks: frozenset[int] = field(default_factory=frozenset)   # ranks it names
@@ -471,6 +474,14 @@ def _references(node: Any) -> set[str]:
     return out
 
 
+def _entry(body: Fn, nslots: int) -> PatternFn:
+    """The pattern's entry point: a fresh slot list per call keeps evaluation re-entrant."""
+    if nslots:
+        return lambda f, env=None: body(f, [None] * nslots)
+    empty: list[Any] = []
+    return lambda f, env=None: body(f, empty)
+
+
 def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern],
                                                             list[DslError]]:
     """Compile a ruleset's patterns in dependency order; return them and every error found."""
@@ -507,14 +518,7 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
             errors.append(_relocate(err, s))
             known[pid] = 0
             continue
-        nslots = comp.nslots
-        body = typed.fn
-        if nslots:
-            def fn(f: Any, env: Any = None, _b: Fn = body, _n: int = nslots) -> Any:
-                return _b(f, [None] * _n)
-        else:
-            def fn(f: Any, env: Any = None, _b: Fn = body) -> Any:
-                return _b(f, [])
+        fn = _entry(typed.fn, comp.nslots)
         known[pid] = typed.dep
         needs[pid] = frozenset(_needs(trees[pid], needs))
         compiled.append(CompiledPattern(pid, s.name, fn, typed.dep, frozenset(comp.tiles),

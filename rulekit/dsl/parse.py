@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, List
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -28,75 +28,75 @@ def _pos(meta_or_tok: Any) -> ast.Pos:
 
 @v_args(meta=True)
 class _ToAst(Transformer):  # type: ignore[type-arg]
-    def number(self, meta: Any, c: list[Token]) -> ast.Num:
+    def number(self, meta: Any, c: List[Token]) -> ast.Num:
         return ast.Num(int(c[0]), _pos(c[0]))
 
-    def tile(self, meta: Any, c: list[Token]) -> ast.TileLit:
+    def tile(self, meta: Any, c: List[Token]) -> ast.TileLit:
         t = str(c[0])
         rank, suit = int(t[0]), t[1]
         if (suit == "z" and rank > 7) or (suit == "f" and rank > 8):
             raise DslError(f"no tile '{t}'", line=c[0].line or 1, column=c[0].column or 1)
         return ast.TileLit(_TILE_BASE[suit] + rank - 1, t, _pos(c[0]))
 
-    def true(self, meta: Any, c: list[Token]) -> ast.BoolLit:
+    def true(self, meta: Any, c: List[Token]) -> ast.BoolLit:
         return ast.BoolLit(True, _pos(c[0]))
 
-    def false(self, meta: Any, c: list[Token]) -> ast.BoolLit:
+    def false(self, meta: Any, c: List[Token]) -> ast.BoolLit:
         return ast.BoolLit(False, _pos(c[0]))
 
-    def name(self, meta: Any, c: list[Token]) -> ast.Name:
+    def name(self, meta: Any, c: List[Token]) -> ast.Name:
         return ast.Name(str(c[0]), _pos(c[0]))
 
-    def attr(self, meta: Any, c: list[Any]) -> ast.Attr:
+    def attr(self, meta: Any, c: List[Any]) -> ast.Attr:
         return ast.Attr(c[0], str(c[1]), _pos(c[1]))
 
-    def args(self, meta: Any, c: list[Any]) -> tuple[Any, ...]:
+    def args(self, meta: Any, c: List[Any]) -> tuple[Any, ...]:
         return tuple(c)
 
-    def call(self, meta: Any, c: list[Any]) -> ast.Call:
+    def call(self, meta: Any, c: List[Any]) -> ast.Call:
         return ast.Call(str(c[0]), c[1] or (), _pos(c[0]))
 
-    def list(self, meta: Any, c: list[Any]) -> ast.ListLit:
+    def list(self, meta: Any, c: List[Any]) -> ast.ListLit:  # noqa: UP006 (shadowed)
         return ast.ListLit(c[0] or (), _pos(meta))
 
-    def comparison(self, meta: Any, c: list[Any]) -> ast.Compare:
+    def comparison(self, meta: Any, c: List[Any]) -> ast.Compare:
         return ast.Compare(str(c[1]), c[0], c[2], _pos(c[1]))
 
-    def membership(self, meta: Any, c: list[Any]) -> ast.Compare:
+    def membership(self, meta: Any, c: List[Any]) -> ast.Compare:
         return ast.Compare("in", c[0], c[1], _pos(meta))
 
-    def sum(self, meta: Any, c: list[Any]) -> Any:
+    def sum(self, meta: Any, c: List[Any]) -> Any:
         return self._arith(c)
 
-    def product(self, meta: Any, c: list[Any]) -> Any:
+    def product(self, meta: Any, c: List[Any]) -> Any:
         return self._arith(c)
 
     @staticmethod
-    def _arith(c: list[Any]) -> Any:
+    def _arith(c: List[Any]) -> Any:
         node = c[0]
         for i in range(1, len(c), 2):
             node = ast.Arith(str(c[i]), node, c[i + 1], _pos(c[i]))
         return node
 
-    def neg(self, meta: Any, c: list[Any]) -> ast.Arith:
+    def neg(self, meta: Any, c: List[Any]) -> ast.Arith:
         return ast.Arith("-", ast.Num(0, _pos(meta)), c[0], _pos(meta))
 
-    def negation(self, meta: Any, c: list[Any]) -> ast.Not:
+    def negation(self, meta: Any, c: List[Any]) -> ast.Not:
         return ast.Not(c[0], _pos(meta))
 
-    def and_expr(self, meta: Any, c: list[Any]) -> ast.BoolOp:
+    def and_expr(self, meta: Any, c: List[Any]) -> ast.BoolOp:
         return ast.BoolOp("and", tuple(c), _pos(meta))
 
-    def or_expr(self, meta: Any, c: list[Any]) -> ast.BoolOp:
+    def or_expr(self, meta: Any, c: List[Any]) -> ast.BoolOp:
         return ast.BoolOp("or", tuple(c), _pos(meta))
 
-    def quantified(self, meta: Any, c: list[Any]) -> ast.Quantified:
+    def quantified(self, meta: Any, c: List[Any]) -> ast.Quantified:
         return ast.Quantified(str(c[0]), str(c[1]), c[2], c[3], _pos(c[0]))
 
-    def count(self, meta: Any, c: list[Any]) -> ast.Count:
+    def count(self, meta: Any, c: List[Any]) -> ast.Count:
         return ast.Count(str(c[0]), c[1], c[2], _pos(meta))
 
-    def comprehension(self, meta: Any, c: list[Any]) -> ast.Comprehension:
+    def comprehension(self, meta: Any, c: List[Any]) -> ast.Comprehension:
         return ast.Comprehension(c[0], str(c[1]), c[2], _pos(meta))
 
 
@@ -125,7 +125,7 @@ def parse(text: str, source: str = "<dsl>") -> ast.Node:
             lines = text.splitlines() or [""]
             line, col = len(lines), len(lines[-1]) + 1
         elif isinstance(err, UnexpectedCharacters):
-            msg = f"unexpected character {text[err.pos_in_stream]!r}"
+            msg = f"unexpected character {text[err.pos_in_stream or 0]!r}"
         elif isinstance(err, UnexpectedToken):
             msg = f"unexpected {str(err.token)!r}; expected {_expected(err)}"
         else:  # pragma: no cover - lark's other input errors

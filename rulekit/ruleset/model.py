@@ -93,8 +93,9 @@ def _where(origins: dict[Path_, Origin], path: Path_, default: str) -> Origin:
     return schema.origin_of(path, origins, default)
 
 
-def _sources(path: Path_, entries: Mapping[str, Any], origins: dict[Path_, Origin],
-             default: str, prefix: str = "") -> list[tuple[PatternSource, str]]:
+def _sources(path: Path_, entries: Mapping[str, Any] | list[Any],
+             origins: dict[Path_, Origin], default: str,
+             prefix: str = "") -> list[tuple[PatternSource, str]]:
     """(source, key path shown in errors) for every `when` under `path`."""
     out = []
     items = entries.items() if isinstance(entries, dict) else enumerate(entries)
@@ -118,7 +119,8 @@ def _dsl_error_line(err: DslError, key: str) -> str:
 def _conditions(data: Mapping[str, Any], origins: dict[Path_, Origin],
                 default: str) -> list[tuple[PatternSource, str]]:
     """Every DSL text in the ruleset. Only `patterns` get plain ids others can refer to."""
-    scoring = data.get("scoring") if isinstance(data.get("scoring"), dict) else {}
+    raw_scoring = data.get("scoring")
+    scoring: Mapping[str, Any] = raw_scoring if isinstance(raw_scoring, dict) else {}
     out = _sources(("patterns",), data.get("patterns") or {}, origins, default)
     out += _sources(("forbid",), data.get("forbid") or {}, origins, default, "forbid:")
     out += _sources(("instant_win",), data.get("instant_win") or {}, origins, default,

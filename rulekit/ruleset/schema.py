@@ -83,7 +83,7 @@ def _message(err: jsonschema.ValidationError) -> str:
         return f"must be at least {err.validator_value}"
     if v == "anyOf":
         return f"{err.instance!r} must be a number or a dotted reference like heavenly.multiplier"
-    return err.message
+    return str(err.message)
 
 
 def _a(t: Any) -> str:
