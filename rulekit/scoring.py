@@ -82,6 +82,9 @@ class _Plan:
 
     by_level: tuple[tuple[CompiledPattern, ...], ...]    # HAND, SKELETON, ARRANGEMENT, READING
     exclusive: frozenset[frozenset[str]]
+    # every index key the skeleton-level patterns can ask about, when all of them only
+    # make shape queries (None otherwise): skeletons agreeing on these keys agree on them
+    queries: frozenset[int] | None
 
 
 def _plan(rs: Ruleset) -> _Plan:
@@ -106,7 +109,10 @@ def _plan(rs: Ruleset) -> _Plan:
                               for b in pats[i + 1:] if a.excludes(b) or b.excludes(a))
         levels = tuple(tuple(p for p in pats if p.dep == lv)
                        for lv in (HAND, SKELETON, ARRANGEMENT, READING))
-        plan = rs.memo["plan"] = _Plan(levels, exclusive)
+        queries: frozenset[int] | None = frozenset()
+        for p in levels[1]:
+            queries = None if (queries is None or p.queries is None) else queries | p.queries
+        plan = rs.memo["plan"] = _Plan(levels, exclusive, queries)
     return plan
 
 
@@ -211,6 +217,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     best: tuple[Breakdown, tuple[GroupFact, ...], int, frozenset[str]] | None = None
     wild = _WildDomain(rs, concealed_all, hand.hun)
     ids1 = tuple(p.id for p in level1)
+    queries = plan.queries
     for win_tile in candidates:
         win_is_hun = win_tile in hun_set
         possible, free12, free3, bound_all = _limits(rs, plan, fixed, win_tile, win_is_hun,
@@ -218,6 +225,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
         if bound_all <= best_fan:
             continue
         skeletons: dict[tuple[int, ...], tuple[Any, ...]] = {}
+        projections: dict[Any, tuple[dict[str, bool], frozenset[str], float]] = {}
         for raw in arrange.arrangements(layout, wild):
             skey = tuple([g[0] * 64 + g[1] for g in raw])
             entry = skeletons.get(skey)
@@ -225,23 +233,30 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                 continue
             plain = None
             if entry is None:
-                # per skeleton: its index, what the hun stand for, skeleton-level patterns
-                plain = tuple([group_fact(g, False, False) for g in raw])
+                # per skeleton: its index, then skeleton-level patterns, which are shared by
+                # every skeleton with the same projection when they only make shape queries
                 index = frozenset(skey) | declared_keys
-                hun_fact = HunFact(hand.hun, held_hun, _fills(raw))
-                pats1 = dict(indep)
-                held1 = fixed
-                if level1:
-                    f1 = Facts(plain + declared, None, hand_fact, hun_fact, context, index)
-                    f1.pats = pats1
-                    for p in level1:
-                        pats1[p.id] = p.id in possible and bool(p.fn(f1))
-                    held1 = fixed | frozenset([i for i in ids1 if pats1[i]])
-                bound = _bound(rs, plan, held1, free12)
+                proj = index & queries if queries is not None else skey
+                known1 = projections.get(proj)
+                if known1 is None:
+                    plain = tuple([group_fact(g, False, False) for g in raw])
+                    pats1 = dict(indep)
+                    held1 = fixed
+                    if level1:
+                        f1 = Facts(plain + declared, None, hand_fact,
+                                   HunFact(hand.hun, held_hun, _fills(raw)), context, index)
+                        f1.pats = pats1
+                        for p in level1:
+                            pats1[p.id] = p.id in possible and bool(p.fn(f1))
+                        held1 = fixed | frozenset([i for i in ids1 if pats1[i]])
+                    known1 = projections[proj] = (pats1, held1,
+                                                  _bound(rs, plan, held1, free12))
+                pats1, held1, bound = known1
                 if bound <= best_fan:
                     # the best only grows: this skeleton is out for good, keep nothing
                     skeletons[skey] = _PRUNED
                     continue
+                hun_fact = HunFact(hand.hun, held_hun, _fills(raw))
                 entry = skeletons[skey] = (pats1, held1, bound, index, hun_fact)
             pats, held_base, bound, index, hun_fact = entry
             if bound <= best_fan:

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from rulekit.dsl import ast
 from rulekit.dsl.parse import parse
 from rulekit.arrange import KONG, PAIR, SET
-from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES
+from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES, SKELETON
 from rulekit.facts import SUIT_NAMES, run_key
 from rulekit.errors import DslError
 
@@ -48,6 +48,10 @@ class CompiledPattern:
     # conditions every arrangement where it holds must meet: (fact path, value, equal?)
     needs: frozenset[tuple[str, Any, bool]] = field(default_factory=frozenset)
     refs: frozenset[str] = field(default_factory=frozenset)    # patterns it reads
+    # for a skeleton-level pattern that reads the arrangement only through run()/set()/
+    # pair() with arguments known when compiling: every index key it can ask about. Its
+    # truth then depends only on which of these keys a skeleton has (see scoring.py).
+    queries: frozenset[int] | None = None
 
     def excludes(self, other: "CompiledPattern") -> bool:
         """True when both can never hold together (one needs path == a, the other != a)."""
@@ -80,8 +84,12 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 class _Compiler:
     def __init__(self, src: PatternSource, patterns: dict[str, int],
-                 all_ids: frozenset[str] = frozenset()) -> None:
+                 all_ids: frozenset[str] = frozenset(),
+                 pattern_queries: dict[str, frozenset[int] | None] | None = None) -> None:
         self.src = src
+        self.pattern_queries = pattern_queries or {}
+        self.queries: set[int] | None = set()     # None: reads the skeleton another way
+        self.const_vars: dict[str, tuple[Any, ...]] = {}
         self.all_ids = all_ids             # every pattern id, for suggestions
         self.patterns = patterns           # known pattern ids → dep level (filled in order)
         self.scopes: list[dict[str, tuple[int, str]]] = []
@@ -127,6 +135,8 @@ class _Compiler:
             return _Typed(type_, 0, lambda f, env: env[slot])
         if n.id in NAMES:
             entry = NAMES[n.id]
+            if entry.dep >= SKELETON:
+                self.queries = None
             getter = operator.attrgetter(n.id)
             return _Typed(entry.type, entry.dep, lambda f, env: getter(f))
         if n.id in CONSTANTS:
@@ -135,6 +145,12 @@ class _Compiler:
         if n.id in self.patterns:
             self.refs.add(n.id)
             pid = n.id
+            if self.patterns[pid] == SKELETON:
+                theirs = self.pattern_queries.get(pid)
+                if theirs is None or self.queries is None:
+                    self.queries = None
+                else:
+                    self.queries |= theirs
             return _Typed("bool", self.patterns[pid], lambda f, env: f.pats[pid])
         if n.id in FUNCTIONS:
             raise self.error(f"'{n.id}' is a function: call it as {n.id}(...)", n.pos)
@@ -151,6 +167,8 @@ class _Compiler:
                              f"{self.suggest(n.name, attrs)}", n.pos)
         entry = attrs[n.name]
         dep = max(obj.dep, entry.dep)
+        if entry.dep >= SKELETON:
+            self.queries = None
         chain = _chain(n)
         if chain is not None and self.lookup_var(chain[0]) is None:
             # a path off the facts object, e.g. win.group.shape: one C-level getter
@@ -184,6 +202,7 @@ class _Compiler:
         fns = [a.fn for a in args]
         dep = max([fn.dep, *(a.dep for a in args)])
         if n.fn in ("run", "set", "pair"):
+            self._note_queries(n, args)
             return _Typed(result, dep, _shape_query(n.fn, args))
         if len(fns) == 1:
             a0 = fns[0]
@@ -288,6 +307,28 @@ class _Compiler:
             return False
         return _Typed("bool", dep, or_)
 
+    def _values(self, node: ast.Node, typed: _Typed) -> tuple[Any, ...] | None:
+        """Every value an argument can take, when that is known while compiling."""
+        if typed.is_const:
+            return (typed.const,)
+        if isinstance(node, ast.Name) and node.id in self.const_vars:
+            return self.const_vars[node.id]
+        return None
+
+    def _note_queries(self, n: ast.Call, args: list[_Typed]) -> None:
+        if self.queries is None:
+            return
+        values = [self._values(a, t) for a, t in zip(n.args, args)]
+        if any(v is None for v in values):
+            self.queries = None
+            return
+        if n.fn == "run":
+            self.queries |= {run_key(su, r) for su in values[0] for r in values[1]}  # type: ignore[union-attr]
+        elif n.fn == "pair":
+            self.queries |= {PAIR * 64 + t for t in values[0]}  # type: ignore[union-attr]
+        else:
+            self.queries |= {k * 64 + t for t in values[0] for k in (SET, KONG)}  # type: ignore[union-attr]
+
     def _bind(self, var: str, coll_node: ast.Node, pos: ast.Pos) -> tuple[_Typed, int]:
         coll = self.c(coll_node)
         if not coll.type.startswith("list:"):
@@ -297,6 +338,10 @@ class _Compiler:
         slot = self.nslots
         self.nslots += 1
         self.scopes.append({var: (slot, coll.type[5:])})
+        if coll.is_const:
+            self.const_vars[var] = tuple(coll.const)
+        else:
+            self.const_vars.pop(var, None)
         return coll, slot
 
     def c_Quantified(self, n: ast.Quantified) -> _Typed:
@@ -506,12 +551,13 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
         return [], errors
     compiled: list[CompiledPattern] = []
     known: dict[str, int] = {}
+    queries: dict[str, frozenset[int] | None] = {}
     needs: dict[str, frozenset[tuple[str, Any, bool]]] = {}
     for pid in order:
         if pid not in trees:
             continue
         s = by_id[pid]
-        comp = _Compiler(s, known, frozenset(i for i in by_id if ":" not in i))
+        comp = _Compiler(s, known, frozenset(i for i in by_id if ":" not in i), queries)
         try:
             typed = comp._bool(trees[pid])
         except DslError as err:
@@ -521,7 +567,9 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
         fn = _entry(typed.fn, comp.nslots)
         known[pid] = typed.dep
         needs[pid] = frozenset(_needs(trees[pid], needs))
+        queries[pid] = (frozenset(comp.queries) if comp.queries is not None
+                        and typed.dep == SKELETON else None)
         compiled.append(CompiledPattern(pid, s.name, fn, typed.dep, frozenset(comp.tiles),
                                         frozenset(comp.ranks), needs[pid],
-                                        frozenset(comp.refs)))
+                                        frozenset(comp.refs), queries[pid]))
     return compiled, errors

@@ -32,10 +32,10 @@ NAMES: dict[str, Entry] = {
     "hand": Entry("hand", HAND, "the whole hand"),
     "hun": Entry("hun", HAND, "the hun (混) of this hand"),
     "context": Entry("context", HAND, "how and when the hand won"),
-    "suits": Entry("list:suit", HAND, "the three numbered suits: wan, tong, tiao"),
 }
 
 CONSTANTS: dict[str, tuple[str, Any]] = {
+    "suits": ("list:suit", ("wan", "tong", "tiao")),
     "run": ("shape", "run"), "set": ("shape", "set"), "pair": ("shape", "pair"),
     "kong": ("shape", "kong"),
     "wan": ("suit", "wan"), "tong": ("suit", "tong"), "tiao": ("suit", "tiao"),
