@@ -73,9 +73,18 @@ _NUMBERED_TEMPLATES = _templates(9, True)
 _HONOR_TEMPLATES = _templates(7, False)
 
 
-@lru_cache(maxsize=1 << 16)
 def suit_parts(base: int, counts: tuple[int, ...], max_hun: int) -> tuple[SuitPart, ...]:
     """All ways to use up every real tile of one suit, with at most `max_hun` hun.
+
+    Each real tile's group takes at most two hun, so a larger budget changes nothing:
+    clamping it keeps one memo entry per suit shape instead of one per hand's hun count.
+    """
+    return _suit_parts(base, counts, min(max_hun, 2 * sum(counts)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_parts(base: int, counts: tuple[int, ...], max_hun: int) -> tuple[SuitPart, ...]:
+    """The memoised work of `suit_parts`.
 
     `base` is the kind of the suit's rank 1 (0, 9, 18 or 27); `counts` its per-rank counts.
     Each multiset of groups is produced once: the groups anchored on one rank are chosen in
