@@ -136,6 +136,14 @@ def _check_copies(indicator: int, concealed: tuple[int, ...], melds: tuple[Meld,
 
     The field named is the one where the count first goes over, reading hand, melds, win_tile.
     """
+    counts = [0] * NUM_KINDS
+    for t in concealed:
+        counts[t] += 1
+    for m in melds:
+        counts[m.tile] += m.size
+    counts[win_tile] += 1
+    if max(counts) <= 4 and counts[indicator] <= 3:
+        return                      # the common case; the walk below only names the field
     seen = [0] * NUM_KINDS
     sources: list[tuple[str, tuple[int, ...]]] = [("hand", concealed)]
     sources += [(f"melds[{i}].tiles", (m.tile,) * m.size) for i, m in enumerate(melds)]

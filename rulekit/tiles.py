@@ -7,6 +7,8 @@ and are immutable.
 """
 from __future__ import annotations
 
+import re
+
 import json
 from collections.abc import Iterable
 
@@ -197,7 +199,38 @@ def _quote1(text: str) -> str:
     return f"'{text}'" if text.isprintable() else repr(text)
 
 
+_ASCII_GROUP = re.compile(r"([1-9]+)([mpsz])")
+_ASCII_FULL = re.compile(r"(?:[ \t]*[1-9]+[mpsz])*[ \t]*")
+_ASCII_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
+_SHORT: dict[str, tuple[int, ...]] = {}
+
+
 def parse_tiles(text: str) -> tuple[int, ...]:
+    """Tiles from ASCII (`123m 456p 1z`) or Chinese (`一萬 東風 紅中`) notation, in input order.
+
+    Plain ASCII notation takes a regex fast path (hands are parsed on every score); short
+    strings such as a winning tile are memoised. Anything else, and every error, goes
+    through the full parser below.
+    """
+    hit = _SHORT.get(text)
+    if hit is not None:
+        return hit
+    if _ASCII_FULL.fullmatch(text):
+        out: list[int] = []
+        for digits, suit in _ASCII_GROUP.findall(text):
+            if suit == "z" and ("8" in digits or "9" in digits):
+                break                                   # the full parser names the tile
+            base = _ASCII_BASE[suit] - 1
+            out.extend(base + ord(d) - 48 for d in digits)
+        else:
+            result = tuple(out)
+            if len(text) <= 4 and len(_SHORT) < 4096:
+                _SHORT[text] = result
+            return result
+    return _parse_tiles_full(text)
+
+
+def _parse_tiles_full(text: str) -> tuple[int, ...]:
     """Tiles from ASCII (`123m 456p 1z`) or Chinese (`一萬 東風 紅中`) notation, in input order.
 
     Digits (ASCII or Chinese numerals) collect until a suit letter or character claims them;
