@@ -13,7 +13,7 @@ from rulekit.ruleset.model import Ruleset, load
 from rulekit.scoring import ScoreResult, score_document, score_hand
 
 if TYPE_CHECKING:
-    from rulekit.settle import SettleResult
+    from rulekit.settlement import SettleResult
 
 DEFAULT_RULESET = "tianjin"
 RulesetRef = str | Path | Ruleset
@@ -54,7 +54,7 @@ def score(doc: Mapping[str, Any] | Hand, ruleset: RulesetRef = DEFAULT_RULESET) 
 
 def settle(doc: Mapping[str, Any], ruleset: RulesetRef = DEFAULT_RULESET) -> "SettleResult":
     """Payments for one settle document; raises `SettleError` on bad input."""
-    from rulekit.settle import settle_document
+    from rulekit.settlement import settle_document
     return settle_document(doc, load_ruleset(ruleset))
 
 

@@ -18,7 +18,7 @@ from rulekit.errors import RulekitError, RulesetError
 from rulekit.ruleset import resolve, yamlmarks
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import score_document
-from rulekit.settle import settle_document
+from rulekit.settlement import settle_document
 
 Kind = Literal["hand", "settle"]
 

@@ -24,7 +24,7 @@ from rulekit.progress import Progress
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset, load_text
 from rulekit.scoring import score_document
-from rulekit.settle import settle_document
+from rulekit.settlement import settle_document
 
 CHUNK = 250                      # documents per task: small enough to balance two workers
 SETTLE_KEYS = frozenset({"dealer", "winner", "pulls", "kongs", "chan", "dealer_sits", "stake"})

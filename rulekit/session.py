@@ -12,7 +12,7 @@ from typing import Any
 
 from rulekit.errors import SettleError
 from rulekit.ruleset.model import Ruleset
-from rulekit.settle import Number, SettleResult, settle_document
+from rulekit.settlement import Number, SettleResult, settle_document
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ import pytest
 from rulekit.errors import RulekitError, SettleError
 from rulekit.ruleset.model import Ruleset, load
 from rulekit.session import SessionResult, run_session
-from rulekit.settle import settle_document
+from rulekit.settlement import settle_document
 
 SU: dict[str, Any] = {"indicator": "3s", "hand": "234m567p111z666z8p", "win_tile": "8p"}
 ZHUO5: dict[str, Any] = {"indicator": "1z", "hand": "4m2z123p789s555p77z", "win_tile": "5m"}

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from rulekit.errors import RulekitError, SettleError
 from rulekit.ruleset.model import Ruleset, load
-from rulekit.settle import SettleResult, Transfer, settle_document
+from rulekit.settlement import SettleResult, Transfer, settle_document
 
 DATA = Path(__file__).parent / "data"
 
@@ -462,3 +462,55 @@ def test_settle_cases(rs: Ruleset, case: dict[str, Any]) -> None:
     r = settle_document(case["doc"], rs)
     assert list(r.payments) == case["expect"]["payments"]
     assert r.next_dealer == case["expect"]["next_dealer"]
+
+
+def test_public_settle_stays_a_function_after_use() -> None:
+    # the module is rulekit.settlement: a submodule named `settle` would replace the
+    # package's `settle` function with itself on first import
+    import rulekit
+    doc = {"dealer": 0, "winner": None}
+    assert rulekit.settle(doc).payments == (0, 0, 0, 0)
+    assert callable(rulekit.settle) and rulekit.settle(doc).next_dealer == 0
+
+
+DISCARD_HAND = {"indicator": "1z", "hand": "4m2z123p789s555p77z", "win_tile": "5m",
+                "win_by": "discard"}          # 捉5 (南 is a hun, as 6萬): 3 fan
+
+
+def _dianpao(tmp_path: Path, rule: str) -> Ruleset:
+    p = tmp_path / f"{rule}.yaml"
+    p.write_text(f"extends: tianjin-dianpao\nname: d\nsettlement: {{discard_payer: {rule}}}\n",
+                 encoding="utf-8")
+    return load(p)
+
+
+@pytest.mark.parametrize("rule, payments", [
+    ("all", (-3, 9, -3, -3)),                 # each loser pays its own share
+    ("discarder", (0, 3, 0, -3)),             # only the discarder pays, its own share
+    ("discarder_for_all", (0, 9, 0, -9)),     # the discarder pays every share (包)
+])
+def test_discard_payer(tmp_path: Path, rule: str, payments: tuple[int, ...]) -> None:
+    rs = _dianpao(tmp_path, rule)
+    doc = {"dealer": 0, "winner": 1, "hand": DISCARD_HAND, "discarder": 3}
+    assert settle_document(doc, rs).payments == payments
+
+
+def test_discard_payer_multiplies_per_share(tmp_path: Path) -> None:
+    # the dealer sits: the dealer's share is doubled even when the discarder pays it
+    rs = _dianpao(tmp_path, "discarder_for_all")
+    doc = {"dealer": 0, "dealer_sits": True, "winner": 1, "hand": DISCARD_HAND,
+           "discarder": 3}
+    assert settle_document(doc, rs).payments == (0, 12, 0, -12)   # 3×2 + 3 + 3
+
+
+def test_discarder_errors(tmp_path: Path) -> None:
+    rs = _dianpao(tmp_path, "discarder")
+    with pytest.raises(SettleError, match="^discarder: a win on a discard needs"):
+        settle_document({"dealer": 0, "winner": 1, "hand": DISCARD_HAND}, rs)
+    with pytest.raises(SettleError, match="^discarder: the winner cannot"):
+        settle_document({"dealer": 0, "winner": 1, "hand": DISCARD_HAND, "discarder": 1}, rs)
+    self_drawn = dict(DISCARD_HAND, win_by="self_draw")
+    with pytest.raises(SettleError, match="^discarder: only a win on a discard"):
+        settle_document({"dealer": 0, "winner": 1, "hand": self_drawn, "discarder": 2}, rs)
+    with pytest.raises(SettleError, match="^discarder:"):
+        settle_document({"dealer": 0, "winner": 1, "hand": DISCARD_HAND, "discarder": 7}, rs)

@@ -23,7 +23,7 @@ from rulekit.resources import rulesets_dir
 from rulekit.ruleset.model import Ruleset, load
 from rulekit.scoring import ScoreResult, score_document
 from rulekit.session import run_session
-from rulekit.settle import SettleResult, settle_document
+from rulekit.settlement import SettleResult, settle_document
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data"

@@ -69,6 +69,7 @@ class _Table:
     kongs: tuple[tuple[str, ...], ...]
     chan: bool
     stake: Fraction
+    discarder: int | None = None     # who discarded the winning tile (點炮 only)
 
 
 # --- validation --------------------------------------------------------------------------------
@@ -182,6 +183,8 @@ def _table(doc: object, rs: Ruleset) -> _Table:
         kongs=_kongs(doc.get("kongs", [[]] * players), players, rs),
         chan=_bool("chan", doc.get("chan", False)),
         stake=_stake(doc.get("stake", 1)),
+        discarder=(None if doc.get("discarder") is None
+                   else _seat("discarder", doc["discarder"], players)),
     )
 
 
@@ -196,6 +199,16 @@ def _winning_score(doc: Mapping[str, Any], t: _Table, winner: int, rs: Ruleset
         why = score.explain[-1] if score.explain else ""
         raise SettleError("hand", f"seat {winner}'s hand cannot win ({score.reason}: {why}); "
                           "a player who cannot win is not a winner")
+    win_by = doc["hand"].get("win_by", "self_draw") if isinstance(doc["hand"], Mapping) else None
+    if win_by == "discard" and rs.settlement.get("discard_payer", "all") != "all" \
+            and t.discarder is None:
+        raise SettleError("discarder", "a win on a discard needs the discarder's seat "
+                          "under this ruleset (settlement.discard_payer)")
+    if t.discarder is not None and win_by != "discard":
+        raise SettleError("discarder", "only a win on a discard (win_by: discard) has a "
+                          "discarder")
+    if t.discarder is not None and t.discarder == winner:
+        raise SettleError("discarder", "the winner cannot have discarded its own winning tile")
     if Counter(t.kongs[winner]) != Counter(score.kongs):
         raise SettleError(f"kongs[{winner}]", f"the winner's kongs {list(t.kongs[winner])} "
                           f"do not match the kongs in its hand {list(score.kongs)}")
@@ -232,10 +245,17 @@ def _transfers(t: _Table, rs: Ruleset, score: ScoreResult | None
     seats = range(t.players)
     if score is not None and t.winner is not None:
         hand_part = Fraction(score.total_fan) - Fraction(score.kong_fan)
+        rule = rs.settlement.get("discard_payer", "all")
         for loser in seats:
-            if loser != t.winner:
-                pay(loser, t.winner, HAND, hand_part * t.stake
-                    * _multiplier(t, rs, loser, t.winner))
+            if loser == t.winner:
+                continue
+            share = hand_part * t.stake * _multiplier(t, rs, loser, t.winner)
+            if t.discarder is None or rule == "all":
+                pay(loser, t.winner, HAND, share)
+            elif rule == "discarder_for_all":
+                pay(t.discarder, t.winner, HAND, share)      # 包: the discarder pays it all
+            elif loser == t.discarder:
+                pay(loser, t.winner, HAND, share)
     multiplied = bool(rs.settlement["kong_points_multiplied"])
     for owner in seats:
         for k in t.kongs[owner]:
