@@ -224,6 +224,8 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                                                      len(held_hun))
         if bound_all <= best_fan:
             continue
+        # skeleton-level facts know the winning tile (not where it sits)
+        cand_win = WinFact(win_tile, win_is_hun, win_tile, None)
         skeletons: dict[tuple[int, ...], tuple[Any, ...]] = {}
         projections: dict[Any, tuple[dict[str, bool], frozenset[str], float]] = {}
         for raw in arrange.arrangements(layout, wild):
@@ -236,14 +238,14 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                 # per skeleton: its index, then skeleton-level patterns, which are shared by
                 # every skeleton with the same projection when they only make shape queries
                 index = frozenset(skey) | declared_keys
-                proj = index & queries if queries is not None else skey
+                proj: Any = index & queries if queries is not None else skey
                 known1 = projections.get(proj)
                 if known1 is None:
                     plain = tuple([group_fact(g, False, False) for g in raw])
                     pats1 = dict(indep)
                     held1 = fixed
                     if level1:
-                        f1 = Facts(plain + declared, None, hand_fact,
+                        f1 = Facts(plain + declared, cand_win, hand_fact,
                                    HunFact(hand.hun, held_hun, _fills(raw)), context, index)
                         f1.pats = pats1
                         for p in level1:
@@ -265,7 +267,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                 plain = tuple([group_fact(g, False, False) for g in raw])
             if level2:
                 pats = dict(pats)
-                f2 = Facts(plain + declared, None, hand_fact, hun_fact, context, index)
+                f2 = Facts(plain + declared, cand_win, hand_fact, hun_fact, context, index)
                 f2.pats = pats
                 for p in level2:
                     pats[p.id] = p.id in possible and bool(p.fn(f2))

@@ -100,3 +100,17 @@ def test_adjust_total_can_add_points(tmp_path: Path) -> None:
                        "heavenly": True}, rulekit.load_ruleset(p))
     assert (r.hand_fan, r.total_fan) == (2, 6)
     assert r.explain == ("提溜 1 × 素 2 = 2", "天和 +4: total + 4", "total 6")
+
+
+def test_patterns_at_every_level_may_read_the_winning_tile(tmp_path: Path) -> None:
+    # a skeleton-level pattern (龍 on a 5萬 draw) and an arrangement-level one both read
+    # win.tile; the facts they see must carry it (they once had no win object at all)
+    p = write(tmp_path, "w.yaml", "extends: tianjin\nname: w\npatterns:\n"
+              "  long_on_five: {name: 五龍, when: 'long and win.tile == 5m'}\n"
+              "  hun_free_five: {name: 淨五, when: "
+              "'win.tile == 5m and (every g in groups: g.hun == 0)'}\n"
+              "scoring:\n  multiply: {long_on_five: 2, hun_free_five: 3}\n")
+    rs = rulekit.load_ruleset(p)
+    r = rulekit.score({"indicator": "7p", "hand": "46m 123456789s 22z", "win_tile": "5m"}, rs)
+    assert r.hand_fan == 14 * 2 * 3
+    assert {"long_on_five", "hun_free_five"} <= set(r.patterns)
