@@ -206,7 +206,7 @@ def wild_meld_options(kinds: Iterable[int]) -> tuple[RawGroup, ...]:
 
 def arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
                  ) -> Iterator[tuple[RawGroup, ...]]:
-    """Every arrangement of the concealed part: groups with their hun fills, sorted.
+    """Every arrangement of the concealed part: groups with their hun fills (in no set order).
 
     `wild_kinds` is called only when all-hun groups occur (5+ hun), since it costs.
     """
@@ -214,7 +214,7 @@ def arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
     kinds: Sequence[int] = ()
     for groups, wm, wp in anchored(layout):
         if wm == 0 and wp == 0:
-            yield tuple(sorted(groups))
+            yield groups
             continue
         if meld_opts is None:
             kinds = wild_kinds()
@@ -223,7 +223,7 @@ def arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
         for melds in combinations_with_replacement(meld_opts, wm):
             for pair in pair_opts:
                 extra = melds if pair is None else melds + (pair,)
-                yield tuple(sorted(groups + extra))
+                yield groups + extra
 
 
 @lru_cache(maxsize=1 << 16)

@@ -229,7 +229,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
         skeletons: dict[tuple[int, ...], tuple[Any, ...]] = {}
         projections: dict[Any, tuple[dict[str, bool], frozenset[str], float]] = {}
         for raw in arrange.arrangements(layout, wild):
-            skey = tuple([g[0] * 64 + g[1] for g in raw])
+            skey = tuple(sorted([g[0] * 64 + g[1] for g in raw]))
             entry = skeletons.get(skey)
             if entry is not None and entry[2] <= best_fan:
                 continue
@@ -238,6 +238,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                 # per skeleton: its index, then skeleton-level patterns, which are shared by
                 # every skeleton with the same projection when they only make shape queries
                 index = frozenset(skey) | declared_keys
+                hun_fact = None
                 proj: Any = index & queries if queries is not None else skey
                 known1 = projections.get(proj)
                 if known1 is None:
@@ -245,8 +246,9 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                     pats1 = dict(indep)
                     held1 = fixed
                     if level1:
-                        f1 = Facts(plain + declared, cand_win, hand_fact,
-                                   HunFact(hand.hun, held_hun, _fills(raw)), context, index)
+                        hun_fact = HunFact(hand.hun, held_hun, _fills(raw))
+                        f1 = Facts(plain + declared, cand_win, hand_fact, hun_fact, context,
+                                   index)
                         f1.pats = pats1
                         for p in level1:
                             pats1[p.id] = p.id in possible and bool(p.fn(f1))
@@ -258,7 +260,8 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                     # the best only grows: this skeleton is out for good, keep nothing
                     skeletons[skey] = _PRUNED
                     continue
-                hun_fact = HunFact(hand.hun, held_hun, _fills(raw))
+                if hun_fact is None:
+                    hun_fact = HunFact(hand.hun, held_hun, _fills(raw))
                 entry = skeletons[skey] = (pats1, held1, bound, index, hun_fact)
             pats, held_base, bound, index, hun_fact = entry
             if bound <= best_fan:
