@@ -11,14 +11,13 @@ the kinds that can make a difference (`wild_kinds`), see `facts.wild_domain`.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement
 from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
 
 NUM_KINDS = 34
 HONOR_START = 27
 
 RUN, SET, PAIR, KONG = 0, 1, 2, 3
-SHAPE_NAMES = ("run", "set", "pair", "kong")
 
 
 class RawGroup(NamedTuple):

@@ -293,10 +293,6 @@ def run_case(case: Case, rs: Ruleset) -> Outcome:
     return Outcome(case, got, compare(case.expect, got), tuple(explain))
 
 
-def run_file(cf: CaseFile, rs: Ruleset) -> tuple[Outcome, ...]:
-    return tuple(run_case(c, rs) for c in cf.cases)
-
-
 def compare(expect: Mapping[str, Any], got: Mapping[str, Any]) -> tuple[Mismatch, ...]:
     """Mismatches of the keys in `expect`; `patterns` compare as sets."""
     out = []

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any, Callable, Iterable, NoReturn, Sequence, TextIO
 
 from rulekit import api, report
@@ -192,7 +191,7 @@ def _hand_doc(args: argparse.Namespace, with_win: bool = True) -> dict[str, Any]
 # -- commands -------------------------------------------------------------------------------
 
 def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
-    rs = api.load_ruleset(_ruleset_ref(args.ruleset))
+    rs = api.load_ruleset(args.ruleset)
     if args.jsonl:
         return _batch(args.jsonl, lambda d: api.score(d, rs).to_dict(), out)
     if args.json:
@@ -208,14 +207,14 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_waits(args: argparse.Namespace, out: TextIO) -> int:
-    rs = api.load_ruleset(_ruleset_ref(args.ruleset))
+    rs = api.load_ruleset(args.ruleset)
     tiles = api.waits(_hand_doc(args, with_win=False), rs)
     out.write((" ".join(tiles) if tiles else "no tile completes this hand") + "\n")
     return 0
 
 
 def cmd_settle(args: argparse.Namespace, out: TextIO) -> int:
-    rs = api.load_ruleset(_ruleset_ref(args.ruleset))
+    rs = api.load_ruleset(args.ruleset)
     if args.jsonl:
         return _batch(args.jsonl, lambda d: api.settle(d, rs).to_dict(), out)
     if not args.json:
@@ -226,7 +225,7 @@ def cmd_settle(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_session(args: argparse.Namespace, out: TextIO) -> int:
     from rulekit.session import run_session
-    rs = api.load_ruleset(_ruleset_ref(args.ruleset))
+    rs = api.load_ruleset(args.ruleset)
     docs = []
     for n, doc, err in _jsonl(args.jsonl):
         if err is not None:
@@ -244,7 +243,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     bad = 0
     for p in args.paths:
         try:
-            rs = api.load_ruleset(_ruleset_ref(p))
+            rs = api.load_ruleset(p)
             out.write(f"{rs.source}: ok ({rs.name}, {len(rs.patterns)} patterns)\n")
         except RulesetError as err:
             bad += 1
@@ -265,7 +264,7 @@ def cmd_rulesets(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
-    rs = api.load_ruleset(_ruleset_ref(args.ruleset))
+    rs = api.load_ruleset(args.ruleset)
     out.write(report.ruleset_yaml(rs))
     return 0
 
@@ -279,7 +278,7 @@ def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
     from rulekit import casefile as cf_
     from rulekit.progress import Progress
-    override = api.load_ruleset(_ruleset_ref(args.ruleset)) if args.ruleset else None
+    override = api.load_ruleset(args.ruleset) if args.ruleset else None
     runs: list[tuple[cf_.CaseFile, Ruleset]] = []
     broken = failed = passed = updated = 0
     for target in args.targets or cf_.default_targets():
@@ -367,11 +366,6 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(diff.text(result))
     return 1 if args.fail_on_change and result.changed else 0
-
-
-def _ruleset_ref(ref: str) -> str | Path:
-    p = Path(ref)
-    return p if (p.suffix in (".yaml", ".yml") or "/" in ref) and p.exists() else ref
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, List
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from rulekit import resources
