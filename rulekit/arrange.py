@@ -45,15 +45,16 @@ class RawGroup(NamedTuple):
 SuitPart = tuple[int, int, int, tuple[RawGroup, ...]]
 
 
-def _templates(size: int, numbered: bool) -> list[list[tuple[int, int, tuple[int, ...]]]]:
-    """Per rank i: the group templates whose lowest *real* tile is i.
+# A group template, for the lowest real tile at some rank i of a suit: (shape, start,
+# real_offsets), the offsets counted from the group's start. Positions below i are hun.
+_Template = tuple[int, int, tuple[int, ...]]
 
-    A template is (shape, start, real_offsets): which positions of the group, counted from its
-    start, are filled by real tiles. Positions below i are necessarily hun.
-    """
-    out: list[list[tuple[int, int, tuple[int, ...]]]] = []
+
+def _templates(size: int, numbered: bool) -> list[list[_Template]]:
+    """Per rank i: the group templates whose lowest *real* tile is i."""
+    out: list[list[_Template]] = []
     for i in range(size):
-        t: list[tuple[int, int, tuple[int, ...]]] = [
+        t: list[_Template] = [
             (PAIR, i, (0, 0)), (PAIR, i, (0,)),
             (SET, i, (0, 0, 0)), (SET, i, (0, 0)), (SET, i, (0,)),
         ]
@@ -68,8 +69,44 @@ def _templates(size: int, numbered: bool) -> list[list[tuple[int, int, tuple[int
     return out
 
 
+# A template compiled for the search: (code, [(rank, copies taken)], hun, is_pair).
+_Step = tuple[int, tuple[tuple[int, int], ...], int, bool]
+
+
+def _steps(templates: list[list[_Template]]) -> tuple[tuple[_Step, ...], ...]:
+    out = []
+    for i, tl in enumerate(templates):
+        steps = []
+        for ti, (shape, start, offs) in enumerate(tl):
+            ranks = [start + o if shape == RUN else i for o in offs]
+            take = tuple((k, ranks.count(k)) for k in dict.fromkeys(ranks))
+            size = 2 if shape == PAIR else 3
+            steps.append((i * 16 + ti, take, size - len(offs), shape == PAIR))
+        out.append(tuple(steps))
+    return tuple(out)
+
+
+def _group_table(base: int, templates: list[list[_Template]]) -> dict[int, RawGroup]:
+    """Every template's group in the suit starting at `base`, built once: code → group."""
+    table = {}
+    for i, tl in enumerate(templates):
+        for ti, (shape, start, offs) in enumerate(tl):
+            if shape == RUN:
+                fills = tuple(start + o for o in range(3) if o not in offs)
+                first = start
+            else:
+                fills = (i,) * ((2 if shape == PAIR else 3) - len(offs))
+                first = i
+            table[i * 16 + ti] = RawGroup(shape, base + first, tuple(base + f for f in fills))
+    return table
+
+
 _NUMBERED_TEMPLATES = _templates(9, True)
 _HONOR_TEMPLATES = _templates(7, False)
+_NUMBERED_STEPS = _steps(_NUMBERED_TEMPLATES)
+_HONOR_STEPS = _steps(_HONOR_TEMPLATES)
+_GROUPS = {base: _group_table(base, _NUMBERED_TEMPLATES if base < HONOR_START
+                              else _HONOR_TEMPLATES) for base in (0, 9, 18, 27)}
 
 
 def suit_parts(base: int, counts: tuple[int, ...], max_hun: int) -> tuple[SuitPart, ...]:
@@ -83,57 +120,52 @@ def suit_parts(base: int, counts: tuple[int, ...], max_hun: int) -> tuple[SuitPa
 
 @lru_cache(maxsize=1 << 16)
 def _suit_parts(base: int, counts: tuple[int, ...], max_hun: int) -> tuple[SuitPart, ...]:
-    """The memoised work of `suit_parts`.
+    """`suit_parts` with groups: the shared structure, placed in the suit at `base`."""
+    table = _GROUPS[base]
+    return tuple((h, m, q, tuple([table[c] for c in codes]))
+                 for h, m, q, codes in _suit_codes(base < HONOR_START, counts, max_hun))
 
-    `base` is the kind of the suit's rank 1 (0, 9, 18 or 27); `counts` its per-rank counts.
+
+@lru_cache(maxsize=1 << 16)
+def _suit_codes(numbered: bool, counts: tuple[int, ...], max_hun: int
+                ) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
+    """The memoised work of `suit_parts`, as template codes: the three numbered suits share it.
+
     Each multiset of groups is produced once: the groups anchored on one rank are chosen in
     non-decreasing template order.
     """
-    numbered = base < HONOR_START
-    templates = _NUMBERED_TEMPLATES if numbered else _HONOR_TEMPLATES
+    steps = _NUMBERED_STEPS if numbered else _HONOR_STEPS
     size = len(counts)
     work = list(counts)
-    out: list[SuitPart] = []
-    groups: list[RawGroup] = []
+    out: list[tuple[int, int, int, tuple[int, ...]]] = []
+    codes: list[int] = []
 
     def rec(i: int, min_t: int, hun: int, melds: int, pairs: int) -> None:
         while i < size and work[i] == 0:
             i += 1
             min_t = 0
         if i == size:
-            out.append((hun, melds, pairs, tuple(groups)))
+            out.append((hun, melds, pairs, tuple(codes)))
             return
-        tl = templates[i]
+        tl = steps[i]
         for ti in range(min_t, len(tl)):
-            shape, start, offs = tl[ti]
-            if shape == PAIR and pairs:
+            code, take, need_hun, is_pair = tl[ti]
+            if (is_pair and pairs) or hun + need_hun > max_hun:
                 continue
-            glen = 2 if shape == PAIR else 3
-            need_hun = glen - len(offs)
-            if hun + need_hun > max_hun:
-                continue
-            # take the real tiles
-            ok = True
-            taken: list[int] = []
-            for o in offs:
-                k = start + o if shape == RUN else i
-                if work[k] <= 0:
-                    ok = False
+            for k, n in take:
+                if work[k] < n:
                     break
-                work[k] -= 1
-                taken.append(k)
-            if ok:
-                if shape == RUN:
-                    fills = tuple(start + o for o in range(3) if o not in offs)
-                    first = start
+            else:
+                for k, n in take:
+                    work[k] -= n
+                codes.append(code)
+                if is_pair:
+                    rec(i, ti, hun + need_hun, melds, 1)
                 else:
-                    fills = (i,) * need_hun
-                    first = i
-                groups.append(RawGroup(shape, base + first, tuple(base + f for f in fills)))
-                rec(i, ti, hun + need_hun, melds + (shape != PAIR), pairs + (shape == PAIR))
-                groups.pop()
-            for k in taken:
-                work[k] += 1
+                    rec(i, ti, hun + need_hun, melds + 1, pairs)
+                codes.pop()
+                for k, n in take:
+                    work[k] += n
 
     rec(0, 0, 0, 0, 0)
     return tuple(out)
@@ -248,3 +280,53 @@ def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int) -> bool:
         if hun - used == 3 * (need_melds - melds) + 2 * (1 - pairs):
             return True
     return False
+
+
+@lru_cache(maxsize=1 << 15)
+def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...]
+                ) -> tuple[tuple[int, int, int, int], ...]:
+    """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions."""
+    bit = {k: 1 << i for i, k in enumerate(keys)}
+    out = set()
+    for h, m, q, groups in suit_parts(base, counts, max_hun):
+        bits = 0
+        for g in groups:
+            bits |= bit.get(g.shape * 64 + g.first, 0)
+        out.add((h, m, q, bits))
+    return tuple(sorted(out))
+
+
+def skeleton_reach(layout: Layout, keys: tuple[int, ...]) -> frozenset[int]:
+    """Which of `keys` (shape * 64 + first) the arrangements hold together, as bit masks.
+
+    Bit i stands for keys[i]. All-hun groups may add any meld or pair key, so this can
+    over-report (never under-report): the scorer uses it for an upper bound only.
+    """
+    c = layout.counts
+    h = layout.hun
+    need = layout.need_melds
+    reach = {(0, 0, 0, 0)}
+    for base, size in ((0, 9), (9, 9), (18, 9), (27, 7)):
+        part = tuple(c[base:base + size])
+        if not any(part):
+            continue
+        opts = _suit_reach(base, part, min(h, 2 * sum(part)), keys)
+        reach = {(a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] | b[3])
+                 for a in reach for b in opts
+                 if a[0] + b[0] <= h and a[1] + b[1] <= need and a[2] + b[2] <= 1}
+        if not reach:
+            return frozenset()
+    meld_bits = [1 << i for i, k in enumerate(keys) if k // 64 in (RUN, SET)]
+    pair_bits = [0] + [1 << i for i, k in enumerate(keys) if k // 64 == PAIR]
+    out: set[int] = set()
+    for used, melds, got_pairs, bits in reach:
+        wild_melds, wild_pairs = need - melds, 1 - got_pairs
+        if h - used != 3 * wild_melds + 2 * wild_pairs:
+            continue
+        extra = {0}
+        for _ in range(wild_melds):
+            extra |= {e | b for e in extra for b in meld_bits}
+        if wild_pairs:
+            extra = {e | b for e in extra for b in pair_bits}
+        out.update(bits | e for e in extra)
+    return frozenset(out)

@@ -85,6 +85,7 @@ class _Plan:
     # every index key the skeleton-level patterns can ask about, when all of them only
     # make shape queries (None otherwise): skeletons agreeing on these keys agree on them
     queries: frozenset[int] | None
+    query_keys: tuple[int, ...] = ()        # the same, sorted: bit i of a reach is key i
 
 
 def _plan(rs: Ruleset) -> _Plan:
@@ -112,7 +113,8 @@ def _plan(rs: Ruleset) -> _Plan:
         queries: frozenset[int] | None = frozenset()
         for p in levels[1]:
             queries = None if (queries is None or p.queries is None) else queries | p.queries
-        plan = rs.memo["plan"] = _Plan(levels, exclusive, queries)
+        plan = rs.memo["plan"] = _Plan(levels, exclusive, queries,
+                                        tuple(sorted(queries or ())))
     return plan
 
 
@@ -165,10 +167,42 @@ def _limits(rs: Ruleset, plan: _Plan, fixed: frozenset[str], win_tile: int,
     return hit
 
 
+# Hands with at least this many hun branch on the winning tile's group first (see
+# `_search_win_groups`); fewer hun leave so few arrangements that plain enumeration wins.
+WIN_GROUP_FIRST_HUN = 99
+TIGHT_BOUND_HUN = 99
+
+
+class _State:
+    """What one hand's search shares between its steps: built once per hand."""
+
+    __slots__ = ("rs", "plan", "indep", "fixed", "hand_fact", "context", "hun_kinds",
+                 "held_hun", "declared", "declared_keys", "layout", "wild", "best_fan", "best")
+
+    def __init__(self, rs: Ruleset, plan: _Plan, indep: dict[str, bool], fixed: frozenset[str],
+                 hand_fact: HandFact, context: ContextFact, hun_kinds: tuple[int, ...],
+                 held_hun: tuple[int, ...], declared: tuple[GroupFact, ...],
+                 declared_keys: frozenset[int], layout: Layout, wild: "_WildDomain") -> None:
+        self.rs = rs
+        self.plan = plan
+        self.indep = indep
+        self.fixed = fixed
+        self.hand_fact = hand_fact
+        self.context = context
+        self.hun_kinds = hun_kinds
+        self.held_hun = held_hun
+        self.declared = declared
+        self.declared_keys = declared_keys
+        self.layout = layout
+        self.wild = wild
+        self.best_fan = -1.0
+        self.best: tuple[Breakdown, tuple[GroupFact, ...], int, frozenset[str]] | None = None
+
+
 def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     """Score a validated hand under a ruleset. Never raises for a legal `Hand`."""
     plan = _plan(rs)
-    hand_level, level1, level2, level3 = plan.by_level
+    hand_level = plan.by_level[0]
     hun_set = frozenset(hand.hun)
     concealed_all = hand.concealed + (hand.win_tile,)
     meld_tiles: tuple[int, ...] = ()
@@ -208,75 +242,108 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
             counts[t] += 1
     layout = Layout(tuple(counts), len(held_hun), 4 - len(hand.melds))
     fixed = frozenset(k for k, v in indep.items() if v)
-    fans: dict[frozenset[str], Breakdown] = rs.memo.setdefault("fans", {})
     if hand.heavenly and rs.heavenly_free_winning_tile:
         candidates = tuple(sorted(set(concealed_all)))
     else:
         candidates = (hand.win_tile,)
-    best_fan = -1.0
-    best: tuple[Breakdown, tuple[GroupFact, ...], int, frozenset[str]] | None = None
-    wild = _WildDomain(rs, concealed_all, hand.hun)
-    ids1 = tuple(p.id for p in level1)
+    state = _State(rs, plan, indep, fixed, hand_fact, context, hand.hun, held_hun, declared,
+                   declared_keys, layout, _WildDomain(rs, concealed_all, hand.hun))
+    _search_arrangements(state, candidates)
+    best = state.best
+    if best is None:
+        return ScoreResult(False, 0, num(kong_fan), num(kong_fan), (), (),
+                           ("not a winning shape: no four melds and a pair",),
+                           forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
+    bd, groups, win_tile, held = best
+    return _finish(rs, base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
+
+
+def _skeleton(s: _State, raw: tuple[RawGroup, ...], skey: tuple[int, ...],
+              cand_win: WinFact, possible: frozenset[str],
+              projections: dict[Any, tuple[dict[str, bool], frozenset[str]]]
+              ) -> tuple[dict[str, bool], frozenset[str], frozenset[int], HunFact,
+                         tuple[GroupFact, ...] | None]:
+    """Skeleton-level patterns of one skeleton: shared by every skeleton with the same
+    projection on the patterns' shape queries, when they only make such queries."""
+    plan = s.plan
+    level1 = plan.by_level[1]
+    index = frozenset(skey) | s.declared_keys
     queries = plan.queries
+    proj: Any = index & queries if queries is not None else skey
+    known1 = projections.get(proj)
+    plain = None
+    hun_fact = None
+    if known1 is None:
+        pats1 = dict(s.indep)
+        held1 = s.fixed
+        if level1:
+            plain = tuple([group_fact(g, False, False) for g in raw])
+            hun_fact = HunFact(s.hun_kinds, s.held_hun, _fills(raw))
+            f1 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
+            f1.pats = pats1
+            for p in level1:
+                pats1[p.id] = p.id in possible and bool(p.fn(f1))
+            held1 = s.fixed | frozenset([p.id for p in level1 if pats1[p.id]])
+        known1 = projections[proj] = (pats1, held1)
+    if hun_fact is None:
+        hun_fact = HunFact(s.hun_kinds, s.held_hun, _fills(raw))
+    return known1[0], known1[1], index, hun_fact, plain
+
+
+def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
+    """Every arrangement, then every place of the winning tile in it; for hands with few hun."""
+    rs, plan = s.rs, s.plan
+    _, level1, level2, level3 = plan.by_level
+    layout, declared = s.layout, s.declared
+    fans: dict[frozenset[str], Breakdown] = rs.memo.setdefault("fans", {})
+    hun_kinds = s.hun_kinds
     for win_tile in candidates:
-        win_is_hun = win_tile in hun_set
-        possible, free12, free3, bound_all = _limits(rs, plan, fixed, win_tile, win_is_hun,
-                                                     len(held_hun))
-        if bound_all <= best_fan:
+        win_is_hun = win_tile in hun_kinds
+        possible, free12, free3, bound_all = _limits(rs, plan, s.fixed, win_tile, win_is_hun,
+                                                     layout.hun)
+        if bound_all <= s.best_fan:
             continue
         # skeleton-level facts know the winning tile (not where it sits)
         cand_win = WinFact(win_tile, win_is_hun, win_tile, None)
-        skeletons: dict[tuple[int, ...], tuple[Any, ...]] = {}
-        projections: dict[Any, tuple[dict[str, bool], frozenset[str], float]] = {}
-        for raw in arrange.arrangements(layout, wild):
+        if layout.hun >= TIGHT_BOUND_HUN:
+            options = _held1_options(s, cand_win, possible)
+            if options is not None:
+                bound_all = max((_bound(rs, plan, h1, free12) for h1 in options), default=-1.0)
+                if bound_all <= s.best_fan:
+                    continue
+        skeletons: dict[tuple[int, ...], tuple[dict[str, bool], frozenset[str], float,
+                                               frozenset[int], HunFact]] = {}
+        pruned: set[tuple[int, ...]] = set()
+        projections: dict[Any, tuple[dict[str, bool], frozenset[str]]] = {}
+        for raw in arrange.arrangements(layout, s.wild):
             skey = tuple(sorted([g[0] * 64 + g[1] for g in raw]))
-            entry = skeletons.get(skey)
-            if entry is not None and entry[2] <= best_fan:
+            if skey in pruned:
                 continue
+            entry = skeletons.get(skey)
             plain = None
             if entry is None:
-                # per skeleton: its index, then skeleton-level patterns, which are shared by
-                # every skeleton with the same projection when they only make shape queries
-                index = frozenset(skey) | declared_keys
-                hun_fact = None
-                proj: Any = index & queries if queries is not None else skey
-                known1 = projections.get(proj)
-                if known1 is None:
-                    plain = tuple([group_fact(g, False, False) for g in raw])
-                    pats1 = dict(indep)
-                    held1 = fixed
-                    if level1:
-                        hun_fact = HunFact(hand.hun, held_hun, _fills(raw))
-                        f1 = Facts(plain + declared, cand_win, hand_fact, hun_fact, context,
-                                   index)
-                        f1.pats = pats1
-                        for p in level1:
-                            pats1[p.id] = p.id in possible and bool(p.fn(f1))
-                        held1 = fixed | frozenset([i for i in ids1 if pats1[i]])
-                    known1 = projections[proj] = (pats1, held1,
-                                                  _bound(rs, plan, held1, free12))
-                pats1, held1, bound = known1
-                if bound <= best_fan:
+                pats1, held1, index, hun_fact, plain = _skeleton(s, raw, skey, cand_win,
+                                                                 possible, projections)
+                bound = _bound(rs, plan, held1, free12)
+                if bound <= s.best_fan:
                     # the best only grows: this skeleton is out for good, keep nothing
-                    skeletons[skey] = _PRUNED
+                    pruned.add(skey)
                     continue
-                if hun_fact is None:
-                    hun_fact = HunFact(hand.hun, held_hun, _fills(raw))
                 entry = skeletons[skey] = (pats1, held1, bound, index, hun_fact)
             pats, held_base, bound, index, hun_fact = entry
-            if bound <= best_fan:
+            if bound <= s.best_fan:
                 continue
             if plain is None:
                 plain = tuple([group_fact(g, False, False) for g in raw])
             if level2:
                 pats = dict(pats)
-                f2 = Facts(plain + declared, cand_win, hand_fact, hun_fact, context, index)
+                f2 = Facts(plain + declared, cand_win, s.hand_fact, hun_fact, s.context, index)
                 f2.pats = pats
                 for p in level2:
                     pats[p.id] = p.id in possible and bool(p.fn(f2))
                 held_base = frozenset(k for k, v in pats.items() if v)
                 bound = _bound(rs, plan, held_base, free3)
-                if bound <= best_fan:
+                if bound <= s.best_fan:
                     continue
             live3 = level3 if free3 else ()
             if live3:
@@ -284,7 +351,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
             for groups, win in readings(raw, plain, declared, win_tile, win_is_hun):
                 held = held_base
                 if live3:
-                    f = Facts(groups, win, hand_fact, hun_fact, context, index)
+                    f = Facts(groups, win, s.hand_fact, hun_fact, s.context, index)
                     f.pats = pats
                     true3 = []
                     for p in live3:
@@ -297,21 +364,40 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                 bd = fans.get(held)
                 if bd is None:
                     bd = fans[held] = rs.algebra.fan(held)
-                if bd.fan > best_fan:
-                    best_fan, best = float(bd.fan), (bd, groups, win_tile, held)
-                if best_fan >= bound or not live3:
+                if bd.fan > s.best_fan:
+                    s.best_fan, s.best = float(bd.fan), (bd, groups, win_tile, held)
+                if s.best_fan >= bound or not live3:
                     break
-            if best_fan >= bound_all:
+            if s.best_fan >= bound_all:
                 break
-    if best is None:
-        return ScoreResult(False, 0, num(kong_fan), num(kong_fan), (), (),
-                           ("not a winning shape: no four melds and a pair",),
-                           forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
-    bd, groups, win_tile, held = best
-    return _finish(rs, base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
 
 
-_PRUNED = (None, None, -1.0, None, None)
+def _held1_options(s: _State, cand_win: WinFact, possible: frozenset[str]
+                   ) -> tuple[frozenset[str], ...] | None:
+    """Every set of skeleton-level patterns some arrangement of the hand makes true.
+
+    Exact when those patterns read the skeleton only through shape queries (their truth
+    then depends on which queried groups it has, `arrange.skeleton_reach`); None otherwise.
+    Empty when the hand has no winning arrangement at all.
+    """
+    plan = s.plan
+    level1 = plan.by_level[1]
+    if not level1:
+        return (s.fixed,)
+    if plan.queries is None:
+        return None
+    keys = plan.query_keys
+    out: dict[frozenset[str], None] = {}
+    hun_fact = HunFact(s.hun_kinds, s.held_hun)
+    for bits in arrange.skeleton_reach(s.layout, keys):
+        index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys
+        f1 = Facts(s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
+        pats1 = dict(s.indep)
+        f1.pats = pats1
+        for p in level1:
+            pats1[p.id] = p.id in possible and bool(p.fn(f1))
+        out[s.fixed | frozenset([p.id for p in level1 if pats1[p.id]])] = None
+    return tuple(out)
 
 
 class _WildDomain:

@@ -8,7 +8,8 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulekit.arrange import PAIR, RUN, Layout, arrangements, is_winning_shape
+from rulekit.arrange import (PAIR, RUN, Layout, arrangements, is_winning_shape,
+                             skeleton_reach)
 
 ALL_KINDS = lambda: tuple(range(34))  # noqa: E731 - the full wild domain
 
@@ -143,3 +144,26 @@ def test_eight_hun_stay_exact() -> None:
     assert is_winning_shape(counts_of(real), 8, 4)
     assert not is_winning_shape(counts_of([0, 4, 8, 13, 20, 27]), 8, 4)  # six lone tiles
 
+
+
+# 龍 in 萬 and 條, a 5萬 set and two pairs: the kind of keys a ruleset's patterns query
+REACH_KEYS = (RUN * 64 + 0, RUN * 64 + 3, RUN * 64 + 6, RUN * 64 + 18, RUN * 64 + 24,
+              1 * 64 + 4, PAIR * 64 + 4, PAIR * 64 + 27)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=14, max_size=14), st.integers(0, 5))
+def test_skeleton_reach_never_under_reports(tiles: list[int], hun: int) -> None:
+    # the scorer bounds fan with it: every arrangement's queried keys must be reported,
+    # and a hand with no arrangement must report nothing
+    real = tiles[: 14 - hun]
+    if max(Counter(real).values()) > 4:
+        return
+    layout = Layout(counts_of(real), hun, 4)
+    reach = skeleton_reach(layout, REACH_KEYS)
+    seen = set()
+    for raw in arrangements(layout, ALL_KINDS):
+        keys = {g.shape * 64 + g.first for g in raw}
+        seen.add(sum(1 << i for i, k in enumerate(REACH_KEYS) if k in keys))
+    assert seen <= reach
+    assert bool(reach) == bool(seen)
