@@ -41,8 +41,9 @@ class RawGroup(NamedTuple):
         return (f,) * (2 if self.shape == PAIR else 4 if self.shape == KONG else 3)
 
 
-# One suit's decomposition: (hun used, melds formed, pairs formed, groups).
-SuitPart = tuple[int, int, int, tuple[RawGroup, ...]]
+# One suit's decomposition: (hun used, melds formed, pairs formed, group codes). Codes are
+# ints (see GROUP_OF) so that the memo holds no objects the garbage collector must scan.
+SuitPart = tuple[int, int, int, tuple[int, ...]]
 
 
 # A group template, for the lowest real tile at some rank i of a suit: (shape, start,
@@ -89,6 +90,7 @@ def _steps(templates: list[list[_Template]]) -> tuple[tuple[_Step, ...], ...]:
 def _group_table(base: int, templates: list[list[_Template]]) -> dict[int, RawGroup]:
     """Every template's group in the suit starting at `base`, built once: code → group."""
     table = {}
+    offset = _CODE_OFFSET[base]
     for i, tl in enumerate(templates):
         for ti, (shape, start, offs) in enumerate(tl):
             if shape == RUN:
@@ -97,7 +99,8 @@ def _group_table(base: int, templates: list[list[_Template]]) -> dict[int, RawGr
             else:
                 fills = (i,) * ((2 if shape == PAIR else 3) - len(offs))
                 first = i
-            table[i * 16 + ti] = RawGroup(shape, base + first, tuple(base + f for f in fills))
+            table[offset + i * 16 + ti] = RawGroup(shape, base + first,
+                                                   tuple(base + f for f in fills))
     return table
 
 
@@ -105,8 +108,12 @@ _NUMBERED_TEMPLATES = _templates(9, True)
 _HONOR_TEMPLATES = _templates(7, False)
 _NUMBERED_STEPS = _steps(_NUMBERED_TEMPLATES)
 _HONOR_STEPS = _steps(_HONOR_TEMPLATES)
-_GROUPS = {base: _group_table(base, _NUMBERED_TEMPLATES if base < HONOR_START
-                              else _HONOR_TEMPLATES) for base in (0, 9, 18, 27)}
+_CODE_OFFSET = {0: 0, 9: 256, 18: 512, 27: 768}
+GROUP_OF: dict[int, RawGroup] = {}
+"""Group code → the group: one shared object per (suit, rank, template), built at import."""
+for _base in (0, 9, 18, 27):
+    GROUP_OF.update(_group_table(_base, _NUMBERED_TEMPLATES if _base < HONOR_START
+                                 else _HONOR_TEMPLATES))
 
 
 def suit_parts(base: int, counts: tuple[int, ...], max_hun: int) -> tuple[SuitPart, ...]:
@@ -120,9 +127,9 @@ def suit_parts(base: int, counts: tuple[int, ...], max_hun: int) -> tuple[SuitPa
 
 @lru_cache(maxsize=1 << 16)
 def _suit_parts(base: int, counts: tuple[int, ...], max_hun: int) -> tuple[SuitPart, ...]:
-    """`suit_parts` with groups: the shared structure, placed in the suit at `base`."""
-    table = _GROUPS[base]
-    return tuple((h, m, q, tuple([table[c] for c in codes]))
+    """`suit_parts`: the shared structure, placed in the suit at `base`."""
+    offset = _CODE_OFFSET[base]
+    return tuple((h, m, q, tuple([offset + c for c in codes]))
                  for h, m, q, codes in _suit_codes(base < HONOR_START, counts, max_hun))
 
 
@@ -189,10 +196,10 @@ _BASES = (0, 9, 18, 27)
 _EMPTY_PART: tuple[SuitPart, ...] = ((0, 0, 0, ()),)
 
 
-def anchored(layout: Layout) -> Iterator[tuple[tuple[RawGroup, ...], int, int]]:
+def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
     """Combinations of per-suit parts that leave only wild groups to form.
 
-    Yields (groups, wild_melds, wild_pairs). Suits are combined one at a time, cutting a
+    Yields (group codes, wild_melds, wild_pairs). Suits are combined one at a time, cutting a
     branch as soon as it uses too many hun, melds or pairs (explicit loops: this is the
     innermost loop of scoring).
     """
@@ -243,7 +250,9 @@ def arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
     """
     meld_opts: tuple[RawGroup, ...] | None = None
     kinds: Sequence[int] = ()
-    for groups, wm, wp in anchored(layout):
+    group_of = GROUP_OF
+    for codes, wm, wp in anchored(layout):
+        groups = tuple([group_of[c] for c in codes])
         if wm == 0 and wp == 0:
             yield groups
             continue
@@ -288,9 +297,10 @@ def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[in
     """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions."""
     bit = {k: 1 << i for i, k in enumerate(keys)}
     out = set()
-    for h, m, q, groups in suit_parts(base, counts, max_hun):
+    for h, m, q, codes in suit_parts(base, counts, max_hun):
         bits = 0
-        for g in groups:
+        for c in codes:
+            g = GROUP_OF[c]
             bits |= bit.get(g.shape * 64 + g.first, 0)
         out.add((h, m, q, bits))
     return tuple(sorted(out))
