@@ -103,7 +103,8 @@ def main() -> int:
         rulekit.score(d, rs)
     docs = build_corpus(args.count, args.seed, args.floor)
     total, per = time_rulekit(docs, rs)
-    print(f"corpus: {len(docs)} hands, seed {args.seed}, ruleset {rs.name}")
+    print(f"corpus: {len(docs)} hands, seed {args.seed}, ruleset {rs.name}, "
+          f"{'compiled hot path (mypyc)' if rulekit.COMPILED else 'pure Python'}")
     for k in sorted(per):
         times = per[k]
         mean = sum(times) / len(times)

@@ -4,11 +4,15 @@ from rulekit.errors import (DslError, HandError, RulekitError, RulesetError, Set
                             TileError)
 from rulekit.hand import Hand, Meld, parse_hand
 from rulekit.ruleset.model import Ruleset
+from rulekit import scoring as _scoring
 from rulekit.scoring import ScoreResult
+
+COMPILED: bool = not _scoring.__file__.endswith(".py")
+"""True when the scoring hot path runs as mypyc-compiled C (setup.py); False for pure Python."""
 
 __all__ = [
     "DslError", "Hand", "HandError", "Meld", "Ruleset", "RulekitError", "RulesetError",
     "ScoreResult", "SettleError", "TileError", "load_ruleset", "parse_hand", "score", "settle",
-    "waits",
+    "waits", "COMPILED",
 ]
 __version__ = "0.1.0"
