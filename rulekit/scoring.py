@@ -167,10 +167,10 @@ def _limits(rs: Ruleset, plan: _Plan, fixed: frozenset[str], win_tile: int,
     return hit
 
 
-# Hands with at least this many hun branch on the winning tile's group first (see
-# `_search_win_groups`); fewer hun leave so few arrangements that plain enumeration wins.
-WIN_GROUP_FIRST_HUN = 99
-TIGHT_BOUND_HUN = 99
+# From this many hun on, the search first works out which skeleton-level patterns any
+# arrangement can make true (`_held1_options`): a tight bound that pays once arrangements
+# are many, and costs more than it saves below (measured).
+TIGHT_BOUND_HUN = 3
 
 
 class _State:
