@@ -184,6 +184,7 @@ class Layout(NamedTuple):
     counts: tuple[int, ...]     # length 34, hun tiles excluded
     hun: int                    # hun tiles among concealed + win
     need_melds: int             # melds to form from the concealed tiles (4 - declared)
+    need_pairs: int = 1         # 0 when the pair is already formed (rest_layout)
 
 
 def split_suits(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -206,26 +207,27 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
     c = layout.counts
     h = layout.hun
     need = layout.need_melds
+    pairs = layout.need_pairs
     p0, p1, p2, p3 = (suit_parts(base, tuple(c[base:base + size]), h)
                       if any(c[base:base + size]) else _EMPTY_PART
                       for base, size in ((0, 9), (9, 9), (18, 9), (27, 7)))
     for h0, m0, q0, g0 in p0:
-        if h0 > h or m0 > need or q0 > 1:
+        if h0 > h or m0 > need or q0 > pairs:
             continue
         for h1, m1, q1, g1 in p1:
             ha, ma, qa = h0 + h1, m0 + m1, q0 + q1
-            if ha > h or ma > need or qa > 1:
+            if ha > h or ma > need or qa > pairs:
                 continue
             for h2, m2, q2, g2 in p2:
                 hb, mb, qb = ha + h2, ma + m2, qa + q2
-                if hb > h or mb > need or qb > 1:
+                if hb > h or mb > need or qb > pairs:
                     continue
                 for h3, m3, q3, g3 in p3:
                     hc, mc, qc = hb + h3, mb + m3, qb + q3
-                    if hc > h or mc > need or qc > 1:
+                    if hc > h or mc > need or qc > pairs:
                         continue
                     wild_melds = need - mc
-                    wild_pairs = 1 - qc
+                    wild_pairs = pairs - qc
                     if h - hc == 3 * wild_melds + 2 * wild_pairs:
                         yield g0 + g1 + g2 + g3, wild_melds, wild_pairs
 
@@ -272,8 +274,9 @@ def _suit_shapes(base: int, counts: tuple[int, ...], max_hun: int) -> frozenset[
     return frozenset((p[0], p[1], p[2]) for p in suit_parts(base, counts, max_hun))
 
 
-def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int) -> bool:
-    """Can these tiles plus `hun` wildcards form `need_melds` melds and one pair?"""
+def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int,
+                     need_pairs: int = 1) -> bool:
+    """Can these tiles plus `hun` wildcards form `need_melds` melds and `need_pairs` pairs?"""
     reach = {(0, 0, 0)}
     for s, part in enumerate(split_suits(counts)):
         if not any(part):
@@ -282,13 +285,60 @@ def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int) -> bool:
         if not shapes:
             return False
         reach = {(a[0] + b[0], a[1] + b[1], a[2] + b[2]) for a in reach for b in shapes
-                 if a[0] + b[0] <= hun and a[1] + b[1] <= need_melds and a[2] + b[2] <= 1}
+                 if a[0] + b[0] <= hun and a[1] + b[1] <= need_melds
+                 and a[2] + b[2] <= need_pairs}
         if not reach:
             return False
     for used, melds, pairs in reach:
-        if hun - used == 3 * (need_melds - melds) + 2 * (1 - pairs):
+        if hun - used == 3 * (need_melds - melds) + 2 * (need_pairs - pairs):
             return True
     return False
+
+
+def groups_holding(counts: Sequence[int], hun: int, tile: int) -> list[RawGroup]:
+    """Every group that can hold one real `tile`, from `counts` (which include it) and hun."""
+    out: list[RawGroup] = []
+    more = counts[tile] - 1                       # real copies besides this one
+    if more >= 1:
+        out.append(RawGroup(PAIR, tile, ()))
+    if hun >= 1:
+        out.append(RawGroup(PAIR, tile, (tile,)))
+    if more >= 2:
+        out.append(RawGroup(SET, tile, ()))
+    if more >= 1 and hun >= 1:
+        out.append(RawGroup(SET, tile, (tile,)))
+    if hun >= 2:
+        out.append(RawGroup(SET, tile, (tile, tile)))
+    if tile < HONOR_START:
+        for start in (tile - 2, tile - 1, tile):
+            if start < 0 or start // 9 != tile // 9 or start % 9 > 6:
+                continue
+            a, b = [k for k in (start, start + 1, start + 2) if k != tile]
+            options: tuple[tuple[int, ...], ...] = ((), (a,), (b,), (a, b))
+            for fills in options:
+                if (len(fills) <= hun and (a in fills or counts[a] >= 1)
+                        and (b in fills or counts[b] >= 1)):
+                    out.append(RawGroup(RUN, start, fills))
+    return out
+
+
+def rest_layout(layout: Layout, group: RawGroup) -> Layout:
+    """What is left to arrange once `group` (a concealed group) is taken out."""
+    counts = list(layout.counts)
+    real = list(group.kinds())
+    for fill in group.fills:
+        real.remove(fill)
+    for k in real:
+        counts[k] -= 1
+    is_pair = group.shape == PAIR
+    return Layout(tuple(counts), layout.hun - len(group.fills),
+                  layout.need_melds - (0 if is_pair else 1), layout.need_pairs - is_pair)
+
+
+def rest_wins(layout: Layout, group: RawGroup) -> bool:
+    """Do the tiles left after taking `group` still complete the hand?"""
+    rest = rest_layout(layout, group)
+    return is_winning_shape(rest.counts, rest.hun, rest.need_melds, rest.need_pairs)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -323,14 +373,15 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...]) -> frozenset[int]:
         opts = _suit_reach(base, part, min(h, 2 * sum(part)), keys)
         reach = {(a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] | b[3])
                  for a in reach for b in opts
-                 if a[0] + b[0] <= h and a[1] + b[1] <= need and a[2] + b[2] <= 1}
+                 if a[0] + b[0] <= h and a[1] + b[1] <= need
+                 and a[2] + b[2] <= layout.need_pairs}
         if not reach:
             return frozenset()
     meld_bits = [1 << i for i, k in enumerate(keys) if k // 64 in (RUN, SET)]
     pair_bits = [0] + [1 << i for i, k in enumerate(keys) if k // 64 == PAIR]
     out: set[int] = set()
     for used, melds, got_pairs, bits in reach:
-        wild_melds, wild_pairs = need - melds, 1 - got_pairs
+        wild_melds, wild_pairs = need - melds, layout.need_pairs - got_pairs
         if h - used != 3 * wild_melds + 2 * wild_pairs:
             continue
         extra = {0}

@@ -86,6 +86,9 @@ class _Plan:
     # make shape queries (None otherwise): skeletons agreeing on these keys agree on them
     queries: frozenset[int] | None
     query_keys: tuple[int, ...] = ()        # the same, sorted: bit i of a reach is key i
+    # reading-level patterns with a need on the winning tile's group: which group can hold
+    # the winning tile decides whether they can hold at all (`_win_group_checked`)
+    win_gated: tuple[CompiledPattern, ...] = ()
 
 
 def _plan(rs: Ruleset) -> _Plan:
@@ -113,8 +116,11 @@ def _plan(rs: Ruleset) -> _Plan:
         queries: frozenset[int] | None = frozenset()
         for p in levels[1]:
             queries = None if (queries is None or p.queries is None) else queries | p.queries
+        gated = tuple(p for p in levels[3]
+                      if any(path.startswith("win.group.") or path == "win.stands_for"
+                             for path, _, _ in p.needs))
         plan = rs.memo["plan"] = _Plan(levels, exclusive, queries,
-                                        tuple(sorted(queries or ())))
+                                        tuple(sorted(queries or ())), gated)
     return plan
 
 
@@ -124,6 +130,101 @@ def _bound(rs: Ruleset, plan: _Plan, held: frozenset[str], free: frozenset[str])
     if value is None:
         value = rs.memo[key] = rs.algebra.upper_bound(held, sorted(free), plan.exclusive)
     return value
+
+
+def _win_group_checked(s: "_State", win_tile: int, possible: frozenset[str]
+                       ) -> tuple[frozenset[str], list[RawGroup]]:
+    """`possible` less the reading-level patterns that no group of the winning tile allows,
+    and the groups that do allow one, most valuable first.
+
+    Such a pattern needs something of the group holding the winning tile (混吊: the pair,
+    with one other hun). Only a few groups can hold a real winning tile; if none that meets
+    the needs leaves a completable rest, no reading has the pattern and the bound drops.
+    The groups that pass are where the valuable readings are: the search tries them first.
+    """
+    rs, plan, layout = s.rs, s.plan, s.layout
+    out = possible
+    groups = arrange.groups_holding(layout.counts, layout.hun, win_tile)
+    feasible: dict[RawGroup, bool] = {}
+    allows: dict[RawGroup, set[str]] = {}
+    for p in plan.win_gated:
+        if p.id not in possible:
+            continue
+        found = False
+        for g in groups:
+            if not _group_allows(rs, p, g, win_tile):
+                continue
+            ok = feasible.get(g)
+            if ok is None:
+                ok = feasible[g] = arrange.rest_wins(layout, g)
+            if ok:
+                found = True
+                allows.setdefault(g, set()).add(p.id)
+        if not found:
+            out = out - {p.id}
+    if not allows:
+        return out, []
+    gated = frozenset(p.id for p in plan.win_gated)
+    ranked = sorted(((-_bound(rs, plan, s.fixed, (out - gated) | frozenset(ids)), i, g)
+                     for i, (g, ids) in enumerate(allows.items())))
+    return out, [g for _, _, g in ranked]
+
+
+def _search_groups_first(s: "_State", win_tile: int, groups: list[RawGroup],
+                         possible: frozenset[str], free12: frozenset[str], bound_all: float,
+                         cand_win: WinFact,
+                         projections: dict[Any, tuple[dict[str, bool], frozenset[str]]]
+                         ) -> None:
+    """The readings with the real winning tile in one of `groups`, before all the others.
+
+    Each is one of the groups plus an arrangement of the tiles left. The full search runs
+    afterwards and sees them again, by then mostly cut by the bound.
+    """
+    rs, plan = s.rs, s.plan
+    _, _, level2, level3 = plan.by_level
+    fans: dict[frozenset[str], Breakdown] = rs.memo.setdefault("fans", {})
+    for g in groups:
+        held_g = group_fact(g, True, False)
+        win = WinFact(win_tile, False, win_tile, held_g)
+        for rest_raw in arrange.arrangements(arrange.rest_layout(s.layout, g), s.wild):
+            raw = rest_raw + (g,)
+            skey = tuple(sorted([x[0] * 64 + x[1] for x in raw]))
+            pats1, held1, index, hun_fact, _ = _skeleton(s, raw, skey, cand_win, possible,
+                                                         projections)
+            if _bound(rs, plan, held1, free12) <= s.best_fan:
+                continue
+            groups_ = tuple([group_fact(x, False, False) for x in rest_raw]) + (held_g,)
+            groups_ += s.declared
+            pats = dict(pats1)
+            f = Facts(groups_, win, s.hand_fact, hun_fact, s.context, index)
+            f.pats = pats
+            for p in level2:
+                pats[p.id] = p.id in possible and bool(p.fn(f))
+            for p in level3:
+                pats[p.id] = p.id in possible and bool(p.fn(f))
+            held = frozenset([k for k, v in pats.items() if v])
+            bd = fans.get(held)
+            if bd is None:
+                bd = fans[held] = rs.algebra.fan(held)
+            if bd.fan > s.best_fan:
+                s.best_fan, s.best = float(bd.fan), (bd, groups_, win_tile, held)
+                if s.best_fan >= bound_all:
+                    return
+
+
+def _group_allows(rs: Ruleset, p: CompiledPattern, g: RawGroup, win_tile: int) -> bool:
+    """Can `p` hold when the real winning tile sits in `g`? (By its needs; memoised.)"""
+    key = ("allows", p.id, g, win_tile)
+    hit: bool | None = rs.memo.get(key)
+    if hit is None:
+        held = group_fact(g, True, False)
+        known: dict[str, Any] = {"win.tile": win_tile, "win.is_hun": False,
+                                 "win.stands_for": win_tile}
+        for attr in ("shape", "suit", "rank", "first", "kind", "hun", "other_hun",
+                     "declared", "concealed", "golden", "has_win"):
+            known["win.group." + attr] = getattr(held, attr)
+        hit = rs.memo[key] = _possible(p, known, {})
+    return hit
 
 
 def _possible(p: CompiledPattern, known: dict[str, Any], most: dict[str, int]) -> bool:
@@ -305,6 +406,21 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
             continue
         # skeleton-level facts know the winning tile (not where it sits)
         cand_win = WinFact(win_tile, win_is_hun, win_tile, None)
+        projections: dict[Any, tuple[dict[str, bool], frozenset[str]]] = {}
+        if not win_is_hun and layout.hun >= TIGHT_BOUND_HUN and plan.win_gated:
+            checked, first = _win_group_checked(s, win_tile, possible)
+            if checked != possible:
+                possible = checked
+                free12 = possible - {p.id for p in level1}
+                free3 = free3 & possible
+                bound_all = _bound(rs, plan, s.fixed, possible)
+                if bound_all <= s.best_fan:
+                    continue
+            if first:
+                _search_groups_first(s, win_tile, first, possible, free12, bound_all,
+                                     cand_win, projections)
+                if s.best_fan >= bound_all:
+                    continue
         if layout.hun >= TIGHT_BOUND_HUN:
             options = _held1_options(s, cand_win, possible)
             if options is not None:
@@ -314,7 +430,6 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
         skeletons: dict[tuple[int, ...], tuple[dict[str, bool], frozenset[str], float,
                                                frozenset[int], HunFact]] = {}
         pruned: set[tuple[int, ...]] = set()
-        projections: dict[Any, tuple[dict[str, bool], frozenset[str]]] = {}
         for raw in arrange.arrangements(layout, s.wild):
             skey = tuple(sorted([g[0] * 64 + g[1] for g in raw]))
             if skey in pruned:

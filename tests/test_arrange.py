@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulekit.arrange import (PAIR, RUN, Layout, arrangements, is_winning_shape,
-                             skeleton_reach)
+                             groups_holding, rest_wins, skeleton_reach)
 
 ALL_KINDS = lambda: tuple(range(34))  # noqa: E731 - the full wild domain
 
@@ -167,3 +167,19 @@ def test_skeleton_reach_never_under_reports(tiles: list[int], hun: int) -> None:
         seen.add(sum(1 << i for i, k in enumerate(REACH_KEYS) if k in keys))
     assert seen <= reach
     assert bool(reach) == bool(seen)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=14, max_size=14), st.integers(0, 4))
+def test_groups_holding_a_tile_are_exactly_its_groups_in_arrangements(tiles: list[int],
+                                                                      hun: int) -> None:
+    # the scorer proves a reading-level pattern impossible with these two functions
+    real = tiles[: 14 - hun]
+    if max(Counter(real).values()) > 4:
+        return
+    win = real[-1]
+    layout = Layout(counts_of(real), hun, 4)
+    in_arrangements = {g for raw in arrangements(layout, ALL_KINDS) for g in raw
+                       if g.kinds().count(win) > g.fills.count(win)}
+    completable = {g for g in groups_holding(layout.counts, hun, win) if rest_wins(layout, g)}
+    assert in_arrangements == completable
