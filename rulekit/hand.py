@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import eq
 from typing import Any
 
 from .errors import HandError, TileError
 from .tiles import (NUM_KINDS, TILE_NAMES, format_tiles, hun_kinds, is_flower, parse_tiles,
-                    tile_name)
+                    plain_tiles_sorted, tile_name)
 
 PUNG = "pung"
 KONG = "kong"
@@ -90,6 +91,8 @@ def _tiles(field: str, value: object, *, flowers: bool = False) -> tuple[int, ..
         tiles = parse_tiles(_string(field, value))
     except TileError as err:
         raise HandError(field, str(err)) from None
+    if not tiles or (min(tiles) >= NUM_KINDS if flowers else max(tiles) < NUM_KINDS):
+        return tiles                # all allowed: no need to find the first that is not
     for t in tiles:
         if is_flower(t) != flowers:
             what = "only flower tiles belong here" if flowers else "flower tiles belong only in 'flowers'"
@@ -165,8 +168,138 @@ def parse_hand(doc: object, *, hun_kind_count: int = 2,
     """Validate a hand document (a JSON object) into a `Hand`; unknown fields are ignored.
 
     `hun_kind_count` and `win_by_allowed` come from the ruleset, so the same document can be
-    legal at one table and rejected at another.
+    legal at one table and rejected at another. A valid plain dict takes a fast path; every
+    other document, and every error, goes through `_parse_checked`.
     """
+    if type(doc) is dict:
+        try:
+            hand = _parse_plain(doc, hun_kind_count, win_by_allowed)
+        except (KeyError, TypeError, TileError):
+            hand = None             # a missing field, an unhashable value, bad flowers...
+        if hand is not None:
+            return hand
+    return _parse_checked(doc, hun_kind_count, win_by_allowed)
+
+
+# --- the fast path ---------------------------------------------------------------------------
+#
+# Hands are parsed on every score, and nearly every document is a plain dict in ASCII
+# notation. `_parse_plain` accepts such documents when they are valid, with cheap whole-value
+# checks; anything else (an error, Chinese notation, a Mapping that is not a dict) makes it
+# return None, and `_parse_checked` then gives the answer or the message.
+
+_KIND_BY_NAME: dict[str, int] = {TILE_NAMES[t]: t for t in range(NUM_KINDS)}
+"""Single-tile fields in canonical ASCII (`5m`): indicator and win_tile, without a parse."""
+_HUN_1 = tuple(hun_kinds(t, 1) for t in range(NUM_KINDS))
+_HUN_2 = tuple(hun_kinds(t, 2) for t in range(NUM_KINDS))
+"""`hun_kinds(indicator, 1)` and `(indicator, 2)`, by indicator."""
+_MELD_MEMO: dict[tuple[str, object, bool], tuple[Meld, tuple[int, ...]]] = {}
+"""(kind, tiles, concealed) -> the meld, not golden, and its tiles; melds repeat a lot."""
+_MELD_MEMO_SIZE = 4096
+
+
+def _plain_meld(value: object) -> tuple[Meld, tuple[int, ...]] | None:
+    """The meld `value` declares and its tiles, or None if invalid when nothing is hun.
+
+    May raise KeyError or TypeError (a missing field, an unhashable value).
+    """
+    if type(value) is not dict:
+        return None
+    kind = value["kind"]
+    concealed = value.get("concealed", False)
+    if type(kind) is not str or (concealed is not False and concealed is not True):
+        return None                 # (1 == True, so a bool check comes before the memo)
+    key = (kind, value["tiles"], concealed)
+    hit = _MELD_MEMO.get(key)
+    if hit is None:
+        try:
+            meld = _meld("melds", value, ())
+        except HandError:
+            return None
+        hit = meld, (meld.tile,) * meld.size
+        if len(_MELD_MEMO) < _MELD_MEMO_SIZE:
+            _MELD_MEMO[key] = hit
+    return hit
+
+
+def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,
+                 win_by_allowed: frozenset[str]) -> Hand | None:
+    """`parse_hand` for a valid plain document, else None (or KeyError, TypeError, TileError).
+
+    It returns a Hand only where `_parse_checked` returns an equal one, so a None or an
+    exception costs nothing but time.
+    """
+    indicator = _KIND_BY_NAME[doc["indicator"]]
+    win_tile = _KIND_BY_NAME[doc["win_tile"]]
+    if hun_kind_count == 2:
+        hun = _HUN_2[indicator]
+    elif hun_kind_count == 1:
+        hun = _HUN_1[indicator]
+    else:
+        return None
+    text = doc["hand"]
+    if type(text) is not str:
+        return None
+    concealed = plain_tiles_sorted(text)
+    if concealed is None:
+        return None
+
+    raw_melds = doc.get("melds", ())
+    melds: tuple[Meld, ...] = ()
+    every = concealed + (win_tile,)     # every tile of the hand, for the copies check
+    if raw_melds:
+        if type(raw_melds) is not list and type(raw_melds) is not tuple or len(raw_melds) > 4:
+            return None
+        built: list[Meld] = []
+        for value in raw_melds:
+            hit = _plain_meld(value)
+            if hit is None:
+                return None
+            meld, meld_tiles = hit
+            if meld.tile in hun:
+                if not meld.concealed:
+                    return None     # an exposed meld of hun
+                meld = Meld(meld.kind, meld.tile, True, golden=True)
+            built.append(meld)
+            every += meld_tiles
+        melds = tuple(built)
+    elif raw_melds != [] and raw_melds != ():
+        return None                 # another empty value, say "" or {}
+    if len(concealed) != 13 - 3 * len(melds):
+        return None
+    tiles = sorted(every)
+    if any(map(eq, tiles, tiles[4:])) or tiles.count(indicator) > 3:
+        return None                 # 5 of a kind, or 4 of the indicator's
+
+    win_by = doc.get("win_by", "self_draw")
+    heavenly = doc.get("heavenly", False)
+    discarded_hun = doc.get("discarded_hun", False)
+    earthly = doc.get("earthly", False)
+    ready_declared = doc.get("ready_declared", False)
+    for flag in (heavenly, discarded_hun, earthly, ready_declared):
+        if flag is not False and flag is not True:
+            return None             # (1 == True, so only identity tells a bool)
+    if type(win_by) is not str or win_by not in WIN_BY or win_by not in win_by_allowed:
+        return None
+    if win_by == "kong_draw" and not any(m.kind == KONG for m in melds):
+        return None
+    if heavenly and (win_by == "kong_draw" or melds or earthly):
+        return None
+
+    flowers: tuple[int, ...] = ()
+    raw_flowers = doc.get("flowers", "")
+    if type(raw_flowers) is not str:
+        return None
+    if raw_flowers:
+        flowers = tuple(sorted(parse_tiles(raw_flowers)))   # may raise TileError
+        if flowers and flowers[0] < NUM_KINDS:
+            return None             # a tile that is not a flower
+    return Hand(indicator, hun, concealed, melds, win_tile, win_by, heavenly, discarded_hun,
+                flowers, earthly, ready_declared)
+
+
+def _parse_checked(doc: object, hun_kind_count: int, win_by_allowed: frozenset[str]) -> Hand:
+    """`parse_hand` field by field: the reference behaviour, and the source of every error."""
     if not isinstance(doc, Mapping):
         raise HandError("document", f"expected an object, got {_type_name(doc)}")
     for field in REQUIRED_FIELDS:

@@ -5,7 +5,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulekit.errors import HandError, RulekitError
@@ -426,3 +426,50 @@ def test_hand_doc_round_trip(case: tuple[dict[str, Any], int]) -> None:
     assert hand_doc(parse_hand(out, hun_kind_count=hun_count)) == out
     assert out["hand"] == format_tiles(parse_tiles(d["hand"]))
     assert all(m.golden == (m.concealed and m.tile in h.hun) for m in h.melds)
+
+
+# Values a field may be given: valid ones, near misses and wrong types, so that the fast
+# path (`_parse_plain`) meets every case where it must step aside.
+_FIELD_VALUES: dict[str, list[Any]] = {
+    "indicator": ["7p", "9m", "1z", "7z", "8z", "5M", "七筒", 7, None, "", "5m5m"],
+    "hand": ["234p9m7p78s", "123m 456p", "1111m", "七筒", "1234567z123456z", "12", 3, "1m\t2m"],
+    "win_tile": ["9s", "7p", "8p", "1z", "東", "0m", None, ["9s"]],
+    "win_by": ["self_draw", "kong_draw", "discard", "last_draw", "robbing", 1, None],
+    "heavenly": [False, True, 0, 1, "true"],
+    "discarded_hun": [False, True, 1],
+    "earthly": [False, True, None],
+    "ready_declared": [False, True, 0],
+    "flowers": ["", "1f", "12f", "1m", 0, None],
+    "melds": [[], (), "", {}, None, [{"kind": "pung", "tiles": "555p"}],
+              [{"kind": "kong", "tiles": "8888p", "concealed": True}],
+              [{"kind": "kong", "tiles": "7777p", "concealed": False}],
+              [{"kind": "pung", "tiles": "555p", "concealed": 1}],
+              [{"kind": "chow", "tiles": "123p"}], [{"tiles": "555p"}], ["555p"],
+              [{"kind": "pung", "tiles": "55p"}], [{"kind": "pung", "tiles": ["5p"] * 3}]],
+}
+
+
+_CHANGES = [(k, v) for k, vs in _FIELD_VALUES.items() for v in vs]
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(_CHANGES), max_size=3).map(dict),
+       st.sampled_from([1, 2, 3]),
+       st.sampled_from([frozenset({"self_draw", "kong_draw"}),
+                        frozenset({"self_draw", "kong_draw", "discard", "last_draw"})]))
+def test_fast_path_agrees_with_the_checked_parser(changes: dict[str, Any], kinds: int,
+                                                  allowed: frozenset[str]) -> None:
+    # the fast path may only answer where the field-by-field parser gives the same Hand
+    from rulekit.hand import _parse_checked, _parse_plain
+    d = {**EXAMPLE, **changes}
+    try:
+        fast = _parse_plain(d, kinds, allowed)
+    except (KeyError, TypeError, RulekitError):
+        fast = None
+    try:
+        checked: Hand | None = _parse_checked(d, kinds, allowed)
+    except (HandError, ValueError):
+        checked = None
+    if fast is not None:
+        assert fast == checked
+        assert type(fast) is Hand and hash(fast) == hash(checked)
