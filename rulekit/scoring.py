@@ -41,7 +41,7 @@ class GroupView:
                 "declared": self.declared, "concealed": self.concealed, "win": self.has_win}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ScoreResult:
     win: bool
     hand_fan: int | float
@@ -54,6 +54,25 @@ class ScoreResult:
     win_tile: str | None = None
     groups: tuple[GroupFact, ...] = field(default=(), repr=False, compare=False)
     kongs: tuple[str, ...] = ()          # exposed / concealed / golden, in meld order
+
+    # Written out (init=False) because one is built per score: compiled by mypyc this runs
+    # in ~30 ns, where the __init__ dataclasses generates runs as Python (~0.8 us).
+    def __init__(self, win: bool, hand_fan: int | float, kong_fan: int | float,
+                 total_fan: int | float, patterns: tuple[str, ...],
+                 pattern_names: tuple[str, ...], explain: tuple[str, ...],
+                 reason: str | None = None, win_tile: str | None = None,
+                 groups: tuple[GroupFact, ...] = (), kongs: tuple[str, ...] = ()) -> None:
+        object.__setattr__(self, "win", win)
+        object.__setattr__(self, "hand_fan", hand_fan)
+        object.__setattr__(self, "kong_fan", kong_fan)
+        object.__setattr__(self, "total_fan", total_fan)
+        object.__setattr__(self, "patterns", patterns)
+        object.__setattr__(self, "pattern_names", pattern_names)
+        object.__setattr__(self, "explain", explain)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "win_tile", win_tile)
+        object.__setattr__(self, "groups", groups)
+        object.__setattr__(self, "kongs", kongs)
 
     @property
     def arrangement(self) -> tuple[GroupView, ...]:
