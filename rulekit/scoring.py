@@ -8,13 +8,14 @@ reaches the best fan the algebra allows for this hand, so hands rich in hun stay
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from operator import attrgetter
+from typing import Any, Callable, Mapping
 
 from rulekit import arrange
 from rulekit.algebra import Breakdown, Term, num
 from rulekit.arrange import Layout, RawGroup
 from rulekit.dsl.compile import CompiledPattern
-from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING, SKELETON
+from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING, SKELETON, path_dep
 from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact,
                            declared_group, group_fact, readings)
 from rulekit.hand import Hand
@@ -108,6 +109,9 @@ class _Plan:
     # reading-level patterns with a need on the winning tile's group: which group can hold
     # the winning tile decides whether they can hold at all (`_win_group_checked`)
     win_gated: tuple[CompiledPattern, ...] = ()
+    # getters for the hand-level facts skeleton-level patterns read, when those are all they
+    # read besides shape queries: their results can then be shared between hands (None: not)
+    level1_reads: tuple[Callable[[Any], Any], ...] | None = None
 
 
 def _plan(rs: Ruleset) -> _Plan:
@@ -138,8 +142,12 @@ def _plan(rs: Ruleset) -> _Plan:
         gated = tuple(p for p in levels[3]
                       if any(path.startswith("win.group.") or path == "win.stands_for"
                              for path, _, _ in p.needs))
+        reads = sorted(set().union(*(p.reads for p in levels[1])))
+        level1_reads = (tuple(attrgetter(r) for r in reads)
+                        if queries is not None and all(path_dep(r) == HAND for r in reads)
+                        else None)
         plan = rs.memo["plan"] = _Plan(levels, exclusive, queries,
-                                        tuple(sorted(queries or ())), gated)
+                                        tuple(sorted(queries or ())), gated, level1_reads)
     return plan
 
 
@@ -191,9 +199,7 @@ def _win_group_checked(s: "_State", win_tile: int, possible: frozenset[str]
 
 def _search_groups_first(s: "_State", win_tile: int, groups: list[RawGroup],
                          possible: frozenset[str], free12: frozenset[str], bound_all: float,
-                         cand_win: WinFact,
-                         projections: dict[Any, tuple[dict[str, bool], frozenset[str]]]
-                         ) -> None:
+                         cand_win: WinFact) -> None:
     """The readings with the real winning tile in one of `groups`, before all the others.
 
     Each is one of the groups plus an arrangement of the tiles left. The full search runs
@@ -202,6 +208,7 @@ def _search_groups_first(s: "_State", win_tile: int, groups: list[RawGroup],
     rs, plan = s.rs, s.plan
     _, _, level2, level3 = plan.by_level
     fans: dict[frozenset[str], Breakdown] = rs.memo.setdefault("fans", {})
+    projections, tag = _projections(s, cand_win, possible)
     for g in groups:
         held_g = group_fact(g, True, False)
         win = WinFact(win_tile, False, win_tile, held_g)
@@ -209,7 +216,7 @@ def _search_groups_first(s: "_State", win_tile: int, groups: list[RawGroup],
             raw = rest_raw + (g,)
             skey = tuple(sorted([x[0] * 64 + x[1] for x in raw]))
             pats1, held1, index, hun_fact, _ = _skeleton(s, raw, skey, cand_win, possible,
-                                                         projections)
+                                                         projections, tag)
             if _bound(rs, plan, held1, free12) <= s.best_fan:
                 continue
             groups_ = tuple([group_fact(x, False, False) for x in rest_raw]) + (held_g,)
@@ -378,11 +385,30 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     return _finish(rs, base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
 
 
+Projections = dict[Any, tuple[dict[str, bool], frozenset[str]]]
+
+
+def _projections(s: _State, cand_win: WinFact, possible: frozenset[str]
+                 ) -> tuple[Projections, Any]:
+    """Where skeleton-level results are kept, and the tag their keys carry.
+
+    When those patterns read only shape queries and hand-level facts, a result depends on
+    the projection, the hand-level patterns, the patterns still possible and the facts read:
+    it is kept per ruleset, tagged with these, and serves every later hand that agrees.
+    Otherwise it is kept for this hand only.
+    """
+    getters = s.plan.level1_reads
+    if getters is None:
+        return {}, None
+    f = Facts((), cand_win, s.hand_fact, HunFact(s.hun_kinds, s.held_hun), s.context)
+    shared: Projections = s.rs.memo.setdefault("level1", {})
+    return shared, (s.fixed, possible, tuple([get(f) for get in getters]))
+
+
 def _skeleton(s: _State, raw: tuple[RawGroup, ...], skey: tuple[int, ...],
-              cand_win: WinFact, possible: frozenset[str],
-              projections: dict[Any, tuple[dict[str, bool], frozenset[str]]]
-              ) -> tuple[dict[str, bool], frozenset[str], frozenset[int], HunFact,
-                         tuple[GroupFact, ...] | None]:
+              cand_win: WinFact, possible: frozenset[str], projections: Projections,
+              tag: Any) -> tuple[dict[str, bool], frozenset[str], frozenset[int], HunFact,
+                                 tuple[GroupFact, ...] | None]:
     """Skeleton-level patterns of one skeleton: shared by every skeleton with the same
     projection on the patterns' shape queries, when they only make such queries."""
     plan = s.plan
@@ -390,6 +416,8 @@ def _skeleton(s: _State, raw: tuple[RawGroup, ...], skey: tuple[int, ...],
     index = frozenset(skey) | s.declared_keys
     queries = plan.queries
     proj: Any = index & queries if queries is not None else skey
+    if tag is not None:
+        proj = (proj, tag)
     known1 = projections.get(proj)
     plain = None
     hun_fact = None
@@ -425,7 +453,6 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
             continue
         # skeleton-level facts know the winning tile (not where it sits)
         cand_win = WinFact(win_tile, win_is_hun, win_tile, None)
-        projections: dict[Any, tuple[dict[str, bool], frozenset[str]]] = {}
         if not win_is_hun and layout.hun >= TIGHT_BOUND_HUN and plan.win_gated:
             checked, first = _win_group_checked(s, win_tile, possible)
             if checked != possible:
@@ -437,11 +464,12 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
                     continue
             if first:
                 _search_groups_first(s, win_tile, first, possible, free12, bound_all,
-                                     cand_win, projections)
+                                     cand_win)
                 if s.best_fan >= bound_all:
                     continue
         if layout.hun >= TIGHT_BOUND_HUN:
-            options = _held1_options(s, cand_win, possible)
+            options = _held1_options(s, cand_win, possible, *_projections(s, cand_win,
+                                                                          possible))
             if options is not None:
                 bound_all = max((_bound(rs, plan, h1, free12) for h1 in options), default=-1.0)
                 if bound_all <= s.best_fan:
@@ -449,6 +477,7 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
         skeletons: dict[tuple[int, ...], tuple[dict[str, bool], frozenset[str], float,
                                                frozenset[int], HunFact]] = {}
         pruned: set[tuple[int, ...]] = set()
+        projections, tag = _projections(s, cand_win, possible)
         for raw in arrange.arrangements(layout, s.wild):
             skey = tuple(sorted([g[0] * 64 + g[1] for g in raw]))
             if skey in pruned:
@@ -457,7 +486,7 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
             plain = None
             if entry is None:
                 pats1, held1, index, hun_fact, plain = _skeleton(s, raw, skey, cand_win,
-                                                                 possible, projections)
+                                                                 possible, projections, tag)
                 bound = _bound(rs, plan, held1, free12)
                 if bound <= s.best_fan:
                     # the best only grows: this skeleton is out for good, keep nothing
@@ -506,8 +535,8 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
                 break
 
 
-def _held1_options(s: _State, cand_win: WinFact, possible: frozenset[str]
-                   ) -> tuple[frozenset[str], ...] | None:
+def _held1_options(s: _State, cand_win: WinFact, possible: frozenset[str],
+                   projections: Projections, tag: Any) -> tuple[frozenset[str], ...] | None:
     """Every set of skeleton-level patterns some arrangement of the hand makes true.
 
     Exact when those patterns read the skeleton only through shape queries (their truth
@@ -525,12 +554,21 @@ def _held1_options(s: _State, cand_win: WinFact, possible: frozenset[str]
     hun_fact = HunFact(s.hun_kinds, s.held_hun)
     for bits in arrange.skeleton_reach(s.layout, keys):
         index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys
-        f1 = Facts(s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
-        pats1 = dict(s.indep)
-        f1.pats = pats1
-        for p in level1:
-            pats1[p.id] = p.id in possible and bool(p.fn(f1))
-        out[s.fixed | frozenset([p.id for p in level1 if pats1[p.id]])] = None
+        proj: Any = index & plan.queries
+        if tag is not None:
+            proj = (proj, tag)
+        known = projections.get(proj)
+        if known is None:
+            f1 = Facts(s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
+            pats1 = dict(s.indep)
+            f1.pats = pats1
+            for p in level1:
+                pats1[p.id] = p.id in possible and bool(p.fn(f1))
+            held1 = s.fixed | frozenset([p.id for p in level1 if pats1[p.id]])
+            projections[proj] = (pats1, held1)
+        else:
+            held1 = known[1]
+        out[held1] = None
     return tuple(out)
 
 

@@ -52,6 +52,9 @@ class CompiledPattern:
     # pair() with arguments known when compiling: every index key it can ask about. Its
     # truth then depends only on which of these keys a skeleton has (see scoring.py).
     queries: frozenset[int] | None = None
+    # every fact path it reads off a top-level name (`win.group.shape`, `hun.suit`, `groups`):
+    # the scorer may share a result between hands that agree on all of them
+    reads: frozenset[str] = field(default_factory=frozenset)
 
     def excludes(self, other: "CompiledPattern") -> bool:
         """True when both can never hold together (one needs path == a, the other != a)."""
@@ -443,6 +446,22 @@ def _path(n: ast.Node) -> str | None:
     return None
 
 
+def _reads(n: Any) -> set[str]:
+    """The fact paths an expression reads: whole chains, never their prefixes."""
+    path = _path(n) if isinstance(n, (ast.Name, ast.Attr)) else None
+    if path is not None:
+        return {path}
+    out: set[str] = set()
+    if isinstance(n, tuple):
+        for x in n:
+            out |= _reads(x)
+    elif hasattr(n, "__slots__"):
+        for slot in n.__slots__:
+            if slot != "pos":
+                out |= _reads(getattr(n, slot))
+    return out
+
+
 def _literal(n: ast.Node) -> tuple[bool, Any]:
     if isinstance(n, (ast.Num, ast.BoolLit)):
         return True, n.value
@@ -571,5 +590,6 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
                         and typed.dep == SKELETON else None)
         compiled.append(CompiledPattern(pid, s.name, fn, typed.dep, frozenset(comp.tiles),
                                         frozenset(comp.ranks), needs[pid],
-                                        frozenset(comp.refs), queries[pid]))
+                                        frozenset(comp.refs), queries[pid],
+                                        frozenset(_reads(trees[pid]))))
     return compiled, errors

@@ -131,5 +131,16 @@ FUNCTIONS: dict[str, Function] = {
                          "the items without repeats"),
 }
 
+def path_dep(path: str) -> int:
+    """The dependence level of a fact path such as `win.group.shape` (see the levels above)."""
+    root, *attrs = path.split(".")
+    entry = NAMES[root]
+    dep, type_ = entry.dep, entry.type
+    for attr in attrs:
+        entry = ATTRIBUTES[type_][attr]
+        dep, type_ = max(dep, entry.dep), entry.type
+    return dep
+
+
 __all__ = ["ARRANGEMENT", "ATTRIBUTES", "CONSTANTS", "FUNCTIONS", "HAND", "NAMES", "READING",
-           "SKELETON", "Entry", "Facts", "Function"]
+           "SKELETON", "Entry", "Facts", "Function", "path_dep"]
