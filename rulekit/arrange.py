@@ -10,6 +10,7 @@ the kinds that can make a difference (`wild_kinds`), see `facts.wild_domain`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
@@ -35,10 +36,16 @@ class RawGroup(NamedTuple):
     golden: bool = False
 
     def kinds(self) -> tuple[int, ...]:
-        f = self.first
-        if self.shape == RUN:
-            return (f, f + 1, f + 2)
-        return (f,) * (2 if self.shape == PAIR else 4 if self.shape == KONG else 3)
+        return group_kinds(self)
+
+
+def group_kinds(g: RawGroup) -> tuple[int, ...]:
+    """The kinds a group stands for, hun as what they fill (a function, not only a method:
+    mypyc compiles functions, while a NamedTuple's methods stay interpreted)."""
+    f = g.first
+    if g.shape == RUN:
+        return (f, f + 1, f + 2)
+    return (f,) * (2 if g.shape == PAIR else 4 if g.shape == KONG else 3)
 
 
 # One suit's decomposition: (hun used, melds formed, pairs formed, group codes). Codes are
@@ -178,13 +185,22 @@ def _suit_codes(numbered: bool, counts: tuple[int, ...], max_hun: int
     return tuple(out)
 
 
-class Layout(NamedTuple):
+@dataclass(frozen=True, slots=True, init=False)
+class Layout:
     """The hand as the arranger needs it: real concealed counts (win tile included), hun."""
 
     counts: tuple[int, ...]     # length 34, hun tiles excluded
     hun: int                    # hun tiles among concealed + win
     need_melds: int             # melds to form from the concealed tiles (4 - declared)
     need_pairs: int = 1         # 0 when the pair is already formed (rest_layout)
+
+    # written out: one is built per score, and mypyc compiles this one (see hand.Hand)
+    def __init__(self, counts: tuple[int, ...], hun: int, need_melds: int,
+                 need_pairs: int = 1) -> None:
+        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "hun", hun)
+        object.__setattr__(self, "need_melds", need_melds)
+        object.__setattr__(self, "need_pairs", need_pairs)
 
 
 def split_suits(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -325,7 +341,7 @@ def groups_holding(counts: Sequence[int], hun: int, tile: int) -> list[RawGroup]
 def rest_layout(layout: Layout, group: RawGroup) -> Layout:
     """What is left to arrange once `group` (a concealed group) is taken out."""
     counts = list(layout.counts)
-    real = list(group.kinds())
+    real = list(group_kinds(group))
     for fill in group.fills:
         real.remove(fill)
     for k in real:

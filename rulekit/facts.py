@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
-from rulekit.arrange import KONG, PAIR, RUN, SET, RawGroup
+from rulekit.arrange import KONG, PAIR, RUN, SET, RawGroup, group_kinds
 
 SUIT_NAMES = ("wan", "tong", "tiao", "zi")
 NUMBERED_SUITS = ("wan", "tong", "tiao")
@@ -36,7 +36,7 @@ class GroupFact:
         self.first = self.kind = g.first
         self.suit = suit_name(g.first)
         self.rank = rank(g.first)
-        self.tiles = g.kinds()
+        self.tiles = group_kinds(g)
         self.fills = g.fills
         self.hun = len(g.fills)
         self.other_hun = self.hun - (1 if has_win and win_is_hun else 0)
@@ -154,7 +154,9 @@ class Facts:
         return PAIR * 64 + kind in self.index
 
 
+@lru_cache(maxsize=512)
 def declared_group(kind: str, tile: int, concealed: bool, golden: bool) -> RawGroup:
+    """One shared group per kind of declared meld (built per meld per score otherwise)."""
     return RawGroup(KONG if kind == "kong" else SET, tile, (), True, concealed, golden)
 
 
@@ -179,7 +181,7 @@ def readings(raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...],
             if not g.fills:
                 continue
             options: Iterable[int] = sorted(set(g.fills))
-        elif g.kinds().count(win_tile) > g.fills.count(win_tile):
+        elif group_kinds(g).count(win_tile) > g.fills.count(win_tile):
             options = (win_tile,)
         else:
             continue
