@@ -248,16 +248,25 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
                         yield g0 + g1 + g2 + g3, wild_melds, wild_pairs
 
 
-def wild_meld_options(kinds: Iterable[int]) -> tuple[RawGroup, ...]:
-    """Melds made of three hun, over the given candidate kinds (runs start at them)."""
-    opts: set[RawGroup] = set()
-    for k in kinds:
-        opts.add(RawGroup(SET, k, (k, k, k)))
+def _wild_tables() -> tuple[tuple[tuple[RawGroup, ...], ...], tuple[RawGroup, ...]]:
+    """Per kind: the all-hun melds it can start or join, and its all-hun pair (built once)."""
+    melds = []
+    for k in range(NUM_KINDS):
+        opts = [RawGroup(SET, k, (k, k, k))]
         if k < HONOR_START:
             for start in (k - 2, k - 1, k):
                 if start >= 0 and start // 9 == k // 9 and start % 9 <= 6:
-                    opts.add(RawGroup(RUN, start, (start, start + 1, start + 2)))
-    return tuple(sorted(opts))
+                    opts.append(RawGroup(RUN, start, (start, start + 1, start + 2)))
+        melds.append(tuple(opts))
+    return tuple(melds), tuple(RawGroup(PAIR, k, (k, k)) for k in range(NUM_KINDS))
+
+
+_WILD_MELDS, _WILD_PAIRS = _wild_tables()
+
+
+def wild_meld_options(kinds: Iterable[int]) -> tuple[RawGroup, ...]:
+    """Melds made of three hun, over the given candidate kinds (runs start at them)."""
+    return tuple(sorted({g for k in kinds for g in _WILD_MELDS[k]}))
 
 
 def arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
@@ -267,18 +276,19 @@ def arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
     `wild_kinds` is called only when all-hun groups occur (5+ hun), since it costs.
     """
     meld_opts: tuple[RawGroup, ...] | None = None
-    kinds: Sequence[int] = ()
+    kinds: list[int] | None = None
     group_of = GROUP_OF
     for codes, wm, wp in anchored(layout):
         groups = tuple([group_of[c] for c in codes])
         if wm == 0 and wp == 0:
             yield groups
             continue
-        if meld_opts is None:
-            kinds = wild_kinds()
+        if kinds is None:
+            kinds = sorted(set(wild_kinds()))
+        if wm and meld_opts is None:
             meld_opts = wild_meld_options(kinds)
-        pair_opts = [RawGroup(PAIR, k, (k, k)) for k in sorted(set(kinds))] if wp else [None]
-        for melds in combinations_with_replacement(meld_opts, wm):
+        pair_opts = [_WILD_PAIRS[k] for k in kinds] if wp else [None]
+        for melds in combinations_with_replacement(meld_opts or (), wm):
             for pair in pair_opts:
                 extra = melds if pair is None else melds + (pair,)
                 yield groups + extra

@@ -175,20 +175,24 @@ def readings(raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...],
     winning tile sits in any concealed group with a hun, standing for one of its fills.
     `plain` are the arrangement's group facts with no winning tile, in `raw`'s order.
     """
-    seen: set[tuple[RawGroup, int]] = set()
     for i, g in enumerate(raw):
+        fills = g.fills
         if win_is_hun:
-            if not g.fills:
+            if not fills:
                 continue
-            options: Iterable[int] = sorted(set(g.fills))
-        elif group_kinds(g).count(win_tile) > g.fills.count(win_tile):
-            options = (win_tile,)
+            options: Iterable[int] = sorted(set(fills))
         else:
-            continue
-        for stands in options:
-            if (g, stands) in seen:
+            first = g.first
+            # a real tile of its kind: a run holds each kind once, a set or pair only one
+            if g.shape == RUN:
+                if not first <= win_tile <= first + 2 or win_tile in fills:
+                    continue
+            elif first != win_tile or len(fills) == len(group_kinds(g)):
                 continue
-            seen.add((g, stands))
-            held = group_fact(g, True, win_is_hun)
+            options = (win_tile,)
+        if g in raw[:i]:
+            continue                      # the same group twice: the same readings
+        held = group_fact(g, True, win_is_hun)
+        for stands in options:
             yield plain[:i] + (held,) + plain[i + 1:] + declared, WinFact(win_tile, win_is_hun,
                                                                           stands, held)
