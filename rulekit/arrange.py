@@ -211,6 +211,8 @@ _BASES = (0, 9, 18, 27)
 
 
 _EMPTY_PART: tuple[SuitPart, ...] = ((0, 0, 0, ()),)
+_NO_TILES9 = (0,) * 9
+_NO_TILES7 = (0,) * 7
 
 
 def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
@@ -224,9 +226,11 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
     h = layout.hun
     need = layout.need_melds
     pairs = layout.need_pairs
-    p0, p1, p2, p3 = (suit_parts(base, tuple(c[base:base + size]), h)
-                      if any(c[base:base + size]) else _EMPTY_PART
-                      for base, size in ((0, 9), (9, 9), (18, 9), (27, 7)))
+    s0, s1, s2, s3 = c[0:9], c[9:18], c[18:27], c[27:34]
+    p0 = suit_parts(0, s0, h) if s0 != _NO_TILES9 else _EMPTY_PART
+    p1 = suit_parts(9, s1, h) if s1 != _NO_TILES9 else _EMPTY_PART
+    p2 = suit_parts(18, s2, h) if s2 != _NO_TILES9 else _EMPTY_PART
+    p3 = suit_parts(27, s3, h) if s3 != _NO_TILES7 else _EMPTY_PART
     for h0, m0, q0, g0 in p0:
         if h0 > h or m0 > need or q0 > pairs:
             continue

@@ -71,14 +71,23 @@ class HandFact:
 
 
 class HunFact:
-    __slots__ = ("kinds", "suit", "held", "fills")
+    """The hand's hun; `fills` (what they stand for) is worked out only if a pattern asks."""
+
+    __slots__ = ("kinds", "suit", "held", "_raw", "_fills")
 
     def __init__(self, kinds: tuple[int, ...], held: tuple[int, ...],
-                 fills: tuple[int, ...] = ()) -> None:
+                 raw: tuple[RawGroup, ...] = ()) -> None:
         self.kinds = kinds
         self.suit = suit_name(kinds[0])
         self.held = held
-        self.fills = fills
+        self._raw = raw
+        self._fills: tuple[int, ...] | None = None
+
+    @property
+    def fills(self) -> tuple[int, ...]:
+        if self._fills is None:
+            self._fills = tuple(sorted([f for g in self._raw for f in g.fills]))
+        return self._fills
 
 
 class ContextFact:

@@ -426,7 +426,7 @@ def _skeleton(s: _State, raw: tuple[RawGroup, ...], skey: tuple[int, ...],
         held1 = s.fixed
         if level1:
             plain = tuple([group_fact(g, False, False) for g in raw])
-            hun_fact = HunFact(s.hun_kinds, s.held_hun, _fills(raw))
+            hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
             f1 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
             f1.pats = pats1
             for p in level1:
@@ -434,7 +434,7 @@ def _skeleton(s: _State, raw: tuple[RawGroup, ...], skey: tuple[int, ...],
             held1 = s.fixed | frozenset([p.id for p in level1 if pats1[p.id]])
         known1 = projections[proj] = (pats1, held1)
     if hun_fact is None:
-        hun_fact = HunFact(s.hun_kinds, s.held_hun, _fills(raw))
+        hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
     return known1[0], known1[1], index, hun_fact, plain
 
 
@@ -594,10 +594,6 @@ class _WildDomain:
         for lo, hi in ((0, 9), (9, 18), (18, 27), (27, 31), (31, 34)):
             dom.update([k for k in range(lo, hi) if k not in dom][:2])
         return tuple(sorted(dom))
-
-
-def _fills(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
-    return tuple(sorted(f for g in raw for f in g.fills))
 
 
 def _finish(rs: Ruleset, base: Facts, bd: Breakdown, groups: tuple[GroupFact, ...],
