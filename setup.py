@@ -25,6 +25,7 @@ HOT_PATH = [
     "rulekit/algebra.py",
     "rulekit/dsl/compile.py",
     "rulekit/scoring.py",
+    "rulekit/api.py",
 ]
 
 

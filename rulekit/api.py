@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping
 
-from rulekit import waits as _waits
+from rulekit.waits import waits as _waits_of
 from rulekit.hand import Hand
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset, load
@@ -60,4 +60,4 @@ def settle(doc: Mapping[str, Any], ruleset: RulesetRef = DEFAULT_RULESET) -> "Se
 
 def waits(doc: Mapping[str, Any], ruleset: RulesetRef = DEFAULT_RULESET) -> tuple[str, ...]:
     """The tiles that complete a 13-tile hand document (no `win_tile`)."""
-    return _waits.waits(doc, load_ruleset(ruleset))
+    return _waits_of(doc, load_ruleset(ruleset))
