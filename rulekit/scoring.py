@@ -228,7 +228,7 @@ def _search_groups_first(s: "_State", win_tile: int, groups: list[RawGroup],
                 pats[p.id] = p.id in possible and bool(p.fn(f))
             for p in level3:
                 pats[p.id] = p.id in possible and bool(p.fn(f))
-            held = frozenset([k for k, v in pats.items() if v])
+            held = _interned(rs, frozenset([k for k, v in pats.items() if v]))
             bd = fans.get(held)
             if bd is None:
                 bd = fans[held] = rs.algebra.fan(held)
@@ -368,7 +368,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
         if t not in hun_set:
             counts[t] += 1
     layout = Layout(tuple(counts), len(held_hun), 4 - len(hand.melds))
-    fixed = frozenset(k for k, v in indep.items() if v)
+    fixed = _interned(rs, frozenset([k for k, v in indep.items() if v]))
     if hand.heavenly and rs.heavenly_free_winning_tile:
         candidates = tuple(sorted(set(concealed_all)))
     else:
@@ -388,6 +388,27 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
 Projections = dict[Any, tuple[dict[str, bool], frozenset[str]]]
 
 
+def _interned(rs: Ruleset, value: frozenset[str]) -> frozenset[str]:
+    """The one frozenset equal to `value` that this ruleset keeps.
+
+    Memo keys built from it then match by identity instead of comparing elements, which a
+    profile showed as the main cost of the scorer's dictionary lookups.
+    """
+    pool: dict[frozenset[str], frozenset[str]] = rs.memo.setdefault("interned", {})
+    return pool.setdefault(value, value)
+
+
+def _with(rs: Ruleset, held: frozenset[str], more: tuple[str, ...]) -> frozenset[str]:
+    """`held | more`, interned; memoised on the (interned) `held` and the ids added."""
+    memo: dict[tuple[frozenset[str], tuple[str, ...]], frozenset[str]] = (
+        rs.memo.setdefault("with", {}))
+    key = (held, more)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _interned(rs, held | frozenset(more))
+    return hit
+
+
 def _projections(s: _State, cand_win: WinFact, possible: frozenset[str]
                  ) -> tuple[Projections, Any]:
     """Where skeleton-level results are kept, and the tag their keys carry.
@@ -402,7 +423,10 @@ def _projections(s: _State, cand_win: WinFact, possible: frozenset[str]
         return {}, None
     f = Facts((), cand_win, s.hand_fact, HunFact(s.hun_kinds, s.held_hun), s.context)
     shared: Projections = s.rs.memo.setdefault("level1", {})
-    return shared, (s.fixed, possible, tuple([get(f) for get in getters]))
+    # the tag becomes a small int once per hand, so the per-skeleton lookups stay cheap
+    tags: dict[Any, int] = s.rs.memo.setdefault("level1 tags", {})
+    return shared, tags.setdefault((s.fixed, possible, tuple([get(f) for get in getters])),
+                                   len(tags))
 
 
 def _skeleton(s: _State, raw: tuple[RawGroup, ...], skey: tuple[int, ...],
@@ -431,7 +455,7 @@ def _skeleton(s: _State, raw: tuple[RawGroup, ...], skey: tuple[int, ...],
             f1.pats = pats1
             for p in level1:
                 pats1[p.id] = p.id in possible and bool(p.fn(f1))
-            held1 = s.fixed | frozenset([p.id for p in level1 if pats1[p.id]])
+            held1 = _interned(s.rs, s.fixed | frozenset([p.id for p in level1 if pats1[p.id]]))
         known1 = projections[proj] = (pats1, held1)
     if hun_fact is None:
         hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
@@ -504,7 +528,7 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
                 f2.pats = pats
                 for p in level2:
                     pats[p.id] = p.id in possible and bool(p.fn(f2))
-                held_base = frozenset(k for k, v in pats.items() if v)
+                held_base = _interned(rs, frozenset([k for k, v in pats.items() if v]))
                 bound = _bound(rs, plan, held_base, free3)
                 if bound <= s.best_fan:
                     continue
@@ -523,7 +547,7 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
                         if v:
                             true3.append(p.id)
                     if true3:
-                        held = held_base | frozenset(true3)
+                        held = _with(rs, held_base, tuple(true3))
                 bd = fans.get(held)
                 if bd is None:
                     bd = fans[held] = rs.algebra.fan(held)
@@ -564,7 +588,7 @@ def _held1_options(s: _State, cand_win: WinFact, possible: frozenset[str],
             f1.pats = pats1
             for p in level1:
                 pats1[p.id] = p.id in possible and bool(p.fn(f1))
-            held1 = s.fixed | frozenset([p.id for p in level1 if pats1[p.id]])
+            held1 = _interned(s.rs, s.fixed | frozenset([p.id for p in level1 if pats1[p.id]]))
             projections[proj] = (pats1, held1)
         else:
             held1 = known[1]
