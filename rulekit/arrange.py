@@ -116,11 +116,15 @@ _HONOR_TEMPLATES = _templates(7, False)
 _NUMBERED_STEPS = _steps(_NUMBERED_TEMPLATES)
 _HONOR_STEPS = _steps(_HONOR_TEMPLATES)
 _CODE_OFFSET = {0: 0, 9: 256, 18: 512, 27: 768}
-GROUP_OF: dict[int, RawGroup] = {}
-"""Group code → the group: one shared object per (suit, rank, template), built at import."""
+_GROUP_TABLE: dict[int, RawGroup] = {}
 for _base in (0, 9, 18, 27):
-    GROUP_OF.update(_group_table(_base, _NUMBERED_TEMPLATES if _base < HONOR_START
-                                 else _HONOR_TEMPLATES))
+    _GROUP_TABLE.update(_group_table(_base, _NUMBERED_TEMPLATES if _base < HONOR_START
+                                     else _HONOR_TEMPLATES))
+_UNUSED = RawGroup(-1, -1, ())
+GROUP_OF: tuple[RawGroup, ...] = tuple(_GROUP_TABLE.get(c, _UNUSED)
+                                       for c in range(max(_GROUP_TABLE) + 1))
+"""Group code → the group: one shared object per (suit, rank, template), built at import
+(a tuple, indexed by code; codes no template uses hold a placeholder)."""
 
 
 def suit_parts(base: int, counts: tuple[int, ...], max_hun: int) -> tuple[SuitPart, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from rulekit import arrange
 from rulekit.algebra import Breakdown, Term, num
@@ -112,6 +112,15 @@ class _Plan:
     # getters for the hand-level facts skeleton-level patterns read, when those are all they
     # read besides shape queries: their results can then be shared between hands (None: not)
     level1_reads: tuple[Callable[[Any], Any], ...] | None = None
+    query_bit: dict[int, int] = field(default_factory=dict)   # key -> 1 << its place
+
+    def projection(self, keys: Iterable[int]) -> int:
+        """Which queried keys `keys` hold, as bits (an int keys memos cheaply)."""
+        bit = self.query_bit
+        bits = 0
+        for k in keys:
+            bits |= bit.get(k, 0)
+        return bits
 
 
 def _plan(rs: Ruleset) -> _Plan:
@@ -146,8 +155,9 @@ def _plan(rs: Ruleset) -> _Plan:
         level1_reads = (tuple(attrgetter(r) for r in reads)
                         if queries is not None and all(path_dep(r) == HAND for r in reads)
                         else None)
-        plan = rs.memo["plan"] = _Plan(levels, exclusive, queries,
-                                        tuple(sorted(queries or ())), gated, level1_reads)
+        keys = tuple(sorted(queries or ()))
+        plan = rs.memo["plan"] = _Plan(levels, exclusive, queries, keys, gated, level1_reads,
+                                        {k: 1 << i for i, k in enumerate(keys)})
     return plan
 
 
@@ -304,7 +314,8 @@ class _State:
     """What one hand's search shares between its steps: built once per hand."""
 
     __slots__ = ("rs", "plan", "indep", "fixed", "hand_fact", "context", "hun_kinds",
-                 "held_hun", "declared", "declared_keys", "layout", "wild", "best_fan", "best")
+                 "held_hun", "declared", "declared_keys", "declared_bits", "layout", "wild",
+                 "best_fan", "best")
 
     def __init__(self, rs: Ruleset, plan: _Plan, indep: dict[str, bool], fixed: frozenset[str],
                  hand_fact: HandFact, context: ContextFact, hun_kinds: tuple[int, ...],
@@ -320,6 +331,7 @@ class _State:
         self.held_hun = held_hun
         self.declared = declared
         self.declared_keys = declared_keys
+        self.declared_bits = plan.projection(declared_keys)
         self.layout = layout
         self.wild = wild
         self.best_fan = -1.0
@@ -438,8 +450,8 @@ def _skeleton(s: _State, raw: tuple[RawGroup, ...], skey: tuple[int, ...],
     plan = s.plan
     level1 = plan.by_level[1]
     index = frozenset(skey) | s.declared_keys
-    queries = plan.queries
-    proj: Any = index & queries if queries is not None else skey
+    proj: Any = (plan.projection(skey) | s.declared_bits if plan.queries is not None
+                 else skey)
     if tag is not None:
         proj = (proj, tag)
     known1 = projections.get(proj)
@@ -480,9 +492,9 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
         if not win_is_hun and layout.hun >= TIGHT_BOUND_HUN and plan.win_gated:
             checked, first = _win_group_checked(s, win_tile, possible)
             if checked != possible:
-                possible = checked
-                free12 = possible - {p.id for p in level1}
-                free3 = free3 & possible
+                possible = _interned(rs, checked)
+                free12 = _interned(rs, possible - {p.id for p in level1})
+                free3 = _interned(rs, free3 & possible)
                 bound_all = _bound(rs, plan, s.fixed, possible)
                 if bound_all <= s.best_fan:
                     continue
@@ -578,7 +590,7 @@ def _held1_options(s: _State, cand_win: WinFact, possible: frozenset[str],
     hun_fact = HunFact(s.hun_kinds, s.held_hun)
     for bits in arrange.skeleton_reach(s.layout, keys):
         index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys
-        proj: Any = index & plan.queries
+        proj: Any = bits | s.declared_bits
         if tag is not None:
             proj = (proj, tag)
         known = projections.get(proj)
