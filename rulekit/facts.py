@@ -58,16 +58,35 @@ class WinFact:
 
 
 class HandFact:
-    __slots__ = ("hun", "tiles", "concealed", "melds", "kongs", "flowers")
+    """The whole hand; its sorted tile lists are made only if a pattern reads them."""
 
-    def __init__(self, hun: int, tiles: tuple[int, ...], concealed: tuple[int, ...],
+    __slots__ = ("hun", "melds", "kongs", "flowers", "_concealed", "_meld_tiles", "_sorted")
+
+    def __init__(self, hun: int, concealed: tuple[int, ...], meld_tiles: tuple[int, ...],
                  melds: tuple[GroupFact, ...], flowers: tuple[int, ...]) -> None:
         self.hun = hun
-        self.tiles = tiles
-        self.concealed = concealed
+        self._concealed = concealed
+        self._meld_tiles = meld_tiles
+        self._sorted: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         self.melds = melds
         self.kongs = sum(1 for m in melds if m.shape == "kong")
         self.flowers = flowers
+
+    def _lists(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        if self._sorted is None:
+            self._sorted = (tuple(sorted(self._concealed + self._meld_tiles)),
+                            tuple(sorted(self._concealed)))
+        return self._sorted
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """Every tile: concealed, winning, melds (kongs x4), sorted."""
+        return self._lists()[0]
+
+    @property
+    def concealed(self) -> tuple[int, ...]:
+        """The concealed tiles and the winning tile, sorted."""
+        return self._lists()[1]
 
 
 class HunFact:

@@ -357,8 +357,7 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
                           kong_kinds[-1] if kong_kinds else "none",
                           len(hand.flowers), hand.earthly, hand.ready_declared)
     held_hun = tuple(sorted(t for t in concealed_all if t in hun_set))
-    hand_fact = HandFact(len(held_hun), tuple(sorted(concealed_all + meld_tiles)),
-                         tuple(sorted(concealed_all)), declared, hand.flowers)
+    hand_fact = HandFact(len(held_hun), concealed_all, meld_tiles, declared, hand.flowers)
 
     # hand-level patterns, once; they may read the winning tile but not where it sits
     win_is_hun = hand.win_tile in hun_set

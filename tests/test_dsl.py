@@ -87,7 +87,7 @@ def test_needs_make_exclusive_patterns_known() -> None:
 
 def test_quantifiers_count_and_comprehension_evaluate() -> None:
     from rulekit.facts import ContextFact, Facts, HandFact, HunFact
-    hand = HandFact(0, (0, 0, 9, 27), (0, 0, 9, 27), (), ())
+    hand = HandFact(0, (0, 0, 9, 27), (), (), ())
     f = Facts((), None, hand, HunFact((31, 32), ()), ContextFact("self_draw", False, False,
                                                                  "none", 0))
     compiled, errors = compile_patterns([
