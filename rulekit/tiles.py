@@ -230,41 +230,41 @@ def parse_tiles(text: str) -> tuple[int, ...]:
     return _parse_tiles_full(text)
 
 
-_PLAIN_GROUP = re.compile(rb"([1-9]+)([mpsz])")
-_BAD = 0x7F
-"""Stands for 8z / 9z in translated ranks: above every kind, so a sorted result ends in it."""
-
-
-def _ranks_to_kinds(s: int) -> bytes:
-    """A bytes.translate table taking suit `s`'s rank digits to their kinds."""
-    table = bytearray(range(256))
-    for r in range(1, 10):
-        table[ord(str(r))] = SUIT_BASE[s] + r - 1 if r <= SUIT_SIZE[s] else _BAD
-    return bytes(table)
-
-
-_RANKS_TO_KINDS = {letter.encode(): _ranks_to_kinds(s) for s, letter in enumerate("mpsz")}
-
-
 def plain_tiles_sorted(text: str) -> tuple[int, ...] | None:
     """The sorted kinds of `text` if it is plain ASCII groups, such as `123m45p` or `1m 9s`.
 
     None means "not plain" (Chinese, flowers, 8z, any error...), not "invalid": callers then
-    take `parse_tiles`, which gives the answer or the error. Each group's digits become its
-    kinds in one bytes.translate, rather than tile by tile, which is what makes it cheap.
+    take `parse_tiles`, which gives the answer or the error. A plain loop over the text:
+    compiled by mypyc it beats a regular expression by several times.
     """
     if not text.isascii():
         return None
-    raw = text.encode()
-    groups = _PLAIN_GROUP.findall(raw)
-    kinds = b"".join([digits.translate(_RANKS_TO_KINDS[letter]) for digits, letter in groups])
-    if len(kinds) + len(groups) != len(raw) and (
-            len(kinds) + len(groups) + raw.count(b" ") + raw.count(b"\t") != len(raw)):
-        return None                     # something besides groups, spaces and tabs
-    result = tuple(sorted(kinds))
-    if result and result[-1] >= NUM_KINDS:
-        return None                     # 8z or 9z
-    return result
+    out: list[int] = []
+    pending: list[int] = []                 # ranks waiting for their suit letter
+    for c in text.encode():                 # byte values: "1" is 49, "m" 109, " " 32
+        if 49 <= c <= 57:
+            pending.append(c - 48)
+        elif c == 109 or c == 112 or c == 115 or c == 122:
+            if not pending:
+                return None
+            if c == 122:
+                for r in pending:
+                    if r > 7:
+                        return None         # 8z or 9z
+                base = 26
+            else:
+                base = -1 if c == 109 else 8 if c == 112 else 17
+            for r in pending:
+                out.append(base + r)
+            pending.clear()
+        elif (c == 32 or c == 9) and not pending:
+            continue
+        else:
+            return None                     # anything else, or digits cut from their suit
+    if pending:
+        return None
+    out.sort()
+    return tuple(out)
 
 
 def _parse_tiles_full(text: str) -> tuple[int, ...]:

@@ -213,3 +213,18 @@ def test_any_spelling_parses_to_the_same_tiles(tiles: list[int], gaps: list[str]
     text = gaps[0] + "".join(name + gap for name, gap in zip(names, gaps[1:]))
     assert parse_tiles(text) == tuple(tiles)
     assert format_tiles(parse_tiles(text)) == format_tiles(tiles)
+
+
+@given(st.text(alphabet="123456789890mpszf \t\n萬東", max_size=24))
+def test_plain_fast_path_agrees_with_the_parser(text: str) -> None:
+    # parse_hand's fast path may only answer where the full parser gives the same tiles
+    from rulekit.tiles import plain_tiles_sorted
+    fast = plain_tiles_sorted(text)
+    if fast is not None:
+        assert fast == tuple(sorted(parse_tiles(text)))
+
+
+@given(st.lists(st.integers(0, 33), max_size=14))
+def test_plain_fast_path_takes_canonical_notation(kinds: list[int]) -> None:
+    from rulekit.tiles import plain_tiles_sorted
+    assert plain_tiles_sorted(format_tiles(kinds)) == tuple(sorted(kinds))
