@@ -6,9 +6,11 @@ The corpus: hun counts as fourteen tiles dealt from the wall hold them (rulekit.
 plus a floor so that every count from 0 to 7 occurs (7 is the most a valid two-kind hand can
 hold: the indicator stays on the wall), melds, kong draws and heavenly hands. Hands are
 scored from their JSON documents (validation included), one process, each hand timed once,
-after --warm hands of a different seed (the per-suit memo a running server would have). Prints the figure per hun count, then, with the riichi
-`mahjong` package installed (`pip install .[bench]`), its estimate_hand_value on comparable
-closed hands in the same run, and last `score: N hands/s`.
+after --warm hands of a different seed (the memos a running server would have), with the
+harness's own garbage collected before the timed loop. It says whether the scoring hot path
+runs compiled (mypyc) or as pure Python. Prints the figure per hun count, then, with the
+riichi `mahjong` package installed (`pip install .[bench]`), its estimate_hand_value on
+comparable closed hands in the same run, and last `score: N hands/s`.
 """
 from __future__ import annotations
 
