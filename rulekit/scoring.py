@@ -480,6 +480,8 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
     layout, declared = s.layout, s.declared
     fans: dict[frozenset[str], Breakdown] = rs.memo.setdefault("fans", {})
     hun_kinds = s.hun_kinds
+    # a 天和 tries each of its tiles as the winning tile over the same arrangements
+    shared: tuple[tuple[RawGroup, ...], ...] | None = None
     for win_tile in candidates:
         win_is_hun = win_tile in hun_kinds
         possible, free12, free3, bound_all = _limits(rs, plan, s.fixed, win_tile, win_is_hun,
@@ -513,7 +515,9 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
                                                frozenset[int], HunFact]] = {}
         pruned: set[tuple[int, ...]] = set()
         projections, tag = _projections(s, cand_win, possible)
-        for raw in arrange.arrangements(layout, s.wild):
+        if len(candidates) > 1 and shared is None:
+            shared = tuple(arrange.arrangements(layout, s.wild))
+        for raw in shared if shared is not None else arrange.arrangements(layout, s.wild):
             skey = tuple(sorted([g[0] * 64 + g[1] for g in raw]))
             if skey in pruned:
                 continue
