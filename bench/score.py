@@ -25,7 +25,6 @@ from typing import Any
 import rulekit
 from rulekit.corpus import DEALT, random_hand
 from rulekit.hand import parse_hand
-from rulekit.scoring import score_hand
 
 
 def build_corpus(count: int, seed: int, floor: int) -> list[dict[str, Any]]:

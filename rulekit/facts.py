@@ -8,7 +8,7 @@ by all of its readings.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Iterable, Iterator
+from typing import Iterable, Iterator
 
 from rulekit.arrange import KONG, PAIR, RUN, SET, RawGroup, group_kinds
 

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from rulekit import cli, diff
-from rulekit.corpus import corpus
 from rulekit.errors import RulesetError
 from rulekit.hand import parse_hand
 from rulekit.progress import Progress, render
