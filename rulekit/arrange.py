@@ -207,13 +207,6 @@ class Layout:
         object.__setattr__(self, "need_pairs", need_pairs)
 
 
-def split_suits(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    return (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34]))
-
-
-_BASES = (0, 9, 18, 27)
-
-
 _EMPTY_PART: tuple[SuitPart, ...] = ((0, 0, 0, ()),)
 _NO_TILES9 = (0,) * 9
 _NO_TILES7 = (0,) * 7
@@ -302,31 +295,13 @@ def arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
                 yield groups + extra
 
 
-@lru_cache(maxsize=1 << 16)
-def _suit_shapes(base: int, counts: tuple[int, ...], max_hun: int) -> frozenset[tuple[int, int, int]]:
-    """(hun used, melds, pairs) reachable in one suit: enough to decide a winning shape."""
-    return frozenset((p[0], p[1], p[2]) for p in suit_parts(base, counts, max_hun))
-
-
 def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int,
                      need_pairs: int = 1) -> bool:
-    """Can these tiles plus `hun` wildcards form `need_melds` melds and `need_pairs` pairs?"""
-    reach = {(0, 0, 0)}
-    for s, part in enumerate(split_suits(counts)):
-        if not any(part):
-            continue
-        shapes = _suit_shapes(_BASES[s], part, hun)
-        if not shapes:
-            return False
-        reach = {(a[0] + b[0], a[1] + b[1], a[2] + b[2]) for a in reach for b in shapes
-                 if a[0] + b[0] <= hun and a[1] + b[1] <= need_melds
-                 and a[2] + b[2] <= need_pairs}
-        if not reach:
-            return False
-    for used, melds, pairs in reach:
-        if hun - used == 3 * (need_melds - melds) + 2 * (need_pairs - pairs):
-            return True
-    return False
+    """Can these tiles plus `hun` wildcards form `need_melds` melds and `need_pairs` pairs?
+
+    The same suit-by-suit question `skeleton_reach` answers, asked about no keys.
+    """
+    return bool(skeleton_reach(Layout(tuple(counts), hun, need_melds, need_pairs), ()))
 
 
 def groups_holding(counts: Sequence[int], hun: int, tile: int) -> list[RawGroup]:

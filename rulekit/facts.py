@@ -172,15 +172,6 @@ class Facts:
             self._melds = tuple(g for g in self.groups if g.shape != "pair")
         return self._melds
 
-    def has_run(self, suit: str, rank_: int) -> bool:
-        return run_key(suit, rank_) in self.index
-
-    def has_set(self, kind: int) -> bool:
-        return SET * 64 + kind in self.index or KONG * 64 + kind in self.index
-
-    def has_pair(self, kind: int) -> bool:
-        return PAIR * 64 + kind in self.index
-
 
 @lru_cache(maxsize=512)
 def declared_group(kind: str, tile: int, concealed: bool, golden: bool) -> RawGroup:

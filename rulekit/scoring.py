@@ -209,7 +209,7 @@ def _win_group_checked(s: "_State", win_tile: int, possible: frozenset[str]
 
 def _search_groups_first(s: "_State", win_tile: int, groups: list[RawGroup],
                          possible: frozenset[str], free12: frozenset[str], bound_all: float,
-                         cand_win: WinFact) -> None:
+                         cand_win: WinFact, projections: Projections, tag: Any) -> None:
     """The readings with the real winning tile in one of `groups`, before all the others.
 
     Each is one of the groups plus an arrangement of the tiles left. The full search runs
@@ -218,7 +218,6 @@ def _search_groups_first(s: "_State", win_tile: int, groups: list[RawGroup],
     rs, plan = s.rs, s.plan
     _, _, level2, level3 = plan.by_level
     fans: dict[frozenset[str], Breakdown] = rs.memo.setdefault("fans", {})
-    projections, tag = _projections(s, cand_win, possible)
     for g in groups:
         held_g = group_fact(g, True, False)
         win = WinFact(win_tile, False, win_tile, held_g)
@@ -457,24 +456,20 @@ def _skeleton(s: _State, raw: tuple[RawGroup, ...], skey: tuple[int, ...],
     plain = None
     hun_fact = None
     if known1 is None:
-        pats1 = dict(s.indep)
-        held1 = s.fixed
         if level1:
             plain = tuple([group_fact(g, False, False) for g in raw])
             hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
-            f1 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
-            f1.pats = pats1
-            for p in level1:
-                pats1[p.id] = p.id in possible and bool(p.fn(f1))
-            held1 = _interned(s.rs, s.fixed | frozenset([p.id for p in level1 if pats1[p.id]]))
-        known1 = projections[proj] = (pats1, held1)
+            known1 = _level1(s, plain + s.declared, cand_win, hun_fact, index, possible)
+        else:
+            known1 = (dict(s.indep), s.fixed)
+        projections[proj] = known1
     if hun_fact is None:
         hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
     return known1[0], known1[1], index, hun_fact, plain
 
 
 def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
-    """Every arrangement, then every place of the winning tile in it; for hands with few hun."""
+    """Every arrangement, then every place of the winning tile in it."""
     rs, plan = s.rs, s.plan
     _, level1, level2, level3 = plan.by_level
     layout, declared = s.layout, s.declared
@@ -490,6 +485,7 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
             continue
         # skeleton-level facts know the winning tile (not where it sits)
         cand_win = WinFact(win_tile, win_is_hun, win_tile, None)
+        first: list[RawGroup] = []
         if not win_is_hun and layout.hun >= TIGHT_BOUND_HUN and plan.win_gated:
             checked, first = _win_group_checked(s, win_tile, possible)
             if checked != possible:
@@ -499,14 +495,14 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
                 bound_all = _bound(rs, plan, s.fixed, possible)
                 if bound_all <= s.best_fan:
                     continue
-            if first:
-                _search_groups_first(s, win_tile, first, possible, free12, bound_all,
-                                     cand_win)
-                if s.best_fan >= bound_all:
-                    continue
+        projections, tag = _projections(s, cand_win, possible)
+        if first:
+            _search_groups_first(s, win_tile, first, possible, free12, bound_all, cand_win,
+                                 projections, tag)
+            if s.best_fan >= bound_all:
+                continue
         if layout.hun >= TIGHT_BOUND_HUN:
-            options = _held1_options(s, cand_win, possible, *_projections(s, cand_win,
-                                                                          possible))
+            options = _held1_options(s, cand_win, possible, projections, tag)
             if options is not None:
                 bound_all = max((_bound(rs, plan, h1, free12) for h1 in options), default=-1.0)
                 if bound_all <= s.best_fan:
@@ -514,7 +510,6 @@ def _search_arrangements(s: _State, candidates: tuple[int, ...]) -> None:
         skeletons: dict[tuple[int, ...], tuple[dict[str, bool], frozenset[str], float,
                                                frozenset[int], HunFact]] = {}
         pruned: set[tuple[int, ...]] = set()
-        projections, tag = _projections(s, cand_win, possible)
         if len(candidates) > 1 and shared is None:
             shared = tuple(arrange.arrangements(layout, s.wild))
         for raw in shared if shared is not None else arrange.arrangements(layout, s.wild):
@@ -598,17 +593,26 @@ def _held1_options(s: _State, cand_win: WinFact, possible: frozenset[str],
             proj = (proj, tag)
         known = projections.get(proj)
         if known is None:
-            f1 = Facts(s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
-            pats1 = dict(s.indep)
-            f1.pats = pats1
-            for p in level1:
-                pats1[p.id] = p.id in possible and bool(p.fn(f1))
-            held1 = _interned(s.rs, s.fixed | frozenset([p.id for p in level1 if pats1[p.id]]))
-            projections[proj] = (pats1, held1)
-        else:
-            held1 = known[1]
-        out[held1] = None
+            # shape queries are all these patterns read of a skeleton: the declared melds
+            # and the queried keys stand in for its groups
+            known = projections[proj] = _level1(s, s.declared, cand_win, hun_fact, index,
+                                                possible)
+        out[known[1]] = None
     return tuple(out)
+
+
+def _level1(s: _State, groups: tuple[GroupFact, ...], cand_win: WinFact, hun_fact: HunFact,
+            index: frozenset[int], possible: frozenset[str]
+            ) -> tuple[dict[str, bool], frozenset[str]]:
+    """The skeleton-level patterns judged on one skeleton: every pattern's truth so far,
+    and the (interned) set of those that hold."""
+    pats1 = dict(s.indep)
+    f1 = Facts(groups, cand_win, s.hand_fact, hun_fact, s.context, index)
+    f1.pats = pats1
+    level1 = s.plan.by_level[1]
+    for p in level1:
+        pats1[p.id] = p.id in possible and bool(p.fn(f1))
+    return pats1, _interned(s.rs, s.fixed | frozenset([p.id for p in level1 if pats1[p.id]]))
 
 
 class _WildDomain:

@@ -7,8 +7,6 @@ and are immutable.
 """
 from __future__ import annotations
 
-import re
-
 import json
 from collections.abc import Iterable
 
@@ -199,43 +197,45 @@ def _quote1(text: str) -> str:
     return f"'{text}'" if text.isprintable() else repr(text)
 
 
-_ASCII_GROUP = re.compile(r"([1-9]+)([mpsz])")
-_ASCII_FULL = re.compile(r"(?:[ \t]*[1-9]+[mpsz])*[ \t]*")
-_ASCII_BASE = {"m": 0, "p": 9, "s": 18, "z": 27}
 _SHORT: dict[str, tuple[int, ...]] = {}
 
 
 def parse_tiles(text: str) -> tuple[int, ...]:
     """Tiles from ASCII (`123m 456p 1z`) or Chinese (`一萬 東風 紅中`) notation, in input order.
 
-    Plain ASCII notation takes a regex fast path (hands are parsed on every score); short
-    strings such as a winning tile are memoised. Anything else, and every error, goes
-    through the full parser below.
+    Plain ASCII notation takes a fast path (`_plain_kinds`); short strings such as a winning
+    tile are memoised. Anything else, and every error, goes through the full parser below.
     """
     hit = _SHORT.get(text)
     if hit is not None:
         return hit
-    if _ASCII_FULL.fullmatch(text):
-        out: list[int] = []
-        for digits, suit in _ASCII_GROUP.findall(text):
-            if suit == "z" and ("8" in digits or "9" in digits):
-                break                                   # the full parser names the tile
-            base = _ASCII_BASE[suit] - 1
-            out.extend(base + ord(d) - 48 for d in digits)
-        else:
-            result = tuple(out)
-            if len(text) <= 4 and len(_SHORT) < 4096:
-                _SHORT[text] = result
-            return result
-    return _parse_tiles_full(text)
+    kinds = _plain_kinds(text)
+    if kinds is None:
+        return _parse_tiles_full(text)
+    result = tuple(kinds)
+    if len(text) <= 4 and len(_SHORT) < 4096:
+        _SHORT[text] = result
+    return result
 
 
 def plain_tiles_sorted(text: str) -> tuple[int, ...] | None:
     """The sorted kinds of `text` if it is plain ASCII groups, such as `123m45p` or `1m 9s`.
 
     None means "not plain" (Chinese, flowers, 8z, any error...), not "invalid": callers then
-    take `parse_tiles`, which gives the answer or the error. A plain loop over the text:
-    compiled by mypyc it beats a regular expression by several times.
+    take `parse_tiles`, which gives the answer or the error.
+    """
+    kinds = _plain_kinds(text)
+    if kinds is None:
+        return None
+    kinds.sort()
+    return tuple(kinds)
+
+
+def _plain_kinds(text: str) -> list[int] | None:
+    """The kinds of plain ASCII groups in input order, else None (see plain_tiles_sorted).
+
+    A loop over the text's bytes: compiled by mypyc it beats a regular expression by
+    several times, and hands are parsed on every score.
     """
     if not text.isascii():
         return None
@@ -250,7 +250,7 @@ def plain_tiles_sorted(text: str) -> tuple[int, ...] | None:
             if c == 122:
                 for r in pending:
                     if r > 7:
-                        return None         # 8z or 9z
+                        return None         # 8z or 9z: the full parser names the tile
                 base = 26
             else:
                 base = -1 if c == 109 else 8 if c == 112 else 17
@@ -263,8 +263,7 @@ def plain_tiles_sorted(text: str) -> tuple[int, ...] | None:
             return None                     # anything else, or digits cut from their suit
     if pending:
         return None
-    out.sort()
-    return tuple(out)
+    return out
 
 
 def _parse_tiles_full(text: str) -> tuple[int, ...]:

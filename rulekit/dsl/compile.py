@@ -201,12 +201,12 @@ class _Compiler:
                 raise self.error(f"{n.fn}() wants {_show(want)}, got {_show(a.type)}",
                                  _pos_of(node))
         result = args[0].type if fn.result == "same" else fn.result
-        impl = fn.impl
         fns = [a.fn for a in args]
         dep = max([fn.dep, *(a.dep for a in args)])
-        if n.fn in ("run", "set", "pair"):
+        if fn.impl is None:                    # run(), set(), pair(): skeleton index lookups
             self._note_queries(n, args)
             return _Typed(result, dep, _shape_query(n.fn, args))
+        impl = fn.impl
         if len(fns) == 1:
             a0 = fns[0]
             return _Typed(result, dep, lambda f, env: impl(f, a0(f, env)))

@@ -103,7 +103,7 @@ class Function:
     params: tuple[str, ...]     # types; "list:*" takes any list
     result: str                 # "same" = the argument's type
     dep: int
-    impl: Callable[..., Any]
+    impl: Callable[..., Any] | None     # None: the compiler makes it an index lookup
     doc: str
 
 
@@ -112,11 +112,11 @@ def _distinct(xs: Any) -> tuple[Any, ...]:
 
 
 FUNCTIONS: dict[str, Function] = {
-    "run": Function(("suit", "int"), "bool", SKELETON, lambda f, s, r: f.has_run(s, r),
+    "run": Function(("suit", "int"), "bool", SKELETON, None,
                     "the arrangement has a run of that suit starting at that rank"),
-    "set": Function(("tile",), "bool", SKELETON, lambda f, t: f.has_set(t),
+    "set": Function(("tile",), "bool", SKELETON, None,
                     "the arrangement has a set (or kong) of that tile"),
-    "pair": Function(("tile",), "bool", SKELETON, lambda f, t: f.has_pair(t),
+    "pair": Function(("tile",), "bool", SKELETON, None,
                      "the arrangement's pair is that tile"),
     "suit": Function(("tile",), "suit", HAND, lambda f, t: suit_name(t), "a tile's suit"),
     "rank": Function(("tile",), "int", HAND, lambda f, t: rank(t), "a tile's rank"),
