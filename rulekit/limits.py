@@ -1,0 +1,31 @@
+"""Bounds on everything rulekit reads, so that no input can exhaust memory, stack or time.
+
+Each bound is generous for real play and authoring and small enough that a hostile ruleset,
+document or request is refused in milliseconds with a clean error. One place holds them so that
+the CLI, the library and a server agree on what is too big.
+"""
+from __future__ import annotations
+
+from typing import Final
+
+# -- what an error message may quote of the input ------------------------------------------
+QUOTE_CHARS: Final = 200
+
+# -- hand, settle and batch documents (JSON) ------------------------------------------------
+DOC_BYTES: Final = 64 * 1024          # one JSON document (one --jsonl line)
+JSON_DEPTH: Final = 32                # nesting of arrays and objects in one document
+INT_DIGITS: Final = 30                # an integer in a document or ruleset
+
+# -- rulesets (YAML) and patterns (DSL) ------------------------------------------------------
+RULESET_BYTES: Final = 1024 * 1024    # one ruleset or case file
+YAML_DEPTH: Final = 32                # nesting of mappings and sequences
+EXTENDS_DEPTH: Final = 16             # length of an extends chain
+DSL_CHARS: Final = 4000               # one pattern expression
+DSL_DEPTH: Final = 64                 # nesting of one pattern expression
+
+
+def excerpt(text: str, limit: int = QUOTE_CHARS) -> str:
+    """`text` cut to `limit` characters for an error message: never echo a whole hostile input."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1] + "…"
