@@ -64,7 +64,8 @@ def problems(data: Any, origins: dict[Path_, Origin], default: str) -> list[str]
 
 def _closest(name: str, options: Any) -> str:
     import difflib
-    close = difflib.get_close_matches(str(name), list(options), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(str(name), [o for o in options if o != name], n=1,
+                                      cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
