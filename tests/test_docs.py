@@ -7,6 +7,7 @@ from pathlib import Path
 from rulekit.cli import main
 
 DOC = Path(__file__).parent.parent / "docs" / "authoring.md"
+MY_TABLE = "# yaml-language-server: $schema=./ruleset-overlay.schema.json\n#\n# My table"
 
 
 def block_after(text: str, marker: str) -> str:
@@ -17,7 +18,7 @@ def block_after(text: str, marker: str) -> str:
 def test_tutorial_ruleset_and_cases_pass(tmp_path: Path) -> None:
     text = DOC.read_text(encoding="utf-8")
     (tmp_path / "my-table.yaml").write_text(
-        block_after(text, "# yaml-language-server: $schema=./ruleset.schema.json\n#\n# My table"),
+        block_after(text, MY_TABLE),
         encoding="utf-8")
     (tmp_path / "cases").mkdir()
     (tmp_path / "cases" / "my-table.yaml").write_text(

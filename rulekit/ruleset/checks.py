@@ -131,7 +131,7 @@ def reference_problems(data: Mapping[str, Any], origins: dict[Path_, Origin], de
                 problems.append(f"{where}: pattern '{pid}' is never defined in patterns"
                                 f"{schema._closest(pid, defined)}")
     for key, value in _mapping(scoring.get("multiply")).items():
-        if isinstance(value, str) and number(data, value) is None:
+        if _is_ref(value) and number(data, value) is None:
             problems.append(f"{_at(origins, ('scoring', 'multiply', key), default)}: "
                             f"'{value}' does not name a number in this ruleset")
     for prefix, path in CONTEXT_SECTIONS:
@@ -142,6 +142,13 @@ def reference_problems(data: Mapping[str, Any], origins: dict[Path_, Origin], de
                 problems.append(f"{where}: must depend only on the hand and its context, not "
                                 f"on an arrangement")
     return problems
+
+
+def _is_ref(value: Any) -> bool:
+    """A well-formed dotted reference (anything else is the schema's to report)."""
+    ref = schema.schema()["$defs"]["ref"]
+    return (isinstance(value, str) and len(value) <= ref["maxLength"]
+            and re.fullmatch(ref["pattern"], value) is not None)
 
 
 _LOCATION = re.compile(r"^(.*?):(\d+)(?::(\d+))?: ")
