@@ -1,9 +1,12 @@
 """Ruleset loading: schema errors with lines, extends and merging, references."""
 from __future__ import annotations
 
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rulekit
 from rulekit.errors import RulesetError
@@ -185,3 +188,30 @@ def test_schema_errors_do_not_hide_unknown_ids_or_bad_references(tmp_path: Path)
         f"{p}:7: scoring.combinations.x.patterns: pattern 'lung' is never defined in patterns; "
         f"did you mean 'long'?",
     ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sets(st.integers(0, 4), max_size=3), min_size=5, max_size=5))
+def test_any_reference_graph_gives_exactly_its_own_problems(
+        tmp_path_factory: pytest.TempPathFactory, uses: list[set[int]]) -> None:
+    # pattern p{i} (on line 4 + i) reads the patterns in uses[i]: every self-reference is
+    # named, a cycle is reported when there is one, and nothing else (no "unknown name")
+    lines = "".join(
+        f"  p{i}: {{name: P{i}, when: '{' and '.join(f'p{j}' for j in sorted(u)) or 'true'}'}}\n"
+        for i, u in enumerate(uses))
+    p = write(tmp_path_factory.mktemp("g"), "g.yaml",
+              f"extends: tianjin\nname: g\npatterns:\n{lines}")
+    graph = {i: {j for j in u if j != i} for i, u in enumerate(uses)}
+    try:
+        list(TopologicalSorter(graph).static_order())
+        cyclic = False
+    except CycleError:
+        cyclic = True
+    selfrefs = {i for i, u in enumerate(uses) if i in u}
+    if not cyclic and not selfrefs:
+        assert len(rulekit.load_ruleset(p).patterns) == 14 + 5
+        return
+    got = [g.splitlines()[0] for g in problems(p)]
+    assert {int(g.split(":")[1]) - 4 for g in got if "refers to itself" in g} == selfrefs
+    assert any("in a circle" in g for g in got) == cyclic
+    assert all("in a circle" in g or "refers to itself" in g for g in got), got

@@ -147,6 +147,8 @@ class _Compiler:
         if n.id in CONSTANTS:
             type_, value = CONSTANTS[n.id]
             return _const(type_, value)
+        if n.id == self.src.id:
+            raise self.error(f"pattern '{n.id}' refers to itself", n.pos)
         if n.id in self.patterns:
             self.refs.add(n.id)
             pid = n.id
@@ -159,8 +161,6 @@ class _Compiler:
             return _Typed("bool", self.patterns[pid], lambda f, env: f.pats[pid])
         if n.id in FUNCTIONS:
             raise self.error(f"'{n.id}' is a function: call it as {n.id}(...)", n.pos)
-        if n.id == self.src.id:
-            raise self.error(f"pattern '{n.id}' refers to itself", n.pos)
         known = [*NAMES, *CONSTANTS, *self.all_ids, *(v for s in self.scopes for v in s)]
         raise self.error(f"unknown name '{n.id}'{self.suggest(n.id, known)}", n.pos)
 
