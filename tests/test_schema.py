@@ -130,3 +130,17 @@ def test_sizes_are_bounded_and_messages_quote_little(tmp_path: Path) -> None:
     long_id = "X" * 5000
     got = problems(tmp_path, f"extends: tianjin\nname: s\nscoring:\n  multiply: {{su: {long_id}}}\n")
     assert len(got) == 1 and len(got[0]) < 300, got
+
+
+def test_number_keys_and_out_of_bounds_references_get_plain_messages(tmp_path: Path) -> None:
+    # YAML reads `31:` as a number; a multiplier is a number or a reference, and a number too
+    # large is told its bound, not that it might be a reference
+    got = problems(tmp_path, "extends: tianjin\nname: k\npatterns:\n"
+                   "  31: {name: X, when: 'true'}\n"
+                   "scoring:\n  add: {lonk: 2}\n  multiply: {su: 1000}\n")
+    assert got == [
+        "4: patterns.31: a key here must be text (lower case, digits, _), not a number",
+        "6: scoring.add.lonk: pattern 'lonk' is used here but never defined in patterns; "
+        "did you mean 'long'?",
+        "7: scoring.multiply.su: must be at most 100",
+    ]

@@ -108,6 +108,11 @@ def problems(data: Any, origins: dict[Path_, Origin], default: str) -> list[str]
             continue          # reported above, once
         path = tuple(err.absolute_path)
         message = _message(err)
+        if "propertyNames" in err.absolute_schema_path:
+            path += (err.instance,)        # the key itself is wrong: point at it
+            if err.validator == "type":
+                message = (f"a key here must be text (lower case, digits, _), "
+                           f"not {_a(_json_type(err.instance))}")
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):
             allowed = err.schema.get("properties", {})
             extras = [k for k in err.instance if k not in allowed]
@@ -145,8 +150,9 @@ def _non_finite(data: Any) -> list[Path_]:
 
 def _closest(name: str, options: Any) -> str:
     import difflib
-    close = difflib.get_close_matches(str(name), [o for o in options if o != name], n=1,
-                                      cutoff=0.6)
+    # keys may be numbers (YAML `12:`); never offer the name itself
+    names = [str(o) for o in options if str(o) != str(name)]
+    close = difflib.get_close_matches(str(name), names, n=1, cutoff=0.6)
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
@@ -171,6 +177,10 @@ def _message(err: jsonschema.ValidationError) -> str:
         return f"must have at most {err.validator_value} entries"
     if v == "maxItems":
         return f"must have at most {err.validator_value} items"
+    if v == "anyOf" and _json_type(err.instance) == "number" and err.context:
+        # a number out of bounds: say which bound, not that it may be a reference
+        return next((_message(e) for e in err.context if e.validator != "type"),
+                    f"{excerpt(repr(err.instance))} is not allowed here")
     if v == "anyOf":
         return (f"{excerpt(repr(err.instance))} must be a number or a dotted reference like "
                 f"heavenly.multiplier")
