@@ -1,6 +1,7 @@
 """Ruleset loading: schema errors with lines, extends and merging, references."""
 from __future__ import annotations
 
+import re
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
@@ -215,3 +216,27 @@ def test_any_reference_graph_gives_exactly_its_own_problems(
     assert {int(g.split(":")[1]) - 4 for g in got if "refers to itself" in g} == selfrefs
     assert any("in a circle" in g for g in got) == cyclic
     assert all("in a circle" in g or "refers to itself" in g for g in got), got
+
+
+KEYS = st.sampled_from(["name", "when", "fan", "description", "add", "multiply", "base",
+                        "combinations", "adjust_total", "patterns", "value", "su", "long",
+                        "tiliu", "x", "kong_points_as", "multiply_total"])
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**40, 10**40) | st.floats()
+    | st.sampled_from(["true", "su and long", "hand.hun ==", "x", "heavenly.multiplier", "su"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["patterns", "forbid", "instant_win", "scoring"]), VALUES)
+def test_any_malformed_section_is_reported_never_crashes(section: str, value: object) -> None:
+    # the checks beyond the schema look only at well-formed parts: whatever a section holds,
+    # loading ends in a ruleset or a RulesetError whose every problem names a file line
+    from rulekit.ruleset import model, resolve
+    data, origins, chain = resolve.resolve(resolve.locate("tianjin"))
+    data = dict(data, **{section: value})
+    try:
+        model._checked(data, origins, "x.yaml", ("x.yaml",))
+    except RulesetError as err:
+        assert err.problems and all(re.match(r"\S+:\d+(:\d+)?: ", p) for p in err.problems)
