@@ -77,7 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("rulesets", help="list the built-in rulesets")
     sh = sub.add_parser("show", help="print a ruleset fully resolved (after extends)")
     sh.add_argument("ruleset")
-    sub.add_parser("schema", help="print the ruleset JSON Schema")
+    sc = sub.add_parser("schema", help="print the ruleset JSON Schema")
+    sc.add_argument("--overlay", action="store_true",
+                    help="the schema of a file that `extends` another (no key required, "
+                         "null removes a key)")
 
     t = sub.add_parser("test", help="run golden case files (every built-in's by default)")
     t.add_argument("targets", nargs="*", metavar="NAME|PATH",
@@ -270,8 +273,9 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
-    from rulekit.ruleset.schema import schema
-    out.write(json.dumps(schema(), indent=2, ensure_ascii=False) + "\n")
+    from rulekit.ruleset.schema import overlay_schema, schema
+    chosen = overlay_schema() if args.overlay else schema()
+    out.write(json.dumps(chosen, indent=2, ensure_ascii=False) + "\n")
     return 0
 
 

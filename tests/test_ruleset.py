@@ -1,9 +1,13 @@
 """Ruleset loading: schema errors with lines, extends and merging, references."""
 from __future__ import annotations
 
+import re
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rulekit
 from rulekit.errors import RulesetError
@@ -114,3 +118,125 @@ def test_patterns_at_every_level_may_read_the_winning_tile(tmp_path: Path) -> No
     r = rulekit.score({"indicator": "7p", "hand": "46m 123456789s 22z", "win_tile": "5m"}, rs)
     assert r.hand_fan == 14 * 2 * 3
     assert {"long_on_five", "hun_free_five"} <= set(r.patterns)
+
+
+def test_validate_reports_every_independent_problem_in_file_order(tmp_path: Path) -> None:
+    # a schema error, a reference cycle, an unrelated DSL error and an unknown scoring id: no
+    # stage hides another's problems
+    p = write(tmp_path, "multi.yaml", "extends: tianjin\nname: multi\n"
+              "hun: {kinds: 3}\n"
+              "patterns:\n"
+              "  aa: {name: A, when: bb}\n"
+              "  bb: {name: B, when: aa}\n"
+              "  typo: {name: T, when: hand.hunn == 0}\n"
+              "scoring:\n"
+              "  add: {nosuch: 2}\n")
+    got = problems(p)
+    assert [g.splitlines()[0] for g in got] == [
+        f"{p}:3: hun.kinds: must be one of 1, 2",
+        f"{p}:5:23: patterns.aa.when: patterns refer to each other in a circle: aa -> bb -> aa",
+        f"{p}:7:30: patterns.typo.when: a hand has no attribute 'hunn'; did you mean 'hun'?",
+        f"{p}:9: scoring.add.nosuch: pattern 'nosuch' is used here but never defined in "
+        f"patterns",
+    ]
+
+
+def test_two_cycles_are_each_reported_and_the_rest_still_compiles(tmp_path: Path) -> None:
+    p = write(tmp_path, "cyc.yaml", "extends: tianjin\nname: c\npatterns:\n"
+              "  a1: {name: A1, when: a2}\n  a2: {name: A2, when: a1}\n"
+              "  b1: {name: B1, when: b2 and su}\n  b2: {name: B2, when: b1}\n"
+              "  user: {name: U, when: a1 and hand.hunn == 1}\n")
+    got = [g.splitlines()[0] for g in problems(p)]
+    assert sum("in a circle" in g for g in got) == 2
+    # `user` reads a pattern on a cycle: only its own mistake is reported
+    assert got[-1].startswith(f"{p}:8:") and "'hunn'" in got[-1]
+    assert len(got) == 3
+
+
+def test_a_self_reference_says_so_without_suggesting_the_same_name(tmp_path: Path) -> None:
+    p = write(tmp_path, "self.yaml", "extends: tianjin\nname: s\npatterns:\n"
+              "  selfref: {name: S, when: selfref or su}\n")
+    assert [g.splitlines()[0] for g in problems(p)] == [
+        f"{p}:4:28: patterns.selfref.when: pattern 'selfref' refers to itself"]
+
+
+def test_a_pattern_with_its_own_error_is_not_unknown_to_its_readers(tmp_path: Path) -> None:
+    # `broken` fails to parse and `gone` has no `when` (a schema error): patterns reading them
+    # are not told "unknown name 'broken'; did you mean 'broken'?"
+    p = write(tmp_path, "b.yaml", "extends: tianjin\nname: b\npatterns:\n"
+              "  broken: {name: B, when: 'su and (('}\n"
+              "  gone: {name: G}\n"
+              "  reader: {name: R, when: broken or gone}\n")
+    got = problems(p)
+    assert len(got) == 2, got
+    assert got[0].startswith(f"{p}:4:") and "patterns.broken.when" in got[0]
+    assert got[1] == f"{p}:5: patterns.gone: missing required key 'when'"
+    assert not any("did you mean" in g for g in got)
+
+
+def test_schema_errors_do_not_hide_unknown_ids_or_bad_references(tmp_path: Path) -> None:
+    p = write(tmp_path, "r.yaml", "extends: tianjin\nname: r\n"
+              "players: 5\n"
+              "scoring:\n"
+              "  multiply: {su: heavenly.multiplyer}\n"
+              "  combinations:\n"
+              "    x: {patterns: [long, lung], value: 9}\n")
+    got = problems(p)
+    assert got == [
+        f"{p}:3: players: must be one of 3, 4",
+        f"{p}:5: scoring.multiply.su: 'heavenly.multiplyer' does not name a number in this "
+        f"ruleset",
+        f"{p}:7: scoring.combinations.x.patterns: pattern 'lung' is never defined in patterns; "
+        f"did you mean 'long'?",
+    ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sets(st.integers(0, 4), max_size=3), min_size=5, max_size=5))
+def test_any_reference_graph_gives_exactly_its_own_problems(
+        tmp_path_factory: pytest.TempPathFactory, uses: list[set[int]]) -> None:
+    # pattern p{i} (on line 4 + i) reads the patterns in uses[i]: every self-reference is
+    # named, a cycle is reported when there is one, and nothing else (no "unknown name")
+    lines = "".join(
+        f"  p{i}: {{name: P{i}, when: '{' and '.join(f'p{j}' for j in sorted(u)) or 'true'}'}}\n"
+        for i, u in enumerate(uses))
+    p = write(tmp_path_factory.mktemp("g"), "g.yaml",
+              f"extends: tianjin\nname: g\npatterns:\n{lines}")
+    graph = {i: {j for j in u if j != i} for i, u in enumerate(uses)}
+    try:
+        list(TopologicalSorter(graph).static_order())
+        cyclic = False
+    except CycleError:
+        cyclic = True
+    selfrefs = {i for i, u in enumerate(uses) if i in u}
+    if not cyclic and not selfrefs:
+        assert len(rulekit.load_ruleset(p).patterns) == 14 + 5
+        return
+    got = [g.splitlines()[0] for g in problems(p)]
+    assert {int(g.split(":")[1]) - 4 for g in got if "refers to itself" in g} == selfrefs
+    assert any("in a circle" in g for g in got) == cyclic
+    assert all("in a circle" in g or "refers to itself" in g for g in got), got
+
+
+KEYS = st.sampled_from(["name", "when", "fan", "description", "add", "multiply", "base",
+                        "combinations", "adjust_total", "patterns", "value", "su", "long",
+                        "tiliu", "x", "kong_points_as", "multiply_total"])
+VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**40, 10**40) | st.floats()
+    | st.sampled_from(["true", "su and long", "hand.hun ==", "x", "heavenly.multiplier", "su"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["patterns", "forbid", "instant_win", "scoring"]), VALUES)
+def test_any_malformed_section_is_reported_never_crashes(section: str, value: object) -> None:
+    # the checks beyond the schema look only at well-formed parts: whatever a section holds,
+    # loading ends in a ruleset or a RulesetError whose every problem names a file line
+    from rulekit.ruleset import model, resolve
+    data, origins, chain = resolve.resolve(resolve.locate("tianjin"))
+    data = dict(data, **{section: value})
+    try:
+        model._checked(data, origins, "x.yaml", ("x.yaml",))
+    except RulesetError as err:
+        assert err.problems and all(re.match(r"\S+:\d+(:\d+)?: ", p) for p in err.problems)

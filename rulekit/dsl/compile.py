@@ -106,7 +106,9 @@ class _Compiler:
                         text=_line(self.src.text, pos.line))
 
     def suggest(self, name: str, options: Any) -> str:
-        close = difflib.get_close_matches(name, list(options), n=1, cutoff=0.6)
+        # never the name itself: "unknown name 'x'; did you mean 'x'?" helps nobody
+        close = difflib.get_close_matches(name, [o for o in options if o != name], n=1,
+                                          cutoff=0.6)
         return f"; did you mean '{close[0]}'?" if close else ""
 
     def lookup_var(self, name: str) -> tuple[int, str] | None:
@@ -145,6 +147,8 @@ class _Compiler:
         if n.id in CONSTANTS:
             type_, value = CONSTANTS[n.id]
             return _const(type_, value)
+        if n.id == self.src.id:
+            raise self.error(f"pattern '{n.id}' refers to itself", n.pos)
         if n.id in self.patterns:
             self.refs.add(n.id)
             pid = n.id
@@ -546,6 +550,26 @@ def _entry(body: Fn, nslots: int) -> PatternFn:
     return lambda f, env=None: body(f, empty)
 
 
+def _order(graph: dict[str, set[str]], by_id: dict[str, PatternSource],
+           errors: list[DslError]) -> tuple[list[str], set[str]]:
+    """Dependency order, and the patterns on a cycle. Each cycle is reported once and its
+    edges dropped, so that every other pattern is still checked."""
+    cyclic: set[str] = set()
+    while True:
+        try:
+            return list(TopologicalSorter(graph).static_order()), cyclic
+        except CycleError as err:
+            cycle: list[str] = list(err.args[1])
+            s = by_id[cycle[0]]
+            errors.append(DslError("patterns refer to each other in a circle: "
+                                   + " -> ".join(cycle), source=s.source, line=s.line,
+                                   column=s.column))
+            for a, b in zip(cycle, cycle[1:]):
+                graph.get(a, set()).discard(b)
+                graph.get(b, set()).discard(a)
+            cyclic.update(cycle)
+
+
 def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern],
                                                             list[DslError]]:
     """Compile a ruleset's patterns in dependency order; return them and every error found."""
@@ -559,17 +583,11 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
             errors.append(_relocate(err, s))
     graph = {pid: {r for r in _references(t) if r in by_id and r != pid}
              for pid, t in trees.items()}
-    try:
-        order = list(TopologicalSorter(graph).static_order())
-    except CycleError as err:
-        cycle = err.args[1]
-        s = by_id[cycle[0]]
-        errors.append(DslError("patterns refer to each other in a circle: "
-                               + " -> ".join(cycle), source=s.source, line=s.line,
-                               column=s.column))
-        return [], errors
+    order, cyclic = _order(graph, by_id, errors)
     compiled: list[CompiledPattern] = []
-    known: dict[str, int] = {}
+    # a pattern that fails (parse error, cycle) still counts as known, so that the patterns
+    # reading it report only their own mistakes
+    known: dict[str, int] = {pid: 0 for pid in by_id if pid not in trees or pid in cyclic}
     queries: dict[str, frozenset[int] | None] = {}
     needs: dict[str, frozenset[tuple[str, Any, bool]]] = {}
     for pid in order:
