@@ -280,17 +280,26 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
     from rulekit.progress import Progress
     override = api.load_ruleset(args.ruleset) if args.ruleset else None
     runs: list[tuple[cf_.CaseFile, Ruleset]] = []
-    broken = failed = passed = updated = 0
+    broken = failed = passed = updated = misnamed = 0
     for target in args.targets or cf_.default_targets():
         try:
-            path = cf_.find(target)
-            if path is None:
+            found = cf_.find(target)
+            if found.cases is None:
                 failed += 1
                 out.write(f"FAIL rulesets/{target}.yaml: no case file (write "
                           f"rulesets/cases/{target}.yaml)\n")
                 continue
-            cf = cf_.load_casefile(path)
-            rs = override or api.load_ruleset(cf.ruleset_path())
+            cf = cf_.load_casefile(found.cases)
+            if override is not None:
+                rs = override
+            elif found.ruleset is not None:            # a ruleset file: test that file
+                rs = api.load_ruleset(found.ruleset)
+                other = cf_.other_ruleset(cf, found.ruleset)
+                if other is not None:
+                    misnamed += 1
+                    out.write(other + "\n")
+            else:
+                rs = api.load_ruleset(cf.ruleset_path())
             problems = cf_.unknown_patterns(cf, rs)
             if problems:
                 raise cf_.CaseFileError(problems)
@@ -310,7 +319,7 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
             bar.clear()
             if args.update and bad:
                 text, changes = cf_.updated(cf, outcomes)
-                cf.path.write_text(text, encoding="utf-8")
+                cf_.write_atomic(cf.path, text)
                 updated += len(bad)
                 for ch in changes:
                     out.write(f"updated {cf.shown}:{ch.case.line}: {ch.case.name}: "
@@ -326,10 +335,12 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
     summary = f"{passed} passed, {failed} failed"
     if args.update:
         summary += f", {updated} updated"
+    if misnamed:
+        summary += f", {misnamed} case file(s) name another ruleset"
     if broken:
         summary += f", {broken} case file(s) could not run"
     out.write(summary + "\n")
-    return 2 if broken else 1 if failed else 0
+    return 2 if broken else 1 if failed or misnamed else 0
 
 
 def cmd_corpus(args: argparse.Namespace, out: TextIO) -> int:
