@@ -182,8 +182,82 @@ def test_a_bad_revision_is_one_line(tmp_path: Path, corpus_file: Path,
     code, _ = run("diff", "HEAD:nope.yaml", "tianjin", "--corpus", str(corpus_file))
     err = capsys.readouterr().err
     assert code == 2
-    assert err.startswith("rulekit: error: git show HEAD:nope.yaml: ")
-    assert err.count("\n") == 1
+    assert err == (f"rulekit: error: HEAD:nope.yaml: 'HEAD' is not a commit in the git "
+                   f"repository at {tmp_path}\n")
+    git(tmp_path, "commit", "-q", "--allow-empty", "-m", "empty")
+    code, _ = run("diff", "HEAD:nope.yaml", "tianjin", "--corpus", str(corpus_file))
+    assert code == 2
+    assert capsys.readouterr().err == ("rulekit: error: HEAD:nope.yaml: no such file at that "
+                                       "revision\n")
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+                   cwd=repo, check=True, capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+@pytest.mark.parametrize("ref", ["--output={victim}", "--output={victim}:HEAD",
+                                 "-o{victim}:x.yaml", "--output={victim}:rulesets/x.yaml"])
+def test_a_revision_that_looks_like_an_option_never_reaches_git(
+        tmp_path: Path, corpus_file: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], ref: str) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "x.yaml").write_text("extends: tianjin\nname: x\n", encoding="utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "x")
+    monkeypatch.chdir(repo)
+    victim = tmp_path / "victim"
+    code, out = run("diff", "--corpus", str(corpus_file), "--", ref.format(victim=victim),
+                    "tianjin")
+    err = capsys.readouterr().err
+    assert code == 2 and out == ""
+    assert err.startswith("rulekit: ") and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == [repo]                  # nothing was written
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_revisions_parents_come_from_that_revision(tmp_path: Path, corpus_file: Path,
+                                                     golden_lines: list[int],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    git(tmp_path, "init", "-q")
+    (tmp_path / "rulesets" / "base").mkdir(parents=True)
+    parent = tmp_path / "rulesets" / "base" / "parent.yaml"
+    parent.write_text("extends: tianjin\nname: parent\n", encoding="utf-8")
+    child = tmp_path / "rulesets" / "child.yaml"
+    child.write_text("extends: base/parent.yaml\nname: child\n", encoding="utf-8")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "v1")
+    parent.write_text("extends: tianjin\nname: parent\nkong_points: {golden: 8}\n",
+                      encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    # the child is the same at HEAD and on disk: only the parent changed, and it shows
+    code, out = run("diff", "HEAD:rulesets/child.yaml", "rulesets/child.yaml", "--corpus",
+                    str(corpus_file), "--json")
+    assert code == 0, out
+    assert json.loads(out)["changed_lines"] == golden_lines
+    spec = diff.spec_for("HEAD:rulesets/child.yaml")
+    assert spec.parents == (("rulesets/base/parent.yaml",
+                             "extends: tianjin\nname: parent\n"),)
+    assert spec.load().kong_points["golden"] == 4
+    # a broken parent at a revision is named as REV:path:line
+    git(tmp_path, "commit", "-q", "-am", "v2")
+    parent.write_text("extends: tianjin\nname: parent\nkong_points: {golden: many}\n",
+                      encoding="utf-8")
+    git(tmp_path, "commit", "-q", "-am", "v3")
+    with pytest.raises(RulesetError) as err:
+        diff.spec_for("HEAD:rulesets/child.yaml").load()
+    assert err.value.problems[0].startswith("HEAD:rulesets/base/parent.yaml:3: kong_points")
+    assert diff.spec_for("HEAD~1:rulesets/child.yaml").load().kong_points["golden"] == 8
+    # a parent missing at the revision
+    child.write_text("extends: ghost.yaml\nname: child\n", encoding="utf-8")
+    git(tmp_path, "commit", "-q", "-am", "v4")
+    with pytest.raises(diff.DiffError) as derr:
+        diff.spec_for("HEAD:rulesets/child.yaml")
+    assert str(derr.value) == ("HEAD:rulesets/ghost.yaml (extended by rulesets/child.yaml): "
+                               "no such file at that revision")
 
 
 def test_a_revision_text_names_itself_in_errors(tmp_path: Path) -> None:
