@@ -369,9 +369,13 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1 or args.top < 0:
         raise UsageError("diff: --jobs must be 1 or more and --top 0 or more")
-    with Progress(len(docs), "diff") as bar:
-        result = diff.run(old, new, docs, corpus_name="stdin" if args.corpus == "-"
-                          else args.corpus, jobs=jobs, top=args.top, progress=bar)
+    try:
+        with Progress(len(docs), "diff") as bar:
+            result = diff.run(old, new, docs, corpus_name="stdin" if args.corpus == "-"
+                              else args.corpus, jobs=jobs, top=args.top, progress=bar)
+    except diff.WorkerError as err:
+        sys.stderr.write(f"rulekit: error: {err}\n")
+        return 3
     if args.json:
         _emit(result.to_dict(), out)
     else:

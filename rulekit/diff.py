@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import gc
 import json
-import multiprocessing
 import posixpath
 import re
+import signal
 import subprocess
 import tempfile
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from rulekit import api, limits
 from rulekit.errors import RulekitError, RulesetError
@@ -511,25 +513,65 @@ def run(old: RulesetSpec, new: RulesetSpec, lines: Sequence[tuple[int, str]],
         progress: Progress | None = None, chunk: int = CHUNK) -> DiffReport:
     """Score every corpus line under both rulesets (in `jobs` processes); build the report.
 
-    A line that is not a JSON object stops the run with a `DiffError` naming it.
+    A line that is not a JSON object stops the run with a `DiffError` naming it; a worker
+    process that dies stops it with a `WorkerError`.
     """
     old_rs, new_rs = _loaded(old), _loaded(new)     # fail here, before any worker starts
     tasks = [(old, new, corpus_name, tuple(lines[i:i + chunk]))
              for i in range(0, len(lines), chunk)]
     total = _Tally()
     if jobs > 1 and len(tasks) > 1:
-        ctx = multiprocessing.get_context("fork" if "fork" in
-                                          multiprocessing.get_all_start_methods() else None)
-        with ctx.Pool(min(jobs, len(tasks)), initializer=_worker_gc) as pool:
-            for t in pool.imap_unordered(_run_chunk, tasks):
-                total.merge(t)
-                if progress is not None:
-                    progress.advance(t.documents)
+        tallies: Iterable[_Tally] = _in_workers(tasks, min(jobs, len(tasks)))
     else:
-        for task in tasks:
-            t = _run_chunk(task)
-            total.merge(t)
-            if progress is not None:
-                progress.advance(t.documents)
+        tallies = (_run_chunk(task) for task in tasks)
+    for t in tallies:
+        total.merge(t)
+        if progress is not None:
+            progress.advance(t.documents)
     names = {**new_rs.names, **old_rs.names}
     return report(old.shown, new.shown, corpus_name, total, names, top)
+
+
+class WorkerError(Exception):
+    """A worker process died (killed, out of memory): the run cannot be completed.
+
+    Not a `RulekitError`: nothing the user gave was wrong, and the CLI exits 3 on it.
+    """
+
+
+def _in_workers(tasks: Sequence[Task], workers: int) -> Iterator[_Tally]:
+    """Each chunk's tally as its worker finishes it (the platform's default start method).
+
+    However the run ends early (a dead worker, Ctrl-C, a bad corpus line), the pending chunks
+    are cancelled and the workers stopped, so nothing hangs and nothing is left running.
+    """
+    pool = ProcessPoolExecutor(workers, initializer=_worker_init)
+    try:
+        futures = [pool.submit(_run_chunk, task) for task in tasks]
+        for future in as_completed(futures):
+            yield future.result()
+    except BrokenProcessPool:
+        _stop(pool)
+        raise WorkerError("a diff worker process died (killed, or out of memory); the "
+                          "diff is incomplete") from None
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    pool.shutdown(wait=False, cancel_futures=True)
+    # a chunk already running would finish first: stop its worker now (SIGTERM, no output)
+    procs = getattr(pool, "_processes", None) or {}
+    for proc in list(procs.values()):
+        if proc.is_alive():
+            proc.terminate()
+    for proc in list(procs.values()):
+        proc.join(timeout=5)
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent (no traceback from each of them), then tune gc."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_gc()
