@@ -93,6 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", "-s", type=int, default=0)
     c.add_argument("--hun-kinds", type=int, choices=[1, 2], default=2,
                    help="hun kinds per indicator, as in the ruleset the corpus is for")
+    c.add_argument("--settle", nargs="?", type=float, const=0.25, default=0.0, metavar="SHARE",
+                   help="make this share of the documents settle documents (default 0.25), "
+                        "so that a diff sees settlement and 鏟 edits")
 
     d = sub.add_parser("diff", help="score a corpus under two rulesets; report what changed")
     d.add_argument("old", help="a built-in name, a path, or REV:path (a git revision)")
@@ -348,8 +351,11 @@ def cmd_corpus(args: argparse.Namespace, out: TextIO) -> int:
     from rulekit.progress import Progress
     if args.count < 0:
         raise UsageError(f"corpus: --count must be 0 or more, got {args.count}")
+    if not 0 <= args.settle <= 1:
+        raise UsageError(f"corpus: --settle must be a share from 0 to 1, got {args.settle}")
     with Progress(args.count, "corpus") as bar:
-        for doc in corpus(args.count, args.seed, hun_kinds_count=args.hun_kinds):
+        for doc in corpus(args.count, args.seed, hun_kinds_count=args.hun_kinds,
+                          settle_share=args.settle):
             out.write(json.dumps(doc, ensure_ascii=False) + "\n")
             bar.advance()
     return 0

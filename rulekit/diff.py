@@ -331,6 +331,7 @@ class _Tally:
     by_combination: Counter[str] = field(default_factory=Counter)
     changed: list[DocChange] = field(default_factory=list)
     bad: str | None = None                   # the first line that is not a document
+    features: Counter[str] = field(default_factory=Counter)    # see `exercises`
 
     def merge(self, other: "_Tally") -> None:
         if other.bad is not None:
@@ -339,6 +340,7 @@ class _Tally:
         self.kinds.update(other.kinds)
         self.by_combination.update(other.by_combination)
         self.changed.extend(other.changed)
+        self.features.update(other.features)
 
 
 Task = tuple[RulesetSpec, RulesetSpec, str, tuple[tuple[int, str], ...]]
@@ -360,6 +362,7 @@ def _run_chunk(task: Task) -> _Tally:
             return t
         a, b = evaluate(doc, old), evaluate(doc, new)
         t.documents += 1
+        t.features.update(exercises(doc, a.kind))
         t.kinds[a.kind] += 1
         t.by_combination[combination(a)] += 1
         if a.compared != b.compared:
@@ -374,6 +377,63 @@ def _worker_gc() -> None:
     scoring allocates many short-lived containers; collecting less often saves ~10% CPU."""
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
+
+
+# --- what a corpus cannot see ----------------------------------------------------------------
+
+# Ruleset keys (section, or section.key) that only some documents exercise: the feature a
+# corpus needs (see `exercises`) and what the corpus lacks without it.
+NEEDS: Mapping[str, tuple[str, str]] = {
+    "players": ("settle", "no settle documents"),
+    "settlement": ("settle", "no settle documents"),
+    "settlement.dealer_on_draw": ("draw", "no settle document of a draw"),
+    "settlement.discard_payer": ("discard", "no settle document of a win on a discard"),
+    "chan": ("chan", "no settle document with chan: true"),
+}
+META_KEYS = frozenset({"name", "description", "extends", "$schema"})
+
+
+def exercises(doc: Mapping[str, Any], kind: str) -> list[str]:
+    """What of a ruleset a document can show beyond its hand: the features `NEEDS` names."""
+    if kind != "settle":
+        return ["hand"]
+    out = ["settle"]
+    if doc.get("chan") is True:
+        out.append("chan")
+    if doc.get("winner") is None:
+        out.append("draw")
+    hand = doc.get("hand")
+    if isinstance(hand, Mapping) and hand.get("win_by") == "discard":
+        out.append("discard")
+    return out
+
+
+def differing_keys(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """Where two merged rulesets differ: `section.key` for mapping sections, else `section`."""
+    out: list[str] = []
+    for section in sorted(set(old) | set(new), key=str):
+        a, b = old.get(section), new.get(section)
+        if section in META_KEYS or a == b:
+            continue
+        if isinstance(a, Mapping) and isinstance(b, Mapping):
+            out += [f"{section}.{k}" for k in sorted(set(a) | set(b), key=str)
+                    if a.get(k) != b.get(k)]
+        else:
+            out.append(str(section))
+    return out
+
+
+def blind_spots(old: Ruleset, new: Ruleset, features: Mapping[str, int]) -> tuple[str, ...]:
+    """One warning per missing feature, naming the differing keys the corpus cannot see."""
+    unseen: dict[str, list[str]] = {}
+    for key in differing_keys(old.data, new.data):
+        need = NEEDS.get(key) or NEEDS.get(key.split(".", 1)[0])
+        if need is not None and not features.get(need[0]):
+            unseen.setdefault(need[1], []).append(key)
+    hint = " (`rulekit corpus --settle` writes settle documents)"
+    return tuple(f"the rulesets differ in {', '.join(keys)}, which this corpus cannot "
+                 f"exercise: it has {lack}{hint if 'settle' in lack else ''}"
+                 for lack, keys in unseen.items())
 
 
 # --- the report -------------------------------------------------------------------------------
@@ -398,6 +458,7 @@ class DiffReport:
     groups: tuple[Group, ...]
     largest: tuple[DocChange, ...]
     names: Mapping[str, str]                 # pattern id → name, for people
+    warnings: tuple[str, ...] = ()           # differing keys the corpus cannot exercise
 
     @property
     def win_changed(self) -> int:
@@ -416,6 +477,7 @@ class DiffReport:
                         "example": _change_dict(g.example)} for g in self.groups],
             "largest": [_change_dict(c) for c in self.largest],
             "changed_lines": [c.line for c in self.changed],
+            "warnings": list(self.warnings),
         }
 
 
@@ -425,7 +487,7 @@ def _change_dict(c: DocChange) -> dict[str, Any]:
 
 
 def report(old: str, new: str, corpus_name: str, tally: _Tally, names: Mapping[str, str],
-           top: int = 10) -> DiffReport:
+           top: int = 10, warnings: Sequence[str] = ()) -> DiffReport:
     changed = sorted(tally.changed, key=lambda c: c.line)
     by_group: dict[str, list[DocChange]] = {}
     for c in changed:
@@ -436,7 +498,7 @@ def report(old: str, new: str, corpus_name: str, tally: _Tally, names: Mapping[s
     groups.sort(key=lambda g: (-g.changed, g.combination))
     largest = sorted(changed, key=lambda c: (-c.size[0], -c.size[1], c.line))[:top]
     return DiffReport(old, new, corpus_name, tally.documents, dict(tally.kinds),
-                      tuple(changed), tuple(groups), tuple(largest), names)
+                      tuple(changed), tuple(groups), tuple(largest), names, tuple(warnings))
 
 
 def text(r: DiffReport, examples: bool = True) -> str:
@@ -447,6 +509,7 @@ def text(r: DiffReport, examples: bool = True) -> str:
     if not r.changed:
         lines.append("no change: every document gives the same win and fan"
                      + (" (and payments)" if settles else "") + " under both rulesets")
+        lines += [f"warning: {w}" for w in r.warnings]
         return "\n".join(lines) + "\n"
     share = len(r.changed) / r.documents if r.documents else 0.0
     lines.append(f"changed: {len(r.changed)} ({share:.2%}), win changed: {r.win_changed}, "
@@ -462,6 +525,7 @@ def text(r: DiffReport, examples: bool = True) -> str:
     lines.append("largest changes:")
     for c in r.largest:
         lines.append(f"  {_where(c)}: {c.detail}  [{brief(c.doc)}]")
+    lines += [f"warning: {w}" for w in r.warnings]
     return "\n".join(lines) + "\n"
 
 
@@ -529,7 +593,8 @@ def run(old: RulesetSpec, new: RulesetSpec, lines: Sequence[tuple[int, str]],
         if progress is not None:
             progress.advance(t.documents)
     names = {**new_rs.names, **old_rs.names}
-    return report(old.shown, new.shown, corpus_name, total, names, top)
+    return report(old.shown, new.shown, corpus_name, total, names, top,
+                  blind_spots(old_rs, new_rs, total.features))
 
 
 class WorkerError(Exception):
