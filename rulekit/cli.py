@@ -278,17 +278,19 @@ def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
+def _test_runs(args: argparse.Namespace, out: TextIO
+               ) -> tuple[list[tuple[Any, Ruleset]], int, int, int]:
+    """For `rulekit test`: each case file with the ruleset it runs against; and how many
+    targets had no case file, could not be read, or name another ruleset than under test."""
     from rulekit import casefile as cf_
-    from rulekit.progress import Progress
     override = api.load_ruleset(args.ruleset) if args.ruleset else None
-    runs: list[tuple[cf_.CaseFile, Ruleset]] = []
-    broken = failed = passed = updated = misnamed = 0
+    runs: list[tuple[Any, Ruleset]] = []
+    missing = broken = misnamed = 0
     for target in args.targets or cf_.default_targets():
         try:
             found = cf_.find(target)
             if found.cases is None:
-                failed += 1
+                missing += 1
                 out.write(f"FAIL rulesets/{target}.yaml: no case file (write "
                           f"rulesets/cases/{target}.yaml)\n")
                 continue
@@ -311,6 +313,14 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
             broken += 1
             for line in err.problems:
                 sys.stderr.write(f"rulekit: {line}\n")
+    return runs, missing, broken, misnamed
+
+
+def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
+    from rulekit import casefile as cf_
+    from rulekit.progress import Progress
+    runs, failed, broken, misnamed = _test_runs(args, out)
+    passed = updated = 0
     with Progress(sum(len(cf.cases) for cf, _ in runs), "test") as bar:
         for cf, rs in runs:
             outcomes = []

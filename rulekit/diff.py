@@ -190,8 +190,8 @@ def _git(cwd: Path, *args: str) -> str:
 def _loaded(spec: RulesetSpec) -> Ruleset:
     """Per process: a worker compiles each ruleset once, however many chunks it scores.
 
-    Files go through the API's cache (keyed by modification time, so an edited file is read
-    again); a revision's text never changes, so it is cached here.
+    Files go through the API's cache (checked against every file of the `extends` chain, so
+    an edited file is read again); a revision's files never change, so it is cached here.
     """
     return spec.load() if spec.text is None else _from_text(spec)
 
