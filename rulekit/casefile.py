@@ -15,7 +15,7 @@ from typing import Any, Literal, Mapping, Sequence
 
 import yaml
 
-from rulekit import resources
+from rulekit import limits, resources
 from rulekit.errors import RulekitError, RulesetError
 from rulekit.ruleset import resolve, yamlmarks
 from rulekit.ruleset.model import Ruleset
@@ -132,9 +132,18 @@ def load_casefile(path: Path) -> CaseFile:
     """Read and check a case file; raise `CaseFileError` listing every problem."""
     shown = shown_path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as fh:
+            raw = fh.read(limits.RULESET_BYTES + 1)
     except OSError as err:
         raise CaseFileError([f"{shown}:1: cannot read: {err.strerror}"]) from None
+    if len(raw) > limits.RULESET_BYTES:
+        raise CaseFileError([f"{shown}:1: larger than {limits.RULESET_BYTES} bytes; split "
+                             "the cases over several files"])
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[:err.start].count(b"\n") + 1
+        raise CaseFileError([f"{shown}:{line}: not UTF-8 text (byte {err.start})"]) from None
     return parse_casefile(text, path, shown)
 
 

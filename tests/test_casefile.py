@@ -282,6 +282,18 @@ def test_anchors_aliases_and_merge_keys_are_refused(tmp_path: Path, text: str,
     assert err.value.problems[0].startswith(f"{tmp_path}/{message}")
 
 
+def test_unreadable_case_files_are_one_clean_error(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "cases.yaml"
+    p.write_bytes(b"ruleset: tianjin\ncases:\n  - name: \xff\n")
+    assert run("test", str(p))[0] == 2
+    assert capsys.readouterr().err == f"rulekit: {p}:3: not UTF-8 text (byte 34)\n"
+    p.write_text("ruleset: tianjin\ncases: []\n" + "#" * 1024 * 1024, encoding="utf-8")
+    assert run("test", str(p))[0] == 2
+    assert capsys.readouterr().err == (f"rulekit: {p}:1: larger than 1048576 bytes; split the "
+                                       "cases over several files\n")
+
+
 def test_update_refuses_an_aliased_file_before_writing(tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]
                                                        ) -> None:
