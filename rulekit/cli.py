@@ -376,19 +376,23 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     from rulekit import diff
     from rulekit.progress import Progress
     old, new = diff.spec_for(args.old), diff.spec_for(args.new)
-    fh = _open(args.corpus)
+    name = "stdin" if args.corpus == "-" else args.corpus
     try:
-        docs = diff.read_corpus(fh)
+        fh = sys.stdin.buffer if args.corpus == "-" else open(args.corpus, "rb")
+    except OSError as err:
+        raise UsageError(f"{args.corpus}: cannot open: {err.strerror}") from None
+    try:
+        docs = diff.read_corpus(fh, name)
     finally:
-        if fh is not sys.stdin:
+        if args.corpus != "-":
             fh.close()
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1 or args.top < 0:
         raise UsageError("diff: --jobs must be 1 or more and --top 0 or more")
     try:
         with Progress(len(docs), "diff") as bar:
-            result = diff.run(old, new, docs, corpus_name="stdin" if args.corpus == "-"
-                              else args.corpus, jobs=jobs, top=args.top, progress=bar)
+            result = diff.run(old, new, docs, corpus_name=name, jobs=jobs, top=args.top,
+                              progress=bar)
     except diff.WorkerError as err:
         sys.stderr.write(f"rulekit: error: {err}\n")
         return 3

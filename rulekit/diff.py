@@ -357,6 +357,9 @@ def _run_chunk(task: Task) -> _Tally:
         except json.JSONDecodeError as err:
             t.bad = f"{name}:{line}: invalid JSON: {err.msg} at column {err.colno}"
             return t
+        except (ValueError, RecursionError) as err:     # a huge integer, deep nesting
+            t.bad = f"{name}:{line}: invalid JSON: {excerpt(str(err) or type(err).__name__)}"
+            return t
         if not isinstance(doc, dict):
             t.bad = f"{name}:{line}: expected a hand or settle document (a JSON object)"
             return t
@@ -567,9 +570,24 @@ def brief(doc: Mapping[str, Any]) -> str:
 
 # --- running ----------------------------------------------------------------------------------
 
-def read_corpus(lines: Iterable[str]) -> list[tuple[int, str]]:
-    """(line number, text) of each non-blank line; the workers parse them."""
-    return [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
+def read_corpus(lines: Iterable[str | bytes], name: str = "corpus") -> list[tuple[int, str]]:
+    """(line number, text) of each non-blank line; the workers parse them.
+
+    A line that is not UTF-8 or longer than a document may be stops the run (`DiffError`).
+    """
+    out = []
+    for n, line in enumerate(lines, 1):
+        if len(line) > limits.DOC_BYTES:
+            raise DiffError(f"{name}:{n}: longer than {limits.DOC_BYTES} bytes, the most a "
+                            "document may be")
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise DiffError(f"{name}:{n}: not UTF-8 text (byte {err.start})") from None
+        if line.strip():
+            out.append((n, line))
+    return out
 
 
 def run(old: RulesetSpec, new: RulesetSpec, lines: Sequence[tuple[int, str]],

@@ -286,6 +286,21 @@ def test_bad_corpus_lines_stop_the_run(tmp_path: Path,
     assert "bad.jsonl:1: expected a hand or settle document" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("line,message", ids=["bytes", "long", "digits", "deep"], argvalues=[
+    (b'{"hand": "\xff"}', "bad.jsonl:2: not UTF-8 text (byte 10)"),
+    (b"[" * 100_000 + b"]" * 100_000, "bad.jsonl:2: longer than 65536 bytes"),
+    (b'{"stake": ' + b"9" * 5000 + b"}", "bad.jsonl:2: invalid JSON: Exceeds the limit"),
+    (b"[" * 30_000 + b"]" * 30_000, "bad.jsonl:2: invalid JSON: maximum recursion depth"),
+])
+def test_hostile_corpus_lines_are_one_clean_error(tmp_path: Path, line: bytes, message: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(json.dumps(SU).encode() + b"\n" + line + b"\n")
+    assert run("diff", "tianjin", "tianjin", "--corpus", str(path))[0] == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"rulekit: error: {tmp_path}/{message}") and err.count("\n") == 1
+
+
 def test_unknown_ruleset_and_missing_corpus(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("diff", "tianjin", "no-such", "--corpus", "x.jsonl")[0] == 2
     assert "no-such: no such ruleset" in capsys.readouterr().err
