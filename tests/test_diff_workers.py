@@ -69,6 +69,7 @@ def test_a_killed_worker_ends_the_run_with_exit_3(big_corpus: Path) -> None:
     proc = start_diff(big_corpus)
     try:
         pids = workers(proc)
+        time.sleep(0.2)                              # mid-chunk: its task is lost
         os.kill(pids[0], signal.SIGKILL)
         out, err = proc.communicate(timeout=30)
     finally:
