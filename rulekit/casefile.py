@@ -131,6 +131,11 @@ def shown_path(path: Path) -> str:
 def load_casefile(path: Path) -> CaseFile:
     """Read and check a case file; raise `CaseFileError` listing every problem."""
     shown = shown_path(path)
+    return parse_casefile(_read_text(path, shown), path, shown)
+
+
+def _read_text(path: Path, shown: str) -> str:
+    """A case file's text, refused with `file:line` if unreadable, too large or not UTF-8."""
     try:
         with path.open("rb") as fh:
             raw = fh.read(limits.RULESET_BYTES + 1)
@@ -144,7 +149,7 @@ def load_casefile(path: Path) -> CaseFile:
     except UnicodeDecodeError as err:
         line = raw[:err.start].count(b"\n") + 1
         raise CaseFileError([f"{shown}:{line}: not UTF-8 text (byte {err.start})"]) from None
-    return parse_casefile(text, path, shown)
+    return text
 
 
 def parse_casefile(text: str, path: Path, shown: str) -> CaseFile:
@@ -332,8 +337,8 @@ def _is_ruleset_file(p: Path) -> bool:
     """A mapping without `cases` that has a ruleset's keys; anything else is read (and its
     problems reported) as a case file."""
     try:
-        _, data = _compose(p.read_text(encoding="utf-8"), str(p))
-    except (OSError, UnicodeDecodeError, CaseFileError):
+        _, data = _compose(_read_text(p, str(p)), str(p))
+    except CaseFileError:
         return False
     return isinstance(data, dict) and "cases" not in data and (
         "patterns" in data or "extends" in data or "name" in data)
