@@ -10,25 +10,22 @@ from __future__ import annotations
 
 import gc
 import json
-import posixpath
-import re
 import signal
-import subprocess
-import tempfile
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from rulekit import api, limits
-from rulekit.errors import RulekitError, RulesetError
+from rulekit import limits
+from rulekit.errors import RulekitError
 from rulekit.limits import excerpt
 from rulekit.progress import Progress
-from rulekit.ruleset import resolve, yamlmarks
-from rulekit.ruleset.model import Ruleset, load_text
+from rulekit.revision import RevisionError as RevisionError      # re-exported for callers
+from rulekit.revision import RulesetSpec as RulesetSpec
+from rulekit.revision import spec_for as spec_for
+from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import score_document
 from rulekit.settlement import settle_document
 
@@ -37,155 +34,11 @@ SETTLE_KEYS = frozenset({"dealer", "winner", "pulls", "kongs", "chan", "dealer_s
 
 
 class DiffError(RulekitError):
-    """A corpus that cannot be read, or a ruleset reference that cannot be found."""
+    """A corpus that cannot be read (a ruleset reference that cannot be found is a
+    `RevisionError` or a `RulesetError`)."""
 
 
 # --- rulesets, wherever they come from --------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class RulesetSpec:
-    """How any process loads a ruleset: a file on disk, or a file's text at a git revision.
-
-    Compiled rulesets hold functions and do not cross process boundaries; a spec does. A
-    revision's spec carries the text of every file of its `extends` chain at that revision.
-    """
-
-    shown: str
-    path: str                    # the file, or where the revision's file sits in the repo
-    text: str | None = None
-    rel: str = ""                # a revision's file: its path in the repository
-    parents: tuple[tuple[str, str], ...] = ()   # (path in the repository, text) at the revision
-
-    def load(self) -> Ruleset:
-        if self.text is None:
-            return api.load_ruleset(Path(self.path))
-        return _load_revision(self)
-
-
-def _load_revision(spec: RulesetSpec) -> Ruleset:
-    """Lay the revision's chain out in a private temporary directory and load it there, so
-    that `extends` resolves exactly as it does in the repository; messages name REV:path."""
-    assert spec.text is not None
-    rel = spec.rel or Path(spec.path).name
-    rev = spec.shown.partition(":")[0]
-    with tempfile.TemporaryDirectory(prefix="rulekit-rev-") as tmp:
-        for name, body in spec.parents:
-            target = Path(tmp, name)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(body, encoding="utf-8")
-        try:
-            return load_text(spec.text, Path(tmp, rel), spec.shown)
-        except RulesetError as err:
-            raise RulesetError([p.replace(tmp + "/", f"{rev}:") for p in err.problems]) \
-                from None
-
-
-def spec_for(ref: str, cwd: Path | None = None) -> RulesetSpec:
-    """A built-in name, a path, or `REV:path` (e.g. `HEAD:rulesets/x.yaml`, read with git).
-
-    A revision's `extends` parents are read from the same revision (a built-in name stays the
-    installed built-in).
-    """
-    cwd = cwd or Path.cwd()
-    path = Path(ref) if Path(ref).is_absolute() else cwd / ref
-    if path.is_file():
-        return RulesetSpec(ref, str(path))
-    if ":" in ref and ref not in resolve.builtin_names():
-        rev, _, rel = ref.partition(":")
-        if rev and rel:
-            return _revision_spec(ref, rev, rel, cwd)
-    return RulesetSpec(ref, str(resolve.locate(ref)))
-
-
-def _revision_spec(ref: str, rev: str, rel: str, cwd: Path) -> RulesetSpec:
-    commit = _commit(rev, cwd, ref)
-    root = Path(_git(cwd, "rev-parse", "--show-toplevel").strip())
-    prefix = _git(cwd, "rev-parse", "--show-prefix").strip()
-    name = _in_repo(posixpath.join(prefix, rel) if rel.startswith(("./", "../")) else rel,
-                    ref)
-    text = _blob(cwd, commit, name, ref)
-    parents: list[tuple[str, str]] = []
-    seen = {name}
-    current, body = name, text
-    while True:
-        parent = _extends_path(body, current, ref)
-        if parent is None:
-            break
-        if parent in seen or len(seen) >= limits.EXTENDS_DEPTH:
-            raise DiffError(f"{ref}: extends: a cycle or a chain longer than "
-                            f"{limits.EXTENDS_DEPTH} files at {rev} (at {parent})")
-        seen.add(parent)
-        body = _blob(cwd, commit, parent, f"{rev}:{parent} (extended by {current})")
-        parents.append((parent, body))
-        current = parent
-    return RulesetSpec(ref, str(root / name), text, name, tuple(parents))
-
-
-def _commit(rev: str, cwd: Path, ref: str) -> str:
-    """The commit a revision names; never lets a revision be read as a git option."""
-    if rev.startswith("-") or any(c.isspace() or ord(c) < 32 for c in rev):
-        raise DiffError(f"{excerpt(ref)}: {excerpt(rev)!r} is not a git revision")
-    done = _run_git(cwd, "rev-parse", "--verify", "--quiet", "--end-of-options",
-                    f"{rev}^{{commit}}")
-    commit = done.stdout.decode("ascii", "replace").strip()
-    if done.returncode != 0 or not re.fullmatch(r"[0-9a-f]{40,64}", commit):
-        raise DiffError(f"{excerpt(ref)}: {excerpt(rev)!r} is not a commit in the git "
-                        f"repository at {cwd}")
-    return commit
-
-
-def _in_repo(name: str, ref: str) -> str:
-    norm = posixpath.normpath(name)
-    if norm.startswith(("../", "/")) or norm in ("..", "."):
-        raise DiffError(f"{excerpt(ref)}: the path leaves the repository")
-    return norm
-
-
-def _blob(cwd: Path, commit: str, name: str, what: str) -> str:
-    done = _run_git(cwd, "cat-file", "blob", f"{commit}:{name}")
-    if done.returncode != 0:
-        raise DiffError(f"{excerpt(what)}: no such file at that revision")
-    if len(done.stdout) > limits.RULESET_BYTES:
-        raise DiffError(f"{excerpt(what)}: larger than {limits.RULESET_BYTES} bytes")
-    try:
-        return done.stdout.decode("utf-8")
-    except UnicodeDecodeError:
-        raise DiffError(f"{excerpt(what)}: not UTF-8 text") from None
-
-
-def _extends_path(text: str, current: str, ref: str) -> str | None:
-    """The repository path of the file `text` extends, or None (none, or a built-in)."""
-    try:
-        _, data = yamlmarks.compose(text, current)
-    except RulesetError:
-        return None                                   # loading reports it with its line
-    parent = data.get("extends") if isinstance(data, dict) else None
-    if not isinstance(parent, str) or not parent:
-        return None
-    looks_like_path = "/" in parent or parent.endswith((".yaml", ".yml")) or "\\" in parent
-    if not looks_like_path and parent in resolve.builtin_names():
-        return None
-    if posixpath.isabs(parent):
-        raise DiffError(f"{excerpt(ref)}: {current} extends an absolute path, which a "
-                        "revision cannot pin")
-    return _in_repo(posixpath.join(posixpath.dirname(current), parent), ref)
-
-
-def _run_git(cwd: Path, *args: str) -> "subprocess.CompletedProcess[bytes]":
-    try:
-        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
-    except OSError as err:
-        raise DiffError(f"git {args[0]}: cannot run git: {err.strerror}") from None
-
-
-def _git(cwd: Path, *args: str) -> str:
-    done = _run_git(cwd, *args)
-    if done.returncode != 0:
-        err = done.stderr.decode("utf-8", "replace")
-        first = (err.strip().splitlines() or ["failed"])[0]
-        raise DiffError(f"git {' '.join(args)}: {excerpt(first)}")
-    return done.stdout.decode("utf-8", "replace")
-
 
 def _loaded(spec: RulesetSpec) -> Ruleset:
     """Per process: a worker compiles each ruleset once, however many chunks it scores.
@@ -573,7 +426,7 @@ def brief(doc: Mapping[str, Any]) -> str:
 def read_corpus(lines: Iterable[str | bytes], name: str = "corpus") -> list[tuple[int, str]]:
     """(line number, text) of each non-blank line; the workers parse them.
 
-    A line that is not UTF-8 or longer than a document may be stops the run (`DiffError`).
+    A line that is not UTF-8, or is longer than a document may be, stops the run (`DiffError`).
     """
     out = []
     for n, line in enumerate(lines, 1):

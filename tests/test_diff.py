@@ -258,7 +258,7 @@ def test_a_revisions_parents_come_from_that_revision(tmp_path: Path, corpus_file
     # a parent missing at the revision
     child.write_text("extends: ghost.yaml\nname: child\n", encoding="utf-8")
     git(tmp_path, "commit", "-q", "-am", "v4")
-    with pytest.raises(diff.DiffError) as derr:
+    with pytest.raises(diff.RevisionError) as derr:
         diff.spec_for("HEAD:rulesets/child.yaml")
     assert str(derr.value) == ("HEAD:rulesets/ghost.yaml (extended by rulesets/child.yaml): "
                                "no such file at that revision")
