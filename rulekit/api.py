@@ -1,10 +1,11 @@
 """The library's entry points; the CLI, a game server or an HTTP service call these."""
 from __future__ import annotations
 
+import hashlib
 import os
-from functools import lru_cache
+import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Final, Mapping
 
 from rulekit.waits import waits as _waits_of
 from rulekit.hand import Hand
@@ -18,30 +19,82 @@ if TYPE_CHECKING:
 DEFAULT_RULESET = "tianjin"
 RulesetRef = str | Path | Ruleset
 
+# One file of a ruleset's `extends` chain as it was read: path, mtime_ns, size, sha256.
+Stamp = tuple[str, int, int, bytes]
+CACHE_SIZE: Final = 64
+# A file modified within this long before it was read may be modified again within the
+# same timestamp tick (coarse clocks, 1-2 s on some filesystems): its content is compared.
+RACY_NS: Final = 2_000_000_000
+_CACHE: Final[dict[str, tuple[Ruleset, tuple[Stamp, ...], int]]] = {}
+
 
 def load_ruleset(ref: RulesetRef = DEFAULT_RULESET) -> Ruleset:
     """A built-in name or a YAML path → a compiled `Ruleset` (raises `RulesetError`).
 
-    Loads are cached per file and modification time, so a server may call this per request.
+    Loads are cached per file; the cache entry is checked against every file of the
+    `extends` chain (an edited parent reaches its child), so a server may call this per
+    request.
     """
     if isinstance(ref, Ruleset):
         return ref
     path = resolve.locate(str(ref)) if not isinstance(ref, Path) else ref
-    return _cached(str(path.resolve()), _stamp(path))
+    key = str(path.resolve())
+    entry = _CACHE.get(key)
+    if entry is not None:
+        checked = _recheck(entry[1], entry[2])
+        if checked >= 0:
+            if checked != entry[2]:
+                _CACHE[key] = (entry[0], entry[1], checked)
+            return entry[0]
+    now = time.time_ns()
+    stamps = tuple(_stamp(p) for p in resolve.resolve(path)[2])
+    rs = load(path)
+    _CACHE.pop(key, None)
+    if len(_CACHE) >= CACHE_SIZE:
+        del _CACHE[next(iter(_CACHE))]
+    _CACHE[key] = (rs, stamps, now)
+    return rs
 
 
-def _stamp(path: Path) -> float:
+def _stat(path: str) -> tuple[int, int]:
     try:
-        return os.stat(path).st_mtime
+        st = os.stat(path)
     except OSError:
-        return 0.0
+        return (-1, -1)
+    return (st.st_mtime_ns, st.st_size)
 
 
-@lru_cache(maxsize=64)
-def _cached(path: str, mtime: float) -> Ruleset:
-    # mtime is part of the key: an edited file is loaded again; `extends` parents are
-    # re-read whenever the child is
-    return load(Path(path))
+def _digest(path: str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.sha256(fh.read()).digest()
+    except OSError:
+        return b""
+
+
+def _stamp(path: Path) -> Stamp:
+    name = str(path.resolve())
+    mtime, size = _stat(name)
+    return (name, mtime, size, _digest(name))
+
+
+def _recheck(stamps: tuple[Stamp, ...], checked_ns: int) -> int:
+    """-1 if a file of the chain changed, else the time it is confirmed unchanged at.
+
+    A file modified shortly before `checked_ns` is compared by content; once every such file
+    is older than the racy window, the entry is confirmed as of now and stat alone serves.
+    """
+    now = time.time_ns()
+    compared = still_racy = False
+    for name, mtime, size, digest in stamps:
+        if _stat(name) != (mtime, size):
+            return -1
+        if mtime >= checked_ns - RACY_NS:
+            if _digest(name) != digest:
+                return -1
+            compared = True
+            still_racy = still_racy or mtime >= now - RACY_NS
+    return now if compared and not still_racy else checked_ns
 
 
 def score(doc: Mapping[str, Any] | Hand, ruleset: RulesetRef = DEFAULT_RULESET) -> ScoreResult:

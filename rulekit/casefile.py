@@ -7,13 +7,15 @@ are compared, so a case states exactly the point it is about. Format: docs/regre
 from __future__ import annotations
 
 import math
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Mapping, Sequence
 
 import yaml
 
-from rulekit import resources
+from rulekit import limits, resources
 from rulekit.errors import RulekitError, RulesetError
 from rulekit.ruleset import resolve, yamlmarks
 from rulekit.ruleset.model import Ruleset
@@ -58,6 +60,7 @@ class CaseFile:
     ruleset: str                   # as written: a built-in name or a path relative to the file
     cases: tuple[Case, ...]
     text: str                      # kept so that `--update` can edit it in place
+    ruleset_line: int = 1          # where `ruleset:` is written
 
     def ruleset_path(self) -> Path:
         try:
@@ -128,11 +131,25 @@ def shown_path(path: Path) -> str:
 def load_casefile(path: Path) -> CaseFile:
     """Read and check a case file; raise `CaseFileError` listing every problem."""
     shown = shown_path(path)
+    return parse_casefile(_read_text(path, shown), path, shown)
+
+
+def _read_text(path: Path, shown: str) -> str:
+    """A case file's text, refused with `file:line` if unreadable, too large or not UTF-8."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as fh:
+            raw = fh.read(limits.RULESET_BYTES + 1)
     except OSError as err:
         raise CaseFileError([f"{shown}:1: cannot read: {err.strerror}"]) from None
-    return parse_casefile(text, path, shown)
+    if len(raw) > limits.RULESET_BYTES:
+        raise CaseFileError([f"{shown}:1: larger than {limits.RULESET_BYTES} bytes; split "
+                             "the cases over several files"])
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[:err.start].count(b"\n") + 1
+        raise CaseFileError([f"{shown}:{line}: not UTF-8 text (byte {err.start})"]) from None
+    return text
 
 
 def parse_casefile(text: str, path: Path, shown: str) -> CaseFile:
@@ -170,14 +187,51 @@ def parse_casefile(text: str, path: Path, shown: str) -> CaseFile:
             names[name] = line
     if problems:
         raise CaseFileError(problems)
-    return CaseFile(path, shown, str(ruleset), tuple(cases), text)
+    return CaseFile(path, shown, str(ruleset), tuple(cases), text,
+                    _line(keys.get("ruleset"), node))
 
 
 def _compose(text: str, shown: str) -> tuple[yaml.Node | None, Any]:
+    """Safe-load a case file, refusing anchors, aliases and merge keys first.
+
+    An alias makes two cases share one expectation (so `--update` would edit it twice, or
+    edit a case it did not run) and nested aliases expand exponentially: case files write
+    every value out.
+    """
+    _refuse_shared_values(text, shown)
     try:
         return yamlmarks.compose(text, shown)
     except RulesetError as err:
         raise CaseFileError(err.problems) from None
+
+
+def _refuse_shared_values(text: str, shown: str) -> None:
+    """Scan the event stream (nothing is built yet) for an anchor, an alias or a `<<` key."""
+    keyed: list[bool | None] = []     # per open collection: next node is a key? (None: a list)
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            at_key = bool(keyed) and keyed[-1] is True
+            if keyed and keyed[-1] is not None and isinstance(event, yaml.NodeEvent):
+                keyed[-1] = not at_key
+            anchor = getattr(event, "anchor", None)
+            line = event.start_mark.line + 1
+            if anchor is not None:
+                what = "alias *" if isinstance(event, yaml.AliasEvent) else "anchor &"
+                raise CaseFileError([f"{shown}:{line}: YAML {what}{anchor} is not allowed in "
+                                     "case files (it shares one value between cases); write "
+                                     "each value out"])
+            if (at_key and isinstance(event, yaml.ScalarEvent) and event.value == "<<"
+                    and event.style is None):
+                raise CaseFileError([f"{shown}:{line}: YAML merge keys (<<) are not allowed "
+                                     "in case files; write each value out"])
+            if isinstance(event, yaml.MappingStartEvent):
+                keyed.append(True)
+            elif isinstance(event, yaml.SequenceStartEvent):
+                keyed.append(None)
+            elif isinstance(event, yaml.CollectionEndEvent) and keyed:
+                keyed.pop()
+    except yaml.YAMLError:
+        return                                     # compose reports it with its line
 
 
 def _keys(node: yaml.Node) -> dict[Any, tuple[yaml.Node, yaml.Node]]:
@@ -247,32 +301,65 @@ def default_targets() -> list[str]:
                   | {p.stem for p in resources.cases_dir().glob("*.yaml")})
 
 
-def find(target: str) -> Path | None:
-    """The case file for a target; None for a built-in ruleset that has none yet.
+@dataclass(frozen=True, slots=True)
+class Target:
+    """What `rulekit test TARGET` runs: a case file, and the ruleset file under test if the
+    target was a ruleset file (then the cases run against that file, whatever they name)."""
+
+    cases: Path | None             # None: a built-in ruleset with no case file yet
+    ruleset: Path | None = None
+
+
+def find(target: str) -> Target:
+    """The case file for a target, and the ruleset file under test if the target is one.
 
     A target is a case file, a ruleset file (its cases are in `cases/NAME.yaml` beside it,
     the layout of the built-ins), or a built-in ruleset's name.
     """
     p = Path(target)
     if p.is_file():
-        try:
-            data = yaml.safe_load(p.read_text(encoding="utf-8"))
-        except (OSError, yaml.YAMLError):
-            return p                                   # load_casefile reports the problem
-        if isinstance(data, dict) and "cases" not in data and (
-                "patterns" in data or "extends" in data or "name" in data):
+        if _is_ruleset_file(p):
             beside = p.parent / "cases" / p.name
             if not beside.is_file():
                 raise CaseFileError([f"{target}: a ruleset file with no case file "
                                      f"(expected {beside})"])
-            return beside
-        return p
+            return Target(beside, p)
+        return Target(p)
     if builtin_casefile(target).is_file():
-        return builtin_casefile(target)
+        return Target(builtin_casefile(target))
     if target in resolve.builtin_names():
-        return None
+        return Target(None)
     raise CaseFileError([f"{target}: no such case file or built-in ruleset; built-in "
                          f"rulesets are: {', '.join(resolve.builtin_names())}"])
+
+
+def _is_ruleset_file(p: Path) -> bool:
+    """A mapping without `cases` that has a ruleset's keys; anything else is read (and its
+    problems reported) as a case file."""
+    try:
+        _, data = _compose(_read_text(p, str(p)), str(p))
+    except CaseFileError:
+        return False
+    return isinstance(data, dict) and "cases" not in data and (
+        "patterns" in data or "extends" in data or "name" in data)
+
+
+def other_ruleset(cf: CaseFile, under_test: Path) -> str | None:
+    """A problem line when the case file names another ruleset than the file under test.
+
+    `rulekit test edit/x.yaml` must test edit/x.yaml: a copied case file that still says
+    `ruleset: x` (the built-in) would otherwise pass whatever the edit did.
+    """
+    try:
+        named: Path | None = cf.ruleset_path()
+    except CaseFileError:
+        named = None
+    if named is not None and named.resolve() == under_test.resolve():
+        return None
+    what = f"names {resolve.display_name(named)}" if named else "names no such ruleset"
+    fix = Path(os.path.relpath(under_test.resolve(), cf.path.resolve().parent)).as_posix()
+    return (f"FAIL {cf.shown}:{cf.ruleset_line}: ruleset: {cf.ruleset!r} {what}, but these "
+            f"cases ran against {under_test}, the file under test; write `ruleset: {fix}`")
 
 
 # --- running ----------------------------------------------------------------------------------
@@ -433,6 +520,34 @@ def updated(cf: CaseFile, outcomes: Sequence[Outcome]) -> tuple[str, tuple[Chang
     for start, end, repl in sorted(edits, reverse=True):
         text = text[:start] + repl + text[end:]
     return text, tuple(changes)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a temporary file beside `path` and rename it over: a kill mid-write leaves the
+    old file or the new one, never a truncated one."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as err:
+        raise CaseFileError([f"{shown_path(path)}:1: cannot write: {err.strerror}"]) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        except OSError:
+            pass
+        os.replace(tmp, path)
+    except BaseException as err:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(err, OSError):
+            raise CaseFileError([f"{shown_path(path)}:1: cannot write: {err.strerror}"]) \
+                from None
+        raise
 
 
 def _unchanged(key: str, old: Any, new: Any) -> bool:

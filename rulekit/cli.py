@@ -96,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", "-s", type=int, default=0)
     c.add_argument("--hun-kinds", type=int, choices=[1, 2], default=2,
                    help="hun kinds per indicator, as in the ruleset the corpus is for")
+    c.add_argument("--settle", nargs="?", type=float, const=0.25, default=0.0, metavar="SHARE",
+                   help="make this share of the documents settle documents (default 0.25), "
+                        "so that a diff sees settlement and 鏟 edits")
 
     d = sub.add_parser("diff", help="score a corpus under two rulesets; report what changed")
     d.add_argument("old", help="a built-in name, a path, or REV:path (a git revision)")
@@ -279,22 +282,33 @@ def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
+def _test_runs(args: argparse.Namespace, out: TextIO
+               ) -> tuple[list[tuple[Any, Ruleset]], int, int, int]:
+    """For `rulekit test`: each case file with the ruleset it runs against; and how many
+    targets had no case file, could not be read, or name another ruleset than under test."""
     from rulekit import casefile as cf_
-    from rulekit.progress import Progress
     override = api.load_ruleset(args.ruleset) if args.ruleset else None
-    runs: list[tuple[cf_.CaseFile, Ruleset]] = []
-    broken = failed = passed = updated = 0
+    runs: list[tuple[Any, Ruleset]] = []
+    missing = broken = misnamed = 0
     for target in args.targets or cf_.default_targets():
         try:
-            path = cf_.find(target)
-            if path is None:
-                failed += 1
+            found = cf_.find(target)
+            if found.cases is None:
+                missing += 1
                 out.write(f"FAIL rulesets/{target}.yaml: no case file (write "
                           f"rulesets/cases/{target}.yaml)\n")
                 continue
-            cf = cf_.load_casefile(path)
-            rs = override or api.load_ruleset(cf.ruleset_path())
+            cf = cf_.load_casefile(found.cases)
+            if override is not None:
+                rs = override
+            elif found.ruleset is not None:            # a ruleset file: test that file
+                rs = api.load_ruleset(found.ruleset)
+                other = cf_.other_ruleset(cf, found.ruleset)
+                if other is not None:
+                    misnamed += 1
+                    out.write(other + "\n")
+            else:
+                rs = api.load_ruleset(cf.ruleset_path())
             problems = cf_.unknown_patterns(cf, rs)
             if problems:
                 raise cf_.CaseFileError(problems)
@@ -303,6 +317,14 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
             broken += 1
             for line in err.problems:
                 sys.stderr.write(f"rulekit: {line}\n")
+    return runs, missing, broken, misnamed
+
+
+def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
+    from rulekit import casefile as cf_
+    from rulekit.progress import Progress
+    runs, failed, broken, misnamed = _test_runs(args, out)
+    passed = updated = 0
     with Progress(sum(len(cf.cases) for cf, _ in runs), "test") as bar:
         for cf, rs in runs:
             outcomes = []
@@ -314,7 +336,7 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
             bar.clear()
             if args.update and bad:
                 text, changes = cf_.updated(cf, outcomes)
-                cf.path.write_text(text, encoding="utf-8")
+                cf_.write_atomic(cf.path, text)
                 updated += len(bad)
                 for ch in changes:
                     out.write(f"updated {cf.shown}:{ch.case.line}: {ch.case.name}: "
@@ -330,10 +352,12 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
     summary = f"{passed} passed, {failed} failed"
     if args.update:
         summary += f", {updated} updated"
+    if misnamed:
+        summary += f", {misnamed} case file(s) name another ruleset"
     if broken:
         summary += f", {broken} case file(s) could not run"
     out.write(summary + "\n")
-    return 2 if broken else 1 if failed else 0
+    return 2 if broken else 1 if failed or misnamed else 0
 
 
 def cmd_corpus(args: argparse.Namespace, out: TextIO) -> int:
@@ -341,8 +365,11 @@ def cmd_corpus(args: argparse.Namespace, out: TextIO) -> int:
     from rulekit.progress import Progress
     if args.count < 0:
         raise UsageError(f"corpus: --count must be 0 or more, got {args.count}")
+    if not 0 <= args.settle <= 1:
+        raise UsageError(f"corpus: --settle must be a share from 0 to 1, got {args.settle}")
     with Progress(args.count, "corpus") as bar:
-        for doc in corpus(args.count, args.seed, hun_kinds_count=args.hun_kinds):
+        for doc in corpus(args.count, args.seed, hun_kinds_count=args.hun_kinds,
+                          settle_share=args.settle):
             out.write(json.dumps(doc, ensure_ascii=False) + "\n")
             bar.advance()
     return 0
@@ -353,18 +380,26 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     from rulekit import diff
     from rulekit.progress import Progress
     old, new = diff.spec_for(args.old), diff.spec_for(args.new)
-    fh = _open(args.corpus)
+    name = "stdin" if args.corpus == "-" else args.corpus
     try:
-        docs = diff.read_corpus(fh)
+        fh = sys.stdin.buffer if args.corpus == "-" else open(args.corpus, "rb")
+    except OSError as err:
+        raise UsageError(f"{args.corpus}: cannot open: {err.strerror}") from None
+    try:
+        docs = diff.read_corpus(fh, name)
     finally:
-        if fh is not sys.stdin:
+        if args.corpus != "-":
             fh.close()
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1 or args.top < 0:
         raise UsageError("diff: --jobs must be 1 or more and --top 0 or more")
-    with Progress(len(docs), "diff") as bar:
-        result = diff.run(old, new, docs, corpus_name="stdin" if args.corpus == "-"
-                          else args.corpus, jobs=jobs, top=args.top, progress=bar)
+    try:
+        with Progress(len(docs), "diff") as bar:
+            result = diff.run(old, new, docs, corpus_name=name, jobs=jobs, top=args.top,
+                              progress=bar)
+    except diff.WorkerError as err:
+        sys.stderr.write(f"rulekit: error: {err}\n")
+        return 3
     if args.json:
         _emit(result.to_dict(), out)
     else:

@@ -173,14 +173,55 @@ def _tiles(kinds: list[int]) -> str:
     return format_tiles(tuple(kinds))
 
 
-def corpus(count: int, seed: int, *, heavy_share: float = 0.01,
+def settle_doc(rng: random.Random, hand: dict[str, Any] | None, *, hun_kinds_count: int = 2,
+               players: int = 4) -> dict[str, Any]:
+    """A valid settle document around `hand` (its winner's seat), or a draw when None.
+
+    Dealer, 坐莊, 拉莊 (0..2 per seat), other seats' kongs and 鏟 vary, so that a diff sees
+    settlement and 鏟 edits. A 天和 is always the dealer's (only the dealer can have one).
+    """
+    dealer = rng.randrange(players)
+    pulls = [0 if s == dealer else rng.choice((0, 0, 1, 2)) for s in range(players)]
+    kongs: list[list[str]] = [[] for _ in range(players)]
+    doc: dict[str, Any] = {"dealer": dealer, "dealer_sits": rng.random() < 0.5,
+                           "pulls": pulls, "winner": None, "kongs": kongs,
+                           "chan": rng.random() < 0.2}
+    winner = None
+    if hand is not None:
+        winner = dealer if hand.get("heavenly") or rng.random() < 1 / players \
+            else rng.choice([s for s in range(players) if s != dealer])
+        doc["winner"], doc["hand"] = winner, hand
+        kongs[winner] = _kong_types(hand, hun_kinds_count)
+    for s in range(players):
+        if s != winner and rng.random() < 0.15:
+            kongs[s].append(rng.choice(("exposed", "exposed", "concealed")))
+    return doc
+
+
+def _kong_types(hand: dict[str, Any], hun_kinds_count: int) -> list[str]:
+    """The winner's kongs as a settle document lists them: 金杠 for a concealed hun kong."""
+    from rulekit.tiles import parse_tiles
+    hun = hun_kinds(parse_tiles(hand["indicator"])[0], hun_kinds_count)
+    out = []
+    for m in hand.get("melds", ()):
+        if m["kind"] != "kong":
+            continue
+        golden = m.get("concealed") and parse_tiles(m["tiles"])[0] in hun
+        out.append("golden" if golden else "concealed" if m.get("concealed") else "exposed")
+    return out
+
+
+def corpus(count: int, seed: int, *, heavy_share: float = 0.01, settle_share: float = 0.0,
            **kw: Any) -> Iterator[dict[str, Any]]:
-    """`count` hand documents; the same seed always gives the same corpus.
+    """`count` documents; the same seed always gives the same corpus.
 
     Hun counts follow the deal (DEALT), except a `heavy_share` of hands whose count is drawn
     uniformly from 0..7, so that rich-hun hands (rare at a real table) are always covered.
+    A `settle_share` of the documents are settle documents (a tenth of them draws) around the
+    hand that would have stood there; the hands are the same with or without it.
     """
     rng = random.Random(seed)
+    settle_rng = random.Random(f"settle {seed}")
     for i in range(count):
         if "mix" in kw or "hun_target" in kw:
             doc = random_hand(rng, **kw)
@@ -188,5 +229,11 @@ def corpus(count: int, seed: int, *, heavy_share: float = 0.01,
             doc = random_hand(rng, hun_target=rng.randrange(8), **kw)
         else:
             doc = random_hand(rng, mix=DEALT, **kw)
-        doc["id"] = f"h{seed}-{i}"
+        if settle_share and settle_rng.random() < settle_share:
+            hand = None if settle_rng.random() < 0.1 else doc
+            doc = settle_doc(settle_rng, hand,
+                             hun_kinds_count=kw.get("hun_kinds_count", 2))
+            doc["id"] = f"s{seed}-{i}"
+        else:
+            doc["id"] = f"h{seed}-{i}"
         yield doc

@@ -10,19 +10,22 @@ from __future__ import annotations
 
 import gc
 import json
-import multiprocessing
-import subprocess
+import signal
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from rulekit import api
+from rulekit import limits
 from rulekit.errors import RulekitError
+from rulekit.limits import excerpt
 from rulekit.progress import Progress
-from rulekit.ruleset import resolve
-from rulekit.ruleset.model import Ruleset, load_text
+from rulekit.revision import RevisionError as RevisionError      # re-exported for callers
+from rulekit.revision import RulesetSpec as RulesetSpec
+from rulekit.revision import spec_for as spec_for
+from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import score_document
 from rulekit.settlement import settle_document
 
@@ -31,65 +34,17 @@ SETTLE_KEYS = frozenset({"dealer", "winner", "pulls", "kongs", "chan", "dealer_s
 
 
 class DiffError(RulekitError):
-    """A corpus that cannot be read, or a ruleset reference that cannot be found."""
+    """A corpus that cannot be read (a ruleset reference that cannot be found is a
+    `RevisionError` or a `RulesetError`)."""
 
 
 # --- rulesets, wherever they come from --------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class RulesetSpec:
-    """How any process loads a ruleset: a file on disk, or a file's text at a git revision.
-
-    Compiled rulesets hold functions and do not cross process boundaries; a spec does.
-    """
-
-    shown: str
-    path: str                    # the file, or where the revision's file sits (for extends)
-    text: str | None = None
-
-    def load(self) -> Ruleset:
-        if self.text is None:
-            return api.load_ruleset(Path(self.path))
-        return load_text(self.text, Path(self.path), self.shown)
-
-
-def spec_for(ref: str, cwd: Path | None = None) -> RulesetSpec:
-    """A built-in name, a path, or `REV:path` (e.g. `HEAD:rulesets/x.yaml`, read with git).
-
-    A revision's `extends` parents are read from the working tree, so the diff shows the
-    change in that one file.
-    """
-    cwd = cwd or Path.cwd()
-    path = Path(ref) if Path(ref).is_absolute() else cwd / ref
-    if path.is_file():
-        return RulesetSpec(ref, str(path))
-    if ":" in ref and ref not in resolve.builtin_names():
-        rev, _, rel = ref.partition(":")
-        if rev and rel:
-            text = _git(cwd, "show", ref)
-            root = Path(_git(cwd, "rev-parse", "--show-toplevel").strip())
-            base = cwd if rel.startswith(("./", "../")) else root
-            return RulesetSpec(ref, str(base / rel), text)
-    return RulesetSpec(ref, str(resolve.locate(ref)))
-
-
-def _git(cwd: Path, *args: str) -> str:
-    try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                              check=False)
-    except OSError as err:
-        raise DiffError(f"git {' '.join(args)}: cannot run git: {err.strerror}") from None
-    if done.returncode != 0:
-        first = (done.stderr.strip().splitlines() or ["failed"])[0]
-        raise DiffError(f"git {' '.join(args)}: {first}")
-    return done.stdout
-
-
 def _loaded(spec: RulesetSpec) -> Ruleset:
     """Per process: a worker compiles each ruleset once, however many chunks it scores.
 
-    Files go through the API's cache (keyed by modification time, so an edited file is read
-    again); a revision's text never changes, so it is cached here.
+    Files go through the API's cache (checked against every file of the `extends` chain, so
+    an edited file is read again); a revision's files never change, so it is cached here.
     """
     return spec.load() if spec.text is None else _from_text(spec)
 
@@ -229,6 +184,7 @@ class _Tally:
     by_combination: Counter[str] = field(default_factory=Counter)
     changed: list[DocChange] = field(default_factory=list)
     bad: str | None = None                   # the first line that is not a document
+    features: Counter[str] = field(default_factory=Counter)    # see `exercises`
 
     def merge(self, other: "_Tally") -> None:
         if other.bad is not None:
@@ -237,6 +193,7 @@ class _Tally:
         self.kinds.update(other.kinds)
         self.by_combination.update(other.by_combination)
         self.changed.extend(other.changed)
+        self.features.update(other.features)
 
 
 Task = tuple[RulesetSpec, RulesetSpec, str, tuple[tuple[int, str], ...]]
@@ -253,11 +210,15 @@ def _run_chunk(task: Task) -> _Tally:
         except json.JSONDecodeError as err:
             t.bad = f"{name}:{line}: invalid JSON: {err.msg} at column {err.colno}"
             return t
+        except (ValueError, RecursionError) as err:     # a huge integer, deep nesting
+            t.bad = f"{name}:{line}: invalid JSON: {excerpt(str(err) or type(err).__name__)}"
+            return t
         if not isinstance(doc, dict):
             t.bad = f"{name}:{line}: expected a hand or settle document (a JSON object)"
             return t
         a, b = evaluate(doc, old), evaluate(doc, new)
         t.documents += 1
+        t.features.update(exercises(doc, a.kind))
         t.kinds[a.kind] += 1
         t.by_combination[combination(a)] += 1
         if a.compared != b.compared:
@@ -272,6 +233,63 @@ def _worker_gc() -> None:
     scoring allocates many short-lived containers; collecting less often saves ~10% CPU."""
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
+
+
+# --- what a corpus cannot see ----------------------------------------------------------------
+
+# Ruleset keys (section, or section.key) that only some documents exercise: the feature a
+# corpus needs (see `exercises`) and what the corpus lacks without it.
+NEEDS: Mapping[str, tuple[str, str]] = {
+    "players": ("settle", "no settle documents"),
+    "settlement": ("settle", "no settle documents"),
+    "settlement.dealer_on_draw": ("draw", "no settle document of a draw"),
+    "settlement.discard_payer": ("discard", "no settle document of a win on a discard"),
+    "chan": ("chan", "no settle document with chan: true"),
+}
+META_KEYS = frozenset({"name", "description", "extends", "$schema"})
+
+
+def exercises(doc: Mapping[str, Any], kind: str) -> list[str]:
+    """What of a ruleset a document can show beyond its hand: the features `NEEDS` names."""
+    if kind != "settle":
+        return ["hand"]
+    out = ["settle"]
+    if doc.get("chan") is True:
+        out.append("chan")
+    if doc.get("winner") is None:
+        out.append("draw")
+    hand = doc.get("hand")
+    if isinstance(hand, Mapping) and hand.get("win_by") == "discard":
+        out.append("discard")
+    return out
+
+
+def differing_keys(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """Where two merged rulesets differ: `section.key` for mapping sections, else `section`."""
+    out: list[str] = []
+    for section in sorted(set(old) | set(new), key=str):
+        a, b = old.get(section), new.get(section)
+        if section in META_KEYS or a == b:
+            continue
+        if isinstance(a, Mapping) and isinstance(b, Mapping):
+            out += [f"{section}.{k}" for k in sorted(set(a) | set(b), key=str)
+                    if a.get(k) != b.get(k)]
+        else:
+            out.append(str(section))
+    return out
+
+
+def blind_spots(old: Ruleset, new: Ruleset, features: Mapping[str, int]) -> tuple[str, ...]:
+    """One warning per missing feature, naming the differing keys the corpus cannot see."""
+    unseen: dict[str, list[str]] = {}
+    for key in differing_keys(old.data, new.data):
+        need = NEEDS.get(key) or NEEDS.get(key.split(".", 1)[0])
+        if need is not None and not features.get(need[0]):
+            unseen.setdefault(need[1], []).append(key)
+    hint = " (`rulekit corpus --settle` writes settle documents)"
+    return tuple(f"the rulesets differ in {', '.join(keys)}, which this corpus cannot "
+                 f"exercise: it has {lack}{hint if 'settle' in lack else ''}"
+                 for lack, keys in unseen.items())
 
 
 # --- the report -------------------------------------------------------------------------------
@@ -296,6 +314,7 @@ class DiffReport:
     groups: tuple[Group, ...]
     largest: tuple[DocChange, ...]
     names: Mapping[str, str]                 # pattern id → name, for people
+    warnings: tuple[str, ...] = ()           # differing keys the corpus cannot exercise
 
     @property
     def win_changed(self) -> int:
@@ -314,6 +333,7 @@ class DiffReport:
                         "example": _change_dict(g.example)} for g in self.groups],
             "largest": [_change_dict(c) for c in self.largest],
             "changed_lines": [c.line for c in self.changed],
+            "warnings": list(self.warnings),
         }
 
 
@@ -323,7 +343,7 @@ def _change_dict(c: DocChange) -> dict[str, Any]:
 
 
 def report(old: str, new: str, corpus_name: str, tally: _Tally, names: Mapping[str, str],
-           top: int = 10) -> DiffReport:
+           top: int = 10, warnings: Sequence[str] = ()) -> DiffReport:
     changed = sorted(tally.changed, key=lambda c: c.line)
     by_group: dict[str, list[DocChange]] = {}
     for c in changed:
@@ -334,7 +354,7 @@ def report(old: str, new: str, corpus_name: str, tally: _Tally, names: Mapping[s
     groups.sort(key=lambda g: (-g.changed, g.combination))
     largest = sorted(changed, key=lambda c: (-c.size[0], -c.size[1], c.line))[:top]
     return DiffReport(old, new, corpus_name, tally.documents, dict(tally.kinds),
-                      tuple(changed), tuple(groups), tuple(largest), names)
+                      tuple(changed), tuple(groups), tuple(largest), names, tuple(warnings))
 
 
 def text(r: DiffReport, examples: bool = True) -> str:
@@ -345,6 +365,7 @@ def text(r: DiffReport, examples: bool = True) -> str:
     if not r.changed:
         lines.append("no change: every document gives the same win and fan"
                      + (" (and payments)" if settles else "") + " under both rulesets")
+        lines += [f"warning: {w}" for w in r.warnings]
         return "\n".join(lines) + "\n"
     share = len(r.changed) / r.documents if r.documents else 0.0
     lines.append(f"changed: {len(r.changed)} ({share:.2%}), win changed: {r.win_changed}, "
@@ -360,6 +381,7 @@ def text(r: DiffReport, examples: bool = True) -> str:
     lines.append("largest changes:")
     for c in r.largest:
         lines.append(f"  {_where(c)}: {c.detail}  [{brief(c.doc)}]")
+    lines += [f"warning: {w}" for w in r.warnings]
     return "\n".join(lines) + "\n"
 
 
@@ -401,9 +423,24 @@ def brief(doc: Mapping[str, Any]) -> str:
 
 # --- running ----------------------------------------------------------------------------------
 
-def read_corpus(lines: Iterable[str]) -> list[tuple[int, str]]:
-    """(line number, text) of each non-blank line; the workers parse them."""
-    return [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
+def read_corpus(lines: Iterable[str | bytes], name: str = "corpus") -> list[tuple[int, str]]:
+    """(line number, text) of each non-blank line; the workers parse them.
+
+    A line that is not UTF-8, or is longer than a document may be, stops the run (`DiffError`).
+    """
+    out = []
+    for n, line in enumerate(lines, 1):
+        if len(line) > limits.DOC_BYTES:
+            raise DiffError(f"{name}:{n}: longer than {limits.DOC_BYTES} bytes, the most a "
+                            "document may be")
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise DiffError(f"{name}:{n}: not UTF-8 text (byte {err.start})") from None
+        if line.strip():
+            out.append((n, line))
+    return out
 
 
 def run(old: RulesetSpec, new: RulesetSpec, lines: Sequence[tuple[int, str]],
@@ -411,25 +448,66 @@ def run(old: RulesetSpec, new: RulesetSpec, lines: Sequence[tuple[int, str]],
         progress: Progress | None = None, chunk: int = CHUNK) -> DiffReport:
     """Score every corpus line under both rulesets (in `jobs` processes); build the report.
 
-    A line that is not a JSON object stops the run with a `DiffError` naming it.
+    A line that is not a JSON object stops the run with a `DiffError` naming it; a worker
+    process that dies stops it with a `WorkerError`.
     """
     old_rs, new_rs = _loaded(old), _loaded(new)     # fail here, before any worker starts
     tasks = [(old, new, corpus_name, tuple(lines[i:i + chunk]))
              for i in range(0, len(lines), chunk)]
     total = _Tally()
     if jobs > 1 and len(tasks) > 1:
-        ctx = multiprocessing.get_context("fork" if "fork" in
-                                          multiprocessing.get_all_start_methods() else None)
-        with ctx.Pool(min(jobs, len(tasks)), initializer=_worker_gc) as pool:
-            for t in pool.imap_unordered(_run_chunk, tasks):
-                total.merge(t)
-                if progress is not None:
-                    progress.advance(t.documents)
+        tallies: Iterable[_Tally] = _in_workers(tasks, min(jobs, len(tasks)))
     else:
-        for task in tasks:
-            t = _run_chunk(task)
-            total.merge(t)
-            if progress is not None:
-                progress.advance(t.documents)
+        tallies = (_run_chunk(task) for task in tasks)
+    for t in tallies:
+        total.merge(t)
+        if progress is not None:
+            progress.advance(t.documents)
     names = {**new_rs.names, **old_rs.names}
-    return report(old.shown, new.shown, corpus_name, total, names, top)
+    return report(old.shown, new.shown, corpus_name, total, names, top,
+                  blind_spots(old_rs, new_rs, total.features))
+
+
+class WorkerError(Exception):
+    """A worker process died (killed, out of memory): the run cannot be completed.
+
+    Not a `RulekitError`: nothing the user gave was wrong, and the CLI exits 3 on it.
+    """
+
+
+def _in_workers(tasks: Sequence[Task], workers: int) -> Iterator[_Tally]:
+    """Each chunk's tally as its worker finishes it (the platform's default start method).
+
+    However the run ends early (a dead worker, Ctrl-C, a bad corpus line), the pending chunks
+    are cancelled and the workers stopped, so nothing hangs and nothing is left running.
+    """
+    pool = ProcessPoolExecutor(workers, initializer=_worker_init)
+    try:
+        futures = [pool.submit(_run_chunk, task) for task in tasks]
+        for future in as_completed(futures):
+            yield future.result()
+    except BrokenProcessPool:
+        _stop(pool)
+        raise WorkerError("a diff worker process died (killed, or out of memory); the "
+                          "diff is incomplete") from None
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    pool.shutdown(wait=False, cancel_futures=True)
+    # a chunk already running would finish first: stop its worker now (SIGTERM, no output)
+    procs = getattr(pool, "_processes", None) or {}
+    for proc in list(procs.values()):
+        if proc.is_alive():
+            proc.terminate()
+    for proc in list(procs.values()):
+        proc.join(timeout=5)
+
+
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the parent (no traceback from each of them), then tune gc."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_gc()

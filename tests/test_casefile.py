@@ -193,6 +193,136 @@ def test_update_rewrites_only_changed_values(edited_copy: Path) -> None:
     assert code == 0 and out.endswith(" passed, 0 failed\n")
 
 
+@pytest.fixture
+def issue_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The issue's experiment: edit/tianjin.yaml with 龍 worth 5 and the default's case file
+    copied unchanged to edit/cases/ (so it still says `ruleset: tianjin`)."""
+    (tmp_path / "edit" / "cases").mkdir(parents=True)
+    text = (resources.rulesets_dir() / "tianjin.yaml").read_text(encoding="utf-8")
+    ruleset = tmp_path / "edit" / "tianjin.yaml"
+    ruleset.write_text(text.replace("add: {zhuo_wu: 3, long: 4}", "add: {zhuo_wu: 3, long: 5}"),
+                       encoding="utf-8")
+    shutil.copy(resources.cases_dir() / "tianjin.yaml", tmp_path / "edit" / "cases")
+    monkeypatch.chdir(tmp_path)
+    return ruleset
+
+
+def test_a_ruleset_file_is_tested_not_the_builtin_its_cases_name(issue_copy: Path) -> None:
+    code, out = run("test", "edit/tianjin.yaml")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == ("FAIL edit/cases/tianjin.yaml:3: ruleset: 'tianjin' names "
+                        "rulesets/tianjin.yaml, but these cases ran against edit/tianjin.yaml, "
+                        "the file under test; write `ruleset: ../tianjin.yaml`")
+    assert ("FAIL edit/cases/tianjin.yaml:100: row 16 素龍: hand_fan: expected 8, got 10; "
+            "total_fan: expected 8, got 10 | 龍 5 × 素 2 = 10") in lines
+    # exactly the cases whose expected patterns hold 龍 change (龍 4 -> 5)
+    cases = cf_.load_casefile(resources.cases_dir() / "tianjin.yaml").cases
+    with_long = {c.name for c in cases if "long" in cf_.pattern_ids(c)}
+    fails = [x for x in lines[1:] if x.startswith("FAIL ")]
+    failed = {c.name for c in cases for x in fails
+              if x.startswith(f"FAIL edit/cases/tianjin.yaml:{c.line}: {c.name}: ")}
+    assert failed == with_long, failed ^ with_long
+    assert len(fails) == len(with_long) == 33
+    assert lines[-1] == (f"{len(cases) - 33} passed, 33 failed, "
+                         "1 case file(s) name another ruleset")
+
+
+def test_an_unchanged_copy_still_reports_the_misnamed_ruleset(issue_copy: Path) -> None:
+    shutil.copy(resources.rulesets_dir() / "tianjin.yaml", issue_copy)
+    code, out = run("test", "edit/tianjin.yaml")
+    assert code == 1
+    n = len(cf_.load_casefile(resources.cases_dir() / "tianjin.yaml").cases)
+    assert out.splitlines()[-1] == f"{n} passed, 0 failed, 1 case file(s) name another ruleset"
+    cases = issue_copy.parent / "cases" / "tianjin.yaml"
+    cases.write_text(cases.read_text(encoding="utf-8").replace(
+        "\nruleset: tianjin\n", "\nruleset: ../tianjin.yaml\n"), encoding="utf-8")
+    assert run("test", "edit/tianjin.yaml") == (0, f"{n} passed, 0 failed\n")
+
+
+def test_a_case_file_naming_a_missing_ruleset_is_reported(issue_copy: Path) -> None:
+    cases = issue_copy.parent / "cases" / "tianjin.yaml"
+    cases.write_text(cases.read_text(encoding="utf-8").replace(
+        "\nruleset: tianjin\n", "\nruleset: ../gone.yaml\n"), encoding="utf-8")
+    code, out = run("test", "edit/tianjin.yaml")
+    assert code == 1
+    assert out.splitlines()[0].startswith(
+        "FAIL edit/cases/tianjin.yaml:3: ruleset: '../gone.yaml' names no such ruleset, ")
+
+
+def test_update_on_the_issue_copy_writes_the_file_under_test(issue_copy: Path) -> None:
+    code, out = run("test", "--update", "edit/tianjin.yaml")
+    assert code == 1                                    # the misnamed ruleset still counts
+    assert "updated edit/cases/tianjin.yaml:100: row 16 素龍: hand_fan: 8 -> 10" in out
+    assert not [p.name for p in (issue_copy.parent / "cases").iterdir()
+                if p.name != "tianjin.yaml"]            # no temporary file left behind
+
+
+ALIASED = """ruleset: tianjin
+cases:
+  - name: first
+    hand: {indicator: 3s, hand: 234m567p111z666z8p, win_tile: 8p}
+    expect: &e {win: true, hand_fan: 3}
+  - name: second
+    hand: {indicator: 3s, hand: 234m567p111z666z8p, win_tile: 8p}
+    expect: *e
+"""
+
+
+@pytest.mark.parametrize("text,message", ids=["anchor", "alias", "merge"], argvalues=[
+    (ALIASED, "cases.yaml:5: YAML anchor &e is not allowed in case files"),
+    (ALIASED.replace("&e ", ""), "cases.yaml:8: YAML alias *e is not allowed in case files"),
+    ("ruleset: tianjin\ncases:\n  - name: m\n    hand: {indicator: 3s}\n    expect:\n"
+     "      <<: {win: true}\n", "cases.yaml:6: YAML merge keys (<<) are not allowed"),
+])
+def test_anchors_aliases_and_merge_keys_are_refused(tmp_path: Path, text: str,
+                                                    message: str) -> None:
+    with pytest.raises(cf_.CaseFileError) as err:
+        cf_.load_casefile(write(tmp_path, text))
+    assert err.value.problems[0].startswith(f"{tmp_path}/{message}")
+
+
+def test_unreadable_case_files_are_one_clean_error(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    p = tmp_path / "cases.yaml"
+    p.write_bytes(b"ruleset: tianjin\ncases:\n  - name: \xff\n")
+    assert run("test", str(p))[0] == 2
+    assert capsys.readouterr().err == f"rulekit: {p}:3: not UTF-8 text (byte 34)\n"
+    p.write_text("ruleset: tianjin\ncases: []\n" + "#" * 1024 * 1024, encoding="utf-8")
+    assert run("test", str(p))[0] == 2
+    assert capsys.readouterr().err == (f"rulekit: {p}:1: larger than 1048576 bytes; split the "
+                                       "cases over several files\n")
+
+
+def test_update_refuses_an_aliased_file_before_writing(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    p = write(tmp_path, ALIASED)
+    code, out = run("test", "--update", str(p))
+    assert code == 2
+    assert "cases.yaml:5: YAML anchor &e is not allowed" in capsys.readouterr().err
+    assert out.splitlines()[-1] == "0 passed, 0 failed, 0 updated, 1 case file(s) could not run"
+    assert p.read_text(encoding="utf-8") == ALIASED
+
+
+def test_a_killed_update_leaves_the_old_file(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    p = write(tmp_path, "old text\n")
+
+    def killed(fd: int) -> None:
+        raise KeyboardInterrupt                     # as if interrupted before the rename
+
+    monkeypatch.setattr(cf_.os, "fsync", killed)
+    with pytest.raises(KeyboardInterrupt):
+        cf_.write_atomic(p, "new text\n" * 1000)
+    assert p.read_text(encoding="utf-8") == "old text\n"
+    assert [x.name for x in tmp_path.iterdir()] == ["cases.yaml"]
+    monkeypatch.undo()
+    cf_.write_atomic(p, "new text\n")
+    assert p.read_text(encoding="utf-8") == "new text\n"
+    assert [x.name for x in tmp_path.iterdir()] == ["cases.yaml"]
+
+
 def test_update_handles_block_style_and_changed_shapes(tmp_path: Path) -> None:
     p = write(tmp_path, """ruleset: tianjin   # the default
 cases:

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+import rulekit
 from rulekit import cli, diff
-from rulekit.errors import RulesetError
+from rulekit.errors import RulesetError, SettleError
 from rulekit.hand import parse_hand
 from rulekit.progress import Progress, render
 from rulekit.ruleset import resolve
@@ -105,7 +106,10 @@ def test_fail_on_change_and_the_text_report(corpus_file: Path, golden_lines: lis
     assert any(x.endswith(": kong_fan +4, total_fan +4") for x in lines)
     assert any("e.g. line " in x and "concealed kong" in x for x in lines)
     i = lines.index("largest changes:")
-    assert len(lines) - i - 1 == 3
+    assert len(lines) - i - 1 == 3 + 1                   # and the corpus's blind spot:
+    assert lines[-1] == ("warning: the rulesets differ in chan.payout, which this corpus "
+                         "cannot exercise: it has no settle document with chan: true "
+                         "(`rulekit corpus --settle` writes settle documents)")
 
 
 def test_jobs_do_not_change_the_report(corpus_file: Path, gold8_overlay: Path) -> None:
@@ -182,8 +186,82 @@ def test_a_bad_revision_is_one_line(tmp_path: Path, corpus_file: Path,
     code, _ = run("diff", "HEAD:nope.yaml", "tianjin", "--corpus", str(corpus_file))
     err = capsys.readouterr().err
     assert code == 2
-    assert err.startswith("rulekit: error: git show HEAD:nope.yaml: ")
-    assert err.count("\n") == 1
+    assert err == (f"rulekit: error: HEAD:nope.yaml: 'HEAD' is not a commit in the git "
+                   f"repository at {tmp_path}\n")
+    git(tmp_path, "commit", "-q", "--allow-empty", "-m", "empty")
+    code, _ = run("diff", "HEAD:nope.yaml", "tianjin", "--corpus", str(corpus_file))
+    assert code == 2
+    assert capsys.readouterr().err == ("rulekit: error: HEAD:nope.yaml: no such file at that "
+                                       "revision\n")
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+                   cwd=repo, check=True, capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+@pytest.mark.parametrize("ref", ["--output={victim}", "--output={victim}:HEAD",
+                                 "-o{victim}:x.yaml", "--output={victim}:rulesets/x.yaml"])
+def test_a_revision_that_looks_like_an_option_never_reaches_git(
+        tmp_path: Path, corpus_file: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], ref: str) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (repo / "x.yaml").write_text("extends: tianjin\nname: x\n", encoding="utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "x")
+    monkeypatch.chdir(repo)
+    victim = tmp_path / "victim"
+    code, out = run("diff", "--corpus", str(corpus_file), "--", ref.format(victim=victim),
+                    "tianjin")
+    err = capsys.readouterr().err
+    assert code == 2 and out == ""
+    assert err.startswith("rulekit: ") and err.count("\n") == 1
+    assert list(tmp_path.iterdir()) == [repo]                  # nothing was written
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_revisions_parents_come_from_that_revision(tmp_path: Path, corpus_file: Path,
+                                                     golden_lines: list[int],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    git(tmp_path, "init", "-q")
+    (tmp_path / "rulesets" / "base").mkdir(parents=True)
+    parent = tmp_path / "rulesets" / "base" / "parent.yaml"
+    parent.write_text("extends: tianjin\nname: parent\n", encoding="utf-8")
+    child = tmp_path / "rulesets" / "child.yaml"
+    child.write_text("extends: base/parent.yaml\nname: child\n", encoding="utf-8")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "v1")
+    parent.write_text("extends: tianjin\nname: parent\nkong_points: {golden: 8}\n",
+                      encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    # the child is the same at HEAD and on disk: only the parent changed, and it shows
+    code, out = run("diff", "HEAD:rulesets/child.yaml", "rulesets/child.yaml", "--corpus",
+                    str(corpus_file), "--json")
+    assert code == 0, out
+    assert json.loads(out)["changed_lines"] == golden_lines
+    spec = diff.spec_for("HEAD:rulesets/child.yaml")
+    assert spec.parents == (("rulesets/base/parent.yaml",
+                             "extends: tianjin\nname: parent\n"),)
+    assert spec.load().kong_points["golden"] == 4
+    # a broken parent at a revision is named as REV:path:line
+    git(tmp_path, "commit", "-q", "-am", "v2")
+    parent.write_text("extends: tianjin\nname: parent\nkong_points: {golden: many}\n",
+                      encoding="utf-8")
+    git(tmp_path, "commit", "-q", "-am", "v3")
+    with pytest.raises(RulesetError) as err:
+        diff.spec_for("HEAD:rulesets/child.yaml").load()
+    assert err.value.problems[0].startswith("HEAD:rulesets/base/parent.yaml:3: kong_points")
+    assert diff.spec_for("HEAD~1:rulesets/child.yaml").load().kong_points["golden"] == 8
+    # a parent missing at the revision
+    child.write_text("extends: ghost.yaml\nname: child\n", encoding="utf-8")
+    git(tmp_path, "commit", "-q", "-am", "v4")
+    with pytest.raises(diff.RevisionError) as derr:
+        diff.spec_for("HEAD:rulesets/child.yaml")
+    assert str(derr.value) == ("HEAD:rulesets/ghost.yaml (extended by rulesets/child.yaml): "
+                               "no such file at that revision")
 
 
 def test_a_revision_text_names_itself_in_errors(tmp_path: Path) -> None:
@@ -206,6 +284,21 @@ def test_bad_corpus_lines_stop_the_run(tmp_path: Path,
     path.write_text("[1, 2]\n", encoding="utf-8")
     assert run("diff", "tianjin", "tianjin", "--corpus", str(path))[0] == 2
     assert "bad.jsonl:1: expected a hand or settle document" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("line,message", ids=["bytes", "long", "digits", "deep"], argvalues=[
+    (b'{"hand": "\xff"}', "bad.jsonl:2: not UTF-8 text (byte 10)"),
+    (b"[" * 100_000 + b"]" * 100_000, "bad.jsonl:2: longer than 65536 bytes"),
+    (b'{"stake": ' + b"9" * 5000 + b"}", "bad.jsonl:2: invalid JSON: Exceeds the limit"),
+    (b"[" * 30_000 + b"]" * 30_000, "bad.jsonl:2: invalid JSON: maximum recursion depth"),
+])
+def test_hostile_corpus_lines_are_one_clean_error(tmp_path: Path, line: bytes, message: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(json.dumps(SU).encode() + b"\n" + line + b"\n")
+    assert run("diff", "tianjin", "tianjin", "--corpus", str(path))[0] == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"rulekit: error: {tmp_path}/{message}") and err.count("\n") == 1
 
 
 def test_unknown_ruleset_and_missing_corpus(capsys: pytest.CaptureFixture[str]) -> None:
@@ -247,3 +340,96 @@ def test_progress_waits_a_second_then_draws_on_a_terminal() -> None:
     assert stream.getvalue().endswith(render("diff", 50, 100, 2.0) + "\n")
     assert render("diff", 50, 100, 2.0) == \
         "diff [############------------] 50/100  50% 2s, 2s left"
+
+
+# --- settle documents in the corpus, and what a corpus cannot see -------------------------------
+
+@pytest.fixture(scope="module")
+def settle_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = io.StringIO()
+    assert cli.main(["corpus", "--count", "1200", "--seed", "5", "--settle"], out=out) == 0
+    path = tmp_path_factory.mktemp("corpus") / "settle.jsonl"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    return path
+
+
+def docs_of(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_corpus_settle_wraps_the_same_hands_in_valid_settle_documents(
+        corpus_file: Path, settle_corpus: Path) -> None:
+    hands, mixed = docs_of(corpus_file)[:1200], docs_of(settle_corpus)    # both seed 5
+    settles = [(h, d) for h, d in zip(hands, mixed) if diff.kind_of(d) == "settle"]
+    assert 200 < len(settles) < 400                           # a quarter of 1200
+    for h, d in zip(hands, mixed):
+        if diff.kind_of(d) == "hand":
+            assert d == h                                     # the hand corpus is unchanged
+    draws = [d for _, d in settles if d["winner"] is None]
+    assert draws and all("hand" not in d for d in draws)
+    assert any(d["chan"] for _, d in settles) and any(not d["chan"] for _, d in settles)
+    outcomes: dict[str, int] = {}
+    for h, d in settles:
+        assert d["id"].startswith("s5-")
+        if d["winner"] is not None:
+            assert d["hand"] == {k: v for k, v in h.items() if k != "id"}
+            if d["hand"].get("heavenly"):
+                assert d["winner"] == d["dealer"]             # 天和 is the dealer's
+        try:
+            result = rulekit.settle(d)
+        except SettleError as err:                            # a hand below the minimum
+            assert "cannot win (below_minimum" in str(err), str(err)
+            outcomes["below minimum"] = outcomes.get("below minimum", 0) + 1
+            continue
+        assert sum(result.payments) == 0
+        outcomes["settled"] = outcomes.get("settled", 0) + 1
+    assert outcomes["settled"] > 2 * outcomes["below minimum"] > 0
+    assert cli.main(["corpus", "--count", "5", "--settle", "1.5"], out=io.StringIO()) == 2
+
+
+def test_a_settle_corpus_shows_chan_edits(settle_corpus: Path, gold8_overlay: Path) -> None:
+    code, out = run("diff", "tianjin", str(gold8_overlay), "--corpus", str(settle_corpus),
+                    "--json")
+    assert code == 0
+    r = json.loads(out)
+    assert r["warnings"] == []
+    changed = set(r["changed_lines"])
+    tianjin = rulekit.load_ruleset("tianjin")
+    for n, d in enumerate(docs_of(settle_corpus), 1):
+        if diff.kind_of(d) != "settle" or diff.evaluate(d, tianjin).error is not None:
+            continue
+        golden = any("golden" in k for k in d["kongs"])
+        # 鏟 pays 1 (a 明杠) under tianjin and 2 (one 混吊) under gold8; 金杠 4 → 8
+        assert (n in changed) == (d["chan"] or golden), (n, d)
+
+
+def test_keys_the_corpus_cannot_exercise_are_warned_about(corpus_file: Path,
+                                                         settle_corpus: Path,
+                                                         tmp_path: Path) -> None:
+    assert diff.differing_keys(rulekit.load_ruleset("tianjin").data,
+                               rulekit.load_ruleset("tianjin-gold8").data) == [
+        "chan.payout", "kong_points.golden"]
+    overlay = tmp_path / "pulls.yaml"
+    overlay.write_text("extends: tianjin\nname: pulls\nsettlement: {pull_multiplier: 3, "
+                       "dealer_on_draw: pass_if_no_kong, discard_payer: discarder}\n",
+                       encoding="utf-8")
+    code, out = run("diff", "tianjin", str(overlay), "--corpus", str(corpus_file))
+    assert code == 0
+    assert out.splitlines()[-3:] == [
+        "warning: the rulesets differ in settlement.dealer_on_draw, which this corpus cannot "
+        "exercise: it has no settle document of a draw (`rulekit corpus --settle` writes "
+        "settle documents)",
+        "warning: the rulesets differ in settlement.discard_payer, which this corpus cannot "
+        "exercise: it has no settle document of a win on a discard (`rulekit corpus "
+        "--settle` writes settle documents)",
+        "warning: the rulesets differ in settlement.pull_multiplier, which this corpus "
+        "cannot exercise: it has no settle documents (`rulekit corpus --settle` writes "
+        "settle documents)"]
+    assert "no change: every document gives the same win and fan" in out
+    code, out = run("diff", "tianjin", str(overlay), "--corpus", str(settle_corpus), "--json")
+    r = json.loads(out)
+    assert r["changed"] > 0
+    assert r["warnings"] == [
+        "the rulesets differ in settlement.discard_payer, which this corpus cannot exercise: "
+        "it has no settle document of a win on a discard (`rulekit corpus --settle` writes "
+        "settle documents)"]

@@ -1,0 +1,130 @@
+"""`rulekit diff`'s worker processes: a dead worker or Ctrl-C ends the run cleanly.
+
+These run the CLI as a subprocess over a corpus large enough to keep two workers busy, act on
+the workers as soon as they exist, and bound every wait.
+"""
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rulekit import cli, diff
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = "import sys; from rulekit.cli import main; sys.exit(main())"
+pytestmark = pytest.mark.skipif(not Path("/proc/self/task").is_dir(),
+                                reason="finds worker processes through /proc")
+
+
+@pytest.fixture(scope="module")
+def big_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = io.StringIO()
+    assert cli.main(["corpus", "--count", "6000", "--seed", "11"], out=out) == 0
+    path = tmp_path_factory.mktemp("corpus") / "corpus.jsonl"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    return path
+
+
+def start_diff(corpus: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-c", CLI, "diff", "tianjin", "tianjin-gold8",
+                             "--corpus", str(corpus), "--jobs", "2"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+
+
+def workers(proc: subprocess.Popen[str], timeout: float = 30.0) -> list[int]:
+    """The pids of the run's worker processes (its children with its command line)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        cmdline = _cmdline(proc.pid)       # read again: empty or the test's until exec
+        kids = []
+        for task in Path(f"/proc/{proc.pid}/task").iterdir():
+            try:
+                kids += [int(k) for k in (task / "children").read_text().split()]
+            except OSError:
+                continue
+        found = [k for k in kids if b"tianjin-gold8" in cmdline and _cmdline(k) == cmdline]
+        if found:
+            return found
+        time.sleep(0.01)
+    pytest.fail("the diff ended or started no worker before the test could act")
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def test_a_killed_worker_ends_the_run_with_exit_3(big_corpus: Path) -> None:
+    proc = start_diff(big_corpus)
+    try:
+        pids = workers(proc)
+        time.sleep(0.2)                              # mid-chunk: its task is lost
+        os.kill(pids[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 3
+    assert err == ("rulekit: error: a diff worker process died (killed, or out of memory); "
+                   "the diff is incomplete\n")
+    assert out == ""
+
+
+def test_ctrl_c_exits_130_without_tracebacks(big_corpus: Path) -> None:
+    proc = start_diff(big_corpus)
+    try:
+        pids = workers(proc)
+        time.sleep(0.2)                              # the workers are busy scoring
+        os.killpg(proc.pid, signal.SIGINT)           # as a terminal does: the whole group
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert out == ""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in pids)          # no worker left running
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+class DyingSpec(diff.RulesetSpec):
+    """A ruleset that loads in the parent and kills any worker process that loads it."""
+
+    def load(self):  # type: ignore[no-untyped-def]
+        if os.getpid() != PARENT:
+            os._exit(9)
+        return diff.RulesetSpec.load(self)
+
+
+PARENT = os.getpid()
+
+
+def test_a_dead_worker_is_a_worker_error_in_the_library(big_corpus: Path) -> None:
+    lines = diff.read_corpus(big_corpus.read_text(encoding="utf-8").splitlines()[:1000])
+    dying = DyingSpec("tianjin", str(diff.spec_for("tianjin").path))
+    with pytest.raises(diff.WorkerError, match="a diff worker process died"):
+        diff.run(diff.spec_for("tianjin"), dying, lines, jobs=2, chunk=100)
+    report = diff.run(diff.spec_for("tianjin"), diff.spec_for("tianjin"), lines, jobs=2,
+                      chunk=100)
+    assert report.documents == 1000 and report.changed == ()
