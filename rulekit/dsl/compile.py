@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from graphlib import CycleError, TopologicalSorter
 from typing import Any, Callable
 
+from rulekit import limits
 from rulekit.dsl import ast
 from rulekit.dsl.parse import parse
 from rulekit.arrange import KONG, PAIR, SET
@@ -513,7 +514,7 @@ def _show(type_: str) -> str:
 
 def _line(text: str, line: int) -> str:
     lines = text.splitlines()
-    return lines[line - 1] if 0 < line <= len(lines) else ""
+    return limits.excerpt(lines[line - 1]) if 0 < line <= len(lines) else ""
 
 
 def _relocate(err: DslError, src: PatternSource) -> DslError:
