@@ -15,7 +15,7 @@ from typing import Any, Callable
 from rulekit import limits
 from rulekit.dsl import ast
 from rulekit.dsl.parse import parse
-from rulekit.arrange import KONG, PAIR, SET
+from rulekit.arrange import KONG, NUM_KINDS, PAIR, SET
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES, SKELETON
 from rulekit.facts import SUIT_NAMES, run_key
 from rulekit.errors import DslError
@@ -44,7 +44,9 @@ class CompiledPattern:
     name: str
     fn: PatternFn
     dep: int                           # 0 hand, 1 arrangement, 2 reading (vocabulary.py)
-    tiles: frozenset[int] = field(default_factory=frozenset)   # tile literals it names
+    # group kinds (0-33) among the tile literals it names: the candidate kinds of an all-hun
+    # group (scoring's wild domain); a flower literal names no kind a group can have
+    tiles: frozenset[int] = field(default_factory=frozenset)
     ranks: frozenset[int] = field(default_factory=frozenset)   # ranks it names
     # conditions every arrangement where it holds must meet: (fact path, value, equal?)
     needs: frozenset[tuple[str, Any, bool]] = field(default_factory=frozenset)
@@ -126,7 +128,8 @@ class _Compiler:
         return _const("int", n.value)
 
     def c_TileLit(self, n: ast.TileLit) -> _Typed:
-        self.tiles.add(n.kind)
+        if n.kind < NUM_KINDS:
+            self.tiles.add(n.kind)
         return _const("tile", n.kind)
 
     def c_BoolLit(self, n: ast.BoolLit) -> _Typed:
