@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from rulekit import limits
 from rulekit.dsl import ast
+from rulekit.dsl.cost import cost
 from rulekit.dsl.parse import parse
 from rulekit.arrange import KONG, NUM_KINDS, PAIR, SET
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES, SKELETON
@@ -596,4 +597,28 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
                                         frozenset(comp.ranks), needs[pid],
                                         frozenset(comp.refs), queries[pid],
                                         frozenset(_reads(trees[pid]))))
+    errors += _work_errors([(by_id[c.id], c.dep, cost(trees[c.id])) for c in compiled])
     return compiled, errors
+
+
+def _work_errors(costs: list[tuple[PatternSource, int, int]]) -> list[DslError]:
+    """The scoring work budget (limits.py): each pattern's steps per evaluation, and all of
+    them per hand, an arrangement-level pattern counting ARRANGEMENT_EVALS times."""
+    errors = [DslError(f"pattern '{s.id}' too costly: one evaluation may take {steps:,} steps "
+                       f"(at most {limits.PATTERN_STEPS:,}); nested loops multiply their "
+                       f"lists' sizes (hand.tiles holds 18)",
+                       source=s.source, line=s.line, column=s.column)
+              for s, _, steps in costs if steps > limits.PATTERN_STEPS]
+    if errors:
+        return errors
+    per_hand = [(steps * (limits.ARRANGEMENT_EVALS if dep else 1), s) for s, dep, steps in costs]
+    total = sum(w for w, _ in per_hand)
+    if total <= limits.HAND_STEPS:
+        return []
+    worst = sorted(per_hand, key=lambda x: -x[0])[:3]
+    s = worst[0][1]
+    names = ", ".join(f"'{src.id}' {w:,}" for w, src in worst)
+    return [DslError(f"patterns too costly together: one hand may take {total:,} steps (at "
+                     f"most {limits.HAND_STEPS:,}; a pattern that reads the arrangement counts "
+                     f"{limits.ARRANGEMENT_EVALS:,} times); the costliest: {names}",
+                     source=s.source, line=s.line, column=s.column)]
