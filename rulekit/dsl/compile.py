@@ -597,7 +597,9 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
                                         frozenset(comp.ranks), needs[pid],
                                         frozenset(comp.refs), queries[pid],
                                         frozenset(_reads(trees[pid]))))
-    errors += _work_errors([(by_id[c.id], c.dep, cost(trees[c.id])) for c in compiled])
+    deps = {c.id: c.dep for c in compiled}
+    errors += _work_errors([(s, deps[s.id], cost(trees[s.id])) for s in sources
+                            if s.id in deps])
     return compiled, errors
 
 
@@ -616,7 +618,13 @@ def _work_errors(costs: list[tuple[PatternSource, int, int]]) -> list[DslError]:
     if total <= limits.HAND_STEPS:
         return []
     worst = sorted(per_hand, key=lambda x: -x[0])[:3]
-    s = worst[0][1]
+    # shown at the pattern that takes the running total over (a parent's patterns come
+    # first in `sources`): the one an author just added, not one a parent defines
+    running = 0
+    for w, s in per_hand:
+        running += w
+        if running > limits.HAND_STEPS:
+            break
     names = ", ".join(f"'{src.id}' {w:,}" for w, src in worst)
     return [DslError(f"patterns too costly together: one hand may take {total:,} steps (at "
                      f"most {limits.HAND_STEPS:,}; a pattern that reads the arrangement counts "
