@@ -33,7 +33,7 @@ class _Refused(Exception):
         self.message = message
 
 
-class _BoundedLoader(yaml.SafeLoader):
+class _BoundedLoader(yaml.SafeLoader):  # type: ignore[misc]  # pyyaml has no types here
     """SafeLoader that refuses anchors and aliases and bounds nesting while composing, so
     nothing is ever expanded and the composer's recursion stays shallow."""
 
