@@ -79,7 +79,8 @@ def _mutate_dsl(rng: random.Random, text: str) -> str:
         if op == 0:
             text = f"not ({text})"
         elif op == 1:
-            text = f"some q{rng.randrange(3)} in {rng.choice(['hand.tiles', 'groups', 'suits'])}: ({text})"
+            over = rng.choice(["hand.tiles", "groups", "suits"])
+            text = f"some q{rng.randrange(3)} in {over}: ({text})"
         elif op == 2:
             text = f"({text}) and ({text})"
         elif op == 3:

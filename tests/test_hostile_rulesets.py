@@ -21,7 +21,7 @@ from lark import Lark, __version__ as lark_version
 import hashlib
 
 import rulekit
-from rulekit import arrange, limits, resources
+from rulekit import arrange, casefile, limits, resources
 from rulekit.cli import main
 from rulekit.dsl.cost import cost
 from rulekit.errors import RulesetError
@@ -149,8 +149,8 @@ def test_the_alias_bomb_is_refused_within_2_gb_and_20_s(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=20, preexec_fn=limit,
         cwd=Path(__file__).resolve().parent.parent)
     assert proc.returncode == 2
-    assert proc.stderr == f"{path}:1: YAML anchors (&a) are not allowed in rulesets: " \
-                          "write the value out\n"
+    assert proc.stderr == f"{path}:1: YAML anchors (&a) are not allowed in rulesets or case " \
+                          "files: write the value out\n"
 
 
 def test_quoted_keys_and_finite_numbers_still_load(tmp_path: Path) -> None:
@@ -282,8 +282,8 @@ def test_cost_counts_each_node_and_multiplies_loops(text: str, steps: int) -> No
 def test_a_pattern_naming_a_flower_scores_hands_with_hun(tmp_path: Path) -> None:
     path = tmp_path / "flower.yaml"
     path.write_text('extends: tianjin-flowers\nname: flower\npatterns:\n  yi_hua:\n'
-                    '    name: 春\n    when: "1f in hand.flowers"\nscoring:\n  add: {yi_hua: 2}\n',
-                    encoding="utf-8")
+                    '    name: 春\n    when: "1f in hand.flowers"\n'
+                    'scoring:\n  add: {yi_hua: 2}\n', encoding="utf-8")
     # three hun (7p 8p 8p under indicator 7p): an all-hun group, whose candidate kinds were
     # read from the patterns' tile literals, 1f (kind 34) among them: IndexError in arrange
     doc = {"hand": "46m 123456s 22z 788p", "win_tile": "5m", "indicator": "7p"}
@@ -300,3 +300,17 @@ def test_arrangements_ignore_flower_kinds_for_all_hun_groups() -> None:
              for arr in arrange.arrangements(layout, lambda: (0, 34, 41))}
     assert found == {((arrange.SET, 0), (arrange.PAIR, 0)),
                      ((arrange.RUN, 0), (arrange.PAIR, 0))}
+
+
+def test_a_case_file_that_shares_an_expectation_by_alias_is_refused(tmp_path: Path) -> None:
+    # `--update` would rewrite an aliased expectation once per case that names it
+    hand = "{indicator: 7p, hand: 46m123456789s22z, win_tile: 5m}"
+    path = tmp_path / "cases.yaml"
+    path.write_text(f"ruleset: tianjin\ncases:\n  - name: a\n    hand: {hand}\n"
+                    f"    expect: &e {{win: true, total_fan: 14}}\n  - name: b\n"
+                    f"    hand: {hand}\n    expect: *e\n", encoding="utf-8")
+    with pytest.raises(casefile.CaseFileError) as err:
+        casefile.load_casefile(path)
+    assert err.value.problems == [
+        f"{casefile.shown_path(path)}:5: YAML anchors (&e) are not allowed in rulesets or case "
+        "files: write the value out"]

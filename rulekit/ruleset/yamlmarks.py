@@ -45,10 +45,10 @@ class _BoundedLoader(yaml.SafeLoader):  # type: ignore[misc]  # pyyaml has no ty
         event = self.peek_event()
         if isinstance(event, yaml.AliasEvent):
             raise _Refused(event.start_mark, f"YAML aliases (*{limits.excerpt(event.anchor, 40)}) "
-                           "are not allowed in rulesets: write the value out")
+                           "are not allowed in rulesets or case files: write the value out")
         if getattr(event, "anchor", None) is not None:
             raise _Refused(event.start_mark, f"YAML anchors (&{limits.excerpt(event.anchor, 40)}) "
-                           "are not allowed in rulesets: write the value out")
+                           "are not allowed in rulesets or case files: write the value out")
         self.depth += 1
         if self.depth > limits.YAML_DEPTH:
             raise _Refused(event.start_mark, f"YAML nested too deeply (more than "
@@ -100,7 +100,7 @@ def _check(root: yaml.Node, loader: yaml.SafeLoader) -> None:
             for key, value in node.value:
                 if key.tag == _MERGE:
                     raise _Refused(key.start_mark, "YAML merge keys (<<) are not allowed in "
-                                   "rulesets: write the keys out")
+                                   "rulesets or case files: write the keys out")
                 if key.tag != _STR or not isinstance(key, yaml.ScalarNode):
                     shown = limits.excerpt(str(key.value), 40) if isinstance(
                         key, yaml.ScalarNode) else "a " + key.id
