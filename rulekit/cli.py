@@ -382,9 +382,17 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     try:
         args = build_parser().parse_args(argv)
-        if args.allow_extends_outside:
-            os.environ[resolve.ALLOW_OUTSIDE_ENV] = "1"
-        return COMMANDS[args.command](args, out)
+        if not args.allow_extends_outside:
+            return COMMANDS[args.command](args, out)
+        before = os.environ.get(resolve.ALLOW_OUTSIDE_ENV)
+        os.environ[resolve.ALLOW_OUTSIDE_ENV] = "1"     # for this command only
+        try:
+            return COMMANDS[args.command](args, out)
+        finally:
+            if before is None:
+                os.environ.pop(resolve.ALLOW_OUTSIDE_ENV, None)
+            else:
+                os.environ[resolve.ALLOW_OUTSIDE_ENV] = before
     except RulesetError as err:
         for line in err.problems:
             sys.stderr.write(f"rulekit: {line}\n")

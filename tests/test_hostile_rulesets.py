@@ -9,6 +9,7 @@ import getpass
 import hashlib
 import importlib
 import io
+import os
 import pickle
 import resource
 import subprocess
@@ -183,6 +184,7 @@ def test_extends_outside_the_including_directory_needs_permission(
     assert (data["name"], data["win"]["minimum"], len(chain)) == ("child", 3, 3)
     assert main(["validate", str(child)], io.StringIO()) == 2
     assert main(["--allow-extends-outside", "validate", str(child)], io.StringIO()) == 0
+    assert resolve.ALLOW_OUTSIDE_ENV not in os.environ     # the flag does not outlive main()
     capsys.readouterr()
 
 
