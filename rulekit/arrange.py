@@ -285,7 +285,8 @@ def arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
             yield groups
             continue
         if kinds is None:
-            kinds = sorted(set(wild_kinds()))
+            # only kinds a group can have: a flower kind (34+) never stands in a group
+            kinds = sorted({k for k in wild_kinds() if 0 <= k < NUM_KINDS})
         if wm and meld_opts is None:
             meld_opts = wild_meld_options(kinds)
         pair_opts = [_WILD_PAIRS[k] for k in kinds] if wp else [None]

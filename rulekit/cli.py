@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any, Callable, Iterable, NoReturn, Sequence, TextIO
 
@@ -32,6 +33,8 @@ def _ruleset_arg(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rulekit", description="Tianjin mahjong house rules as data.")
+    parser.add_argument("--allow-extends-outside", action="store_true",
+                        help="let a ruleset's `extends` name a file outside its own directory")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     s = sub.add_parser("score", help="score hands")
@@ -418,7 +421,17 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     try:
         args = build_parser().parse_args(argv)
-        return COMMANDS[args.command](args, out)
+        if not args.allow_extends_outside:
+            return COMMANDS[args.command](args, out)
+        before = os.environ.get(resolve.ALLOW_OUTSIDE_ENV)
+        os.environ[resolve.ALLOW_OUTSIDE_ENV] = "1"     # for this command only
+        try:
+            return COMMANDS[args.command](args, out)
+        finally:
+            if before is None:
+                os.environ.pop(resolve.ALLOW_OUTSIDE_ENV, None)
+            else:
+                os.environ[resolve.ALLOW_OUTSIDE_ENV] = before
     except RulesetError as err:
         for line in err.problems:
             sys.stderr.write(f"rulekit: {line}\n")

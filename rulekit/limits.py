@@ -29,3 +29,9 @@ def excerpt(text: str, limit: int = QUOTE_CHARS) -> str:
     if len(text) <= limit:
         return text
     return text[: limit - 1] + "…"
+
+# -- scoring work (rulekit/dsl/cost.py counts steps: one pattern node evaluated once) --------
+PATTERN_STEPS: Final = 100_000        # one evaluation of one pattern (a few ms)
+ARRANGEMENT_EVALS: Final = 10_000     # evaluations per hand of a pattern that reads the
+#                                       arrangement (measured: under 6,000 on 7-hun hands)
+HAND_STEPS: Final = 10_000_000        # all of a ruleset's patterns, for one hand (under 1 s)

@@ -39,7 +39,9 @@ def test_three_line_overlay(tmp_path: Path) -> None:
     assert rs.chain[-1] == "rulesets/tianjin.yaml"
 
 
-def test_extends_chain_and_relative_paths(tmp_path: Path) -> None:
+def test_extends_chain_and_relative_paths(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RULEKIT_ALLOW_EXTENDS_OUTSIDE", "1")     # ../a.yaml leaves sub/
     write(tmp_path, "a.yaml", "extends: tianjin\nname: a\nheavenly: {multiplier: 8}\n")
     sub = tmp_path / "sub"
     sub.mkdir()

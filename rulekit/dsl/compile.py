@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from graphlib import CycleError, TopologicalSorter
 from typing import Any, Callable
 
+from rulekit import limits
 from rulekit.dsl import ast
+from rulekit.dsl.cost import cost
 from rulekit.dsl.parse import parse
-from rulekit.arrange import KONG, PAIR, SET
+from rulekit.arrange import KONG, NUM_KINDS, PAIR, SET
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES, SKELETON
 from rulekit.facts import SUIT_NAMES, run_key
 from rulekit.errors import DslError
@@ -43,7 +45,9 @@ class CompiledPattern:
     name: str
     fn: PatternFn
     dep: int                           # 0 hand, 1 arrangement, 2 reading (vocabulary.py)
-    tiles: frozenset[int] = field(default_factory=frozenset)   # tile literals it names
+    # group kinds (0-33) among the tile literals it names: the candidate kinds of an all-hun
+    # group (scoring's wild domain); a flower literal names no kind a group can have
+    tiles: frozenset[int] = field(default_factory=frozenset)
     ranks: frozenset[int] = field(default_factory=frozenset)   # ranks it names
     # conditions every arrangement where it holds must meet: (fact path, value, equal?)
     needs: frozenset[tuple[str, Any, bool]] = field(default_factory=frozenset)
@@ -127,7 +131,8 @@ class _Compiler:
         return _const("int", n.value)
 
     def c_TileLit(self, n: ast.TileLit) -> _Typed:
-        self.tiles.add(n.kind)
+        if n.kind < NUM_KINDS:
+            self.tiles.add(n.kind)
         return _const("tile", n.kind)
 
     def c_BoolLit(self, n: ast.BoolLit) -> _Typed:
@@ -517,7 +522,7 @@ def _show(type_: str) -> str:
 
 def _line(text: str, line: int) -> str:
     lines = text.splitlines()
-    return lines[line - 1] if 0 < line <= len(lines) else ""
+    return limits.excerpt(lines[line - 1]) if 0 < line <= len(lines) else ""
 
 
 def _relocate(err: DslError, src: PatternSource) -> DslError:
@@ -610,4 +615,36 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
                                         frozenset(comp.ranks), needs[pid],
                                         frozenset(comp.refs), queries[pid],
                                         frozenset(_reads(trees[pid]))))
+    deps = {c.id: c.dep for c in compiled}
+    errors += _work_errors([(s, deps[s.id], cost(trees[s.id])) for s in sources
+                            if s.id in deps])
     return compiled, errors
+
+
+def _work_errors(costs: list[tuple[PatternSource, int, int]]) -> list[DslError]:
+    """The scoring work budget (limits.py): each pattern's steps per evaluation, and all of
+    them per hand, an arrangement-level pattern counting ARRANGEMENT_EVALS times."""
+    errors = [DslError(f"pattern '{s.id}' too costly: one evaluation may take {steps:,} steps "
+                       f"(at most {limits.PATTERN_STEPS:,}); nested loops multiply their "
+                       f"lists' sizes (hand.tiles holds 18)",
+                       source=s.source, line=s.line, column=s.column)
+              for s, _, steps in costs if steps > limits.PATTERN_STEPS]
+    if errors:
+        return errors
+    per_hand = [(steps * (limits.ARRANGEMENT_EVALS if dep else 1), s) for s, dep, steps in costs]
+    total = sum(w for w, _ in per_hand)
+    if total <= limits.HAND_STEPS:
+        return []
+    worst = sorted(per_hand, key=lambda x: -x[0])[:3]
+    # shown at the pattern that takes the running total over (a parent's patterns come
+    # first in `sources`): the one an author just added, not one a parent defines
+    running = 0
+    for w, s in per_hand:
+        running += w
+        if running > limits.HAND_STEPS:
+            break
+    names = ", ".join(f"'{src.id}' {w:,}" for w, src in worst)
+    return [DslError(f"patterns too costly together: one hand may take {total:,} steps (at "
+                     f"most {limits.HAND_STEPS:,}; a pattern that reads the arrangement counts "
+                     f"{limits.ARRANGEMENT_EVALS:,} times); the costliest: {names}",
+                     source=s.source, line=s.line, column=s.column)]

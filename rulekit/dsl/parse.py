@@ -1,13 +1,20 @@
-"""Text → AST. The grammar is `grammar/pattern.lark`, loaded once per process."""
+"""Text → AST. The grammar is `grammar/pattern.lark`, built once per process.
+
+The LALR tables are built in memory (about 50 ms) and never cached on disk: lark's
+`cache=True` unpickles a file of predictable name in the shared temp directory, which anyone
+on the machine could plant. Pattern text is bounded in size, nesting and number length
+(`rulekit.limits`) before and after parsing, so no input reaches a RecursionError.
+"""
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any, List
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import (LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
+                             UnexpectedToken, VisitError)
 
-from rulekit import resources
+from rulekit import limits, resources
 from rulekit.dsl import ast
 from rulekit.errors import DslError
 
@@ -16,10 +23,9 @@ _TILE_BASE = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34}
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    # cache=True: lark keeps the LALR tables in the temp dir, keyed by the grammar's hash,
-    # so a one-shot `rulekit score` does not rebuild them (about 50 ms)
+    # no cache=True: it would unpickle a planted file from the shared temp dir
     return Lark(resources.grammar_text("pattern.lark"), parser="lalr",
-                propagate_positions=True, maybe_placeholders=True, cache=True)
+                propagate_positions=True, maybe_placeholders=True)
 
 
 def _pos(meta_or_tok: Any) -> ast.Pos:
@@ -29,6 +35,9 @@ def _pos(meta_or_tok: Any) -> ast.Pos:
 @v_args(meta=True)
 class _ToAst(Transformer):  # type: ignore[type-arg]
     def number(self, meta: Any, c: List[Token]) -> ast.Num:
+        if len(c[0]) > limits.INT_DIGITS:
+            raise DslError(f"number too long ({len(c[0])} digits; at most {limits.INT_DIGITS})",
+                           line=c[0].line or 1, column=c[0].column or 1)
         return ast.Num(int(c[0]), _pos(c[0]))
 
     def tile(self, meta: Any, c: List[Token]) -> ast.TileLit:
@@ -112,37 +121,84 @@ def _expected(err: UnexpectedInput) -> str:
 
 
 def parse(text: str, source: str = "<dsl>") -> ast.Node:
-    """Parse one pattern expression; syntax errors become `DslError` with line, column, caret."""
+    """Parse one pattern expression; syntax errors become `DslError` with line, column, caret.
+
+    Too long or too deeply nested text is refused with a one-line `DslError` (no caret: the
+    line may be the whole hostile input); no lark or Python error escapes.
+    """
+    if len(text) > limits.DSL_CHARS:
+        raise DslError(f"pattern too long ({len(text)} characters; at most "
+                       f"{limits.DSL_CHARS})", source=source)
     try:
         tree = _parser().parse(text)
-        node: ast.Node = _ToAst().transform(tree)
-        return node
     except UnexpectedInput as err:
-        line, col = err.line or 1, err.column or 1
-        if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken)
-                                              and err.token.type == "$END"):
-            msg = f"unexpected end of expression; expected {_expected(err)}"
-            lines = text.splitlines() or [""]
-            line, col = len(lines), len(lines[-1]) + 1
-        elif isinstance(err, UnexpectedCharacters):
-            msg = f"unexpected character {text[err.pos_in_stream or 0]!r}"
-        elif isinstance(err, UnexpectedToken):
-            msg = f"unexpected {str(err.token)!r}; expected {_expected(err)}"
-        else:  # pragma: no cover - lark's other input errors
-            msg = str(err).splitlines()[0]
-        raise DslError(msg, source=source, line=line, column=col,
-                       text=_line(text, line)) from None
-    except DslError as err:
-        raise DslError(err.message, source=source, line=err.line, column=err.column,
-                       text=_line(text, err.line)) from None
-    except Exception as err:  # lark wraps transformer errors in VisitError
-        inner = getattr(err, "orig_exc", None)
+        raise _syntax_error(err, text, source) from None
+    except LarkError as err:  # pragma: no cover - lark's other failures, kept clean
+        raise DslError(f"cannot parse: {limits.excerpt(type(err).__name__)}",
+                       source=source) from None
+    _check_depth(tree, source)
+    try:
+        node: ast.Node = _ToAst().transform(tree)
+    except VisitError as err:       # lark wraps errors raised in the transformer
+        inner = err.orig_exc
         if isinstance(inner, DslError):
-            raise DslError(inner.message, source=source, line=inner.line, column=inner.column,
-                           text=_line(text, inner.line)) from None
-        raise
+            raise DslError(inner.message, source=source, line=inner.line,
+                           column=inner.column, text=_line(text, inner.line)) from None
+        raise DslError(f"cannot read this pattern: {type(inner).__name__}",
+                       source=source) from None
+    _check_ast_depth(node, source)
+    return node
+
+
+def _syntax_error(err: UnexpectedInput, text: str, source: str) -> DslError:
+    line, col = err.line or 1, err.column or 1
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken)
+                                          and err.token.type == "$END"):
+        msg = f"unexpected end of expression; expected {_expected(err)}"
+        lines = text.splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+    elif isinstance(err, UnexpectedCharacters):
+        msg = f"unexpected character {text[err.pos_in_stream or 0]!r}"
+    elif isinstance(err, UnexpectedToken):
+        msg = f"unexpected {limits.excerpt(str(err.token), 40)!r}; expected {_expected(err)}"
+    else:  # pragma: no cover - lark's other input errors
+        msg = limits.excerpt(str(err).splitlines()[0])
+    return DslError(msg, source=source, line=line, column=col, text=_line(text, line))
+
+
+def _too_deep(source: str, line: int, column: int) -> DslError:
+    return DslError(f"pattern nested too deeply (more than {limits.DSL_DEPTH} levels)",
+                    source=source, line=line, column=column)
+
+
+def _check_depth(tree: Tree, source: str) -> None:  # type: ignore[type-arg]
+    """Refuse a parse tree deeper than DSL_DEPTH before anything walks it recursively."""
+    stack: list[tuple[Any, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limits.DSL_DEPTH:
+            meta = node.meta
+            raise _too_deep(source, getattr(meta, "line", 1), getattr(meta, "column", 1))
+        stack.extend((c, depth + 1) for c in node.children if isinstance(c, Tree))
+
+
+def _check_ast_depth(node: ast.Node, source: str) -> None:
+    """Refuse a syntax tree deeper than DSL_DEPTH (`1+1+...+1` nests although the parse tree
+    is flat), so the compiler's and the patterns' recursion stay shallow."""
+    stack: list[tuple[Any, int]] = [(node, 1)]
+    while stack:
+        n, depth = stack.pop()
+        if isinstance(n, tuple):
+            stack.extend((x, depth) for x in n)
+            continue
+        if not hasattr(n, "__slots__") or isinstance(n, ast.Pos):
+            continue
+        if depth > limits.DSL_DEPTH:
+            raise _too_deep(source, n.pos.line, n.pos.column)
+        stack.extend((getattr(n, s), depth + 1) for s in n.__slots__ if s != "pos")
 
 
 def _line(text: str, line: int) -> str:
+    """The source line quoted under an error, cut to limits.QUOTE_CHARS."""
     lines = text.splitlines()
-    return lines[line - 1] if 0 < line <= len(lines) else ""
+    return limits.excerpt(lines[line - 1]) if 0 < line <= len(lines) else ""

@@ -19,6 +19,7 @@ class Entry:
     type: str
     dep: int
     doc: str
+    size: int = 0       # for a list: the most items it can hold (the DSL's cost bound)
 
 
 HAND, SKELETON, ARRANGEMENT, READING = 0, 1, 2, 3
@@ -26,8 +27,8 @@ HAND, SKELETON, ARRANGEMENT, READING = 0, 1, 2, 3
 
 # Top-level names: read straight off the Facts object.
 NAMES: dict[str, Entry] = {
-    "groups": Entry("list:group", SKELETON, "the four melds and the pair of this arrangement"),
-    "melds": Entry("list:group", SKELETON, "the four melds (declared ones included), no pair"),
+    "groups": Entry("list:group", SKELETON, "the four melds and the pair of this arrangement", 5),
+    "melds": Entry("list:group", SKELETON, "the four melds (declared ones included), no pair", 4),
     "win": Entry("win", HAND, "the winning tile"),
     "hand": Entry("hand", HAND, "the whole hand"),
     "hun": Entry("hun", HAND, "the hun (混) of this hand"),
@@ -53,10 +54,10 @@ ATTRIBUTES: dict[str, dict[str, Entry]] = {
         "rank": Entry("int", HAND, "rank of the lowest tile (1-9; honours 1-7)"),
         "first": Entry("tile", HAND, "the lowest tile"),
         "kind": Entry("tile", HAND, "same as first: the set's or pair's tile"),
-        "tiles": Entry("list:tile", HAND, "the tiles it stands for, hun as what they fill"),
+        "tiles": Entry("list:tile", HAND, "the tiles it stands for, hun as what they fill", 4),
         "hun": Entry("int", ARRANGEMENT, "how many hun stand in it"),
         "other_hun": Entry("int", READING, "hun in it besides the winning tile"),
-        "fills": Entry("list:tile", ARRANGEMENT, "what its hun stand for"),
+        "fills": Entry("list:tile", ARRANGEMENT, "what its hun stand for", 4),
         "declared": Entry("bool", HAND, "laid down (pung or kong)"),
         "concealed": Entry("bool", HAND, "formed in hand, or a concealed kong"),
         "golden": Entry("bool", HAND, "a concealed kong of a hun kind (金杠)"),
@@ -70,17 +71,17 @@ ATTRIBUTES: dict[str, dict[str, Entry]] = {
     },
     "hand": {
         "hun": Entry("int", HAND, "hun among the concealed tiles and the winning tile"),
-        "tiles": Entry("list:tile", HAND, "every tile: concealed, winning, melds (kongs x4)"),
-        "concealed": Entry("list:tile", HAND, "the concealed tiles and the winning tile"),
-        "melds": Entry("list:group", HAND, "the declared melds"),
+        "tiles": Entry("list:tile", HAND, "every tile: concealed, winning, melds (kongs x4)", 18),
+        "concealed": Entry("list:tile", HAND, "the concealed tiles and the winning tile", 14),
+        "melds": Entry("list:group", HAND, "the declared melds", 4),
         "kongs": Entry("int", HAND, "how many kongs are declared"),
-        "flowers": Entry("list:tile", HAND, "flower tiles shown"),
+        "flowers": Entry("list:tile", HAND, "flower tiles shown", 8),
     },
     "hun": {
-        "kinds": Entry("list:tile", HAND, "the hun kinds (indicator first)"),
+        "kinds": Entry("list:tile", HAND, "the hun kinds (indicator first)", 2),
         "suit": Entry("suit", HAND, "the hun's suit"),
-        "held": Entry("list:tile", HAND, "hun tiles among the concealed and winning tiles"),
-        "fills": Entry("list:tile", SKELETON, "what those hun stand for in this arrangement"),
+        "held": Entry("list:tile", HAND, "hun tiles among the concealed and winning tiles", 14),
+        "fills": Entry("list:tile", SKELETON, "what those hun stand for in this arrangement", 14),
     },
     "context": {
         "win_by": Entry("win_by", HAND, "self_draw, kong_draw, discard or last_draw"),

@@ -3,13 +3,20 @@
 Merge rule (documented in docs/authoring.md): mappings merge deeply, lists replace, and `null`
 removes a key. Each key keeps the file and line it last came from, so a schema error in the
 merged result still points at the line an author wrote.
+
+`extends` is bounded and kept in its tree (docs/authoring.md, "extends"): a path may not leave
+the directory of the file that names it unless allowed (`allow_outside=True`, or the
+environment variable RULEKIT_ALLOW_EXTENDS_OUTSIDE=1, which `rulekit --allow-extends-outside`
+sets); a chain is at most `limits.EXTENDS_DEPTH` files; a parent that cannot be read or is not a
+ruleset is one error that never quotes its content.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
-from rulekit import resources
+from rulekit import limits, resources
 from rulekit.errors import RulesetError
 from rulekit.ruleset import yamlmarks
 from rulekit.ruleset.yamlmarks import Origin, Path_
@@ -33,7 +40,8 @@ def locate(ref: str, relative_to: Path | None = None) -> Path:
         return candidate
     known = ", ".join(builtin_names())
     where = f" (from {relative_to})" if relative_to else ""
-    raise RulesetError([f"{ref}: no such ruleset{where}; built-in rulesets are: {known}"])
+    raise RulesetError([f"{limits.excerpt(ref, 80)}: no such ruleset{where}; built-in "
+                        f"rulesets are: {known}"])
 
 
 def display_name(path: Path) -> str:
@@ -45,14 +53,31 @@ def display_name(path: Path) -> str:
         return str(path)
 
 
+ALLOW_OUTSIDE_ENV = "RULEKIT_ALLOW_EXTENDS_OUTSIDE"
+
+
+def read_text(path: Path, name: str) -> str:
+    """A ruleset file's text: at most `limits.RULESET_BYTES`, UTF-8, or one clean error."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(limits.RULESET_BYTES + 1)
+    except OSError as err:
+        raise RulesetError([f"{name}:1: cannot read: {err.strerror}"]) from None
+    if len(raw) > limits.RULESET_BYTES:
+        raise RulesetError([f"{name}:1: file too large (over {limits.RULESET_BYTES} bytes)"])
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        raise RulesetError([f"{name}:{line}: not UTF-8 text (byte 0x{raw[err.start]:02x} at "
+                            f"offset {err.start})"]) from None
+
+
 def read_layer(path: Path, text: str | None = None, shown: str | None = None
                ) -> tuple[dict[str, Any], dict[Path_, Origin]]:
     name = shown or display_name(path)
     if text is None:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as err:
-            raise RulesetError([f"{name}:1: cannot read: {err.strerror}"]) from None
+        text = read_text(path, name)
     data, origins = yamlmarks.load(text, name)
     if data is None:
         data = {}
@@ -62,23 +87,77 @@ def read_layer(path: Path, text: str | None = None, shown: str | None = None
     return data, origins
 
 
-def resolve(path: Path, text: str | None = None, shown: str | None = None
+def _allow_outside(allow_outside: bool | None) -> bool:
+    if allow_outside is not None:
+        return allow_outside
+    return os.environ.get(ALLOW_OUTSIDE_ENV, "") not in ("", "0")
+
+
+def _parent(ref: str, current: Path, allow_outside: bool) -> Path:
+    """The file `extends: ref` in `current` names: a built-in, or a path in current's tree."""
+    target = locate(ref, current)
+    builtins = resources.rulesets_dir().resolve()
+    resolved = target.resolve()
+    if resolved.parent == builtins and not ("/" in ref or "\\" in ref):
+        return target
+    if not allow_outside and not resolved.is_relative_to(current.resolve().parent):
+        raise RulesetError([f"{limits.excerpt(ref, 80)}: leaves the directory of "
+                            f"{display_name(current)}; allow it with --allow-extends-outside "
+                            f"(or {ALLOW_OUTSIDE_ENV}=1)"])
+    return target
+
+
+def _parent_layer(path: Path, ref: str) -> tuple[dict[str, Any], dict[Path_, Origin]]:
+    """An `extends` target's layer; if it is not a ruleset, one error that quotes none of it
+    (the target may be any file the including one names, /etc/passwd as well)."""
+    try:
+        data, origins = read_layer(path)
+    except RulesetError:
+        raise RulesetError([f"{limits.excerpt(ref, 80)}: not a ruleset (unreadable, not "
+                            f"UTF-8 YAML, or refused)"]) from None
+    allowed = schema_keys()
+    if data and not set(data) <= allowed:
+        raise RulesetError([f"{limits.excerpt(ref, 80)}: not a ruleset (its top level has "
+                            f"keys a ruleset does not have)"])
+    return data, origins
+
+
+def schema_keys() -> set[str]:
+    from rulekit.ruleset.schema import schema
+    return set(schema().get("properties", {}))
+
+
+def resolve(path: Path, text: str | None = None, shown: str | None = None,
+            allow_outside: bool | None = None
             ) -> tuple[dict[str, Any], dict[Path_, Origin], list[Path]]:
     """The fully merged ruleset data for `path`, its key origins, and the chain of files.
 
     `text` and `shown`, when given, stand in for the first file's content and name (a file as
     it was at a git revision); its `extends` still resolves from `path`, on disk.
+    `allow_outside` lets `extends` leave the including file's directory (default: the
+    RULEKIT_ALLOW_EXTENDS_OUTSIDE environment variable).
     """
+    outside = _allow_outside(allow_outside)
     chain: list[Path] = []
     layers: list[tuple[dict[str, Any], dict[Path_, Origin]]] = []
     current: Path | None = path
+    ref = ""
     while current is not None:
         resolved = current.resolve()
         if resolved in [p.resolve() for p in chain]:
             names = " -> ".join(display_name(p) for p in [*chain, current])
             raise RulesetError([f"{display_name(chain[-1])}:1: extends: cycle: {names}"])
+        if len(chain) >= limits.EXTENDS_DEPTH:
+            raise RulesetError([f"{display_name(chain[-1])}:1: extends: chain longer than "
+                                f"{limits.EXTENDS_DEPTH} files"])
         chain.append(current)
-        data, origins = read_layer(current, *((text, shown) if len(chain) == 1 else ()))
+        if len(chain) == 1:
+            data, origins = read_layer(current, text, shown)
+        else:
+            try:
+                data, origins = _parent_layer(current, ref)
+            except RulesetError as err:
+                raise _at_extends(layers[-1][1], chain[-2], err) from None
         layers.append((data, origins))
         parent = data.get("extends")
         if parent is None:
@@ -88,12 +167,11 @@ def resolve(path: Path, text: str | None = None, shown: str | None = None
             raise RulesetError([f"{origin[0]}:{origin[1]}: extends: must be a ruleset name "
                                 f"or a path"])
         else:
+            ref = parent
             try:
-                current = locate(parent, current)
+                current = _parent(parent, current, outside)
             except RulesetError as err:
-                origin = origins.get(("extends",), (display_name(current), 1, 1))
-                raise RulesetError([f"{origin[0]}:{origin[1]}: extends: {err.problems[0]}"]) \
-                    from None
+                raise _at_extends(origins, current, err) from None
     merged: dict[str, Any] = {}
     merged_origins: dict[Path_, Origin] = {}
     for data, origins in reversed(layers):
@@ -102,6 +180,12 @@ def resolve(path: Path, text: str | None = None, shown: str | None = None
             merged_origins[key_path] = origin
     merged.pop("extends", None)
     return merged, merged_origins, chain
+
+
+def _at_extends(origins: dict[Path_, Origin], including: Path, err: RulesetError
+                ) -> RulesetError:
+    origin = origins.get(("extends",), (display_name(including), 1, 1))
+    return RulesetError([f"{origin[0]}:{origin[1]}: extends: {err.problems[0]}"])
 
 
 def merge(base: Any, over: Any) -> Any:

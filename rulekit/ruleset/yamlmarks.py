@@ -1,32 +1,122 @@
-"""Safe YAML loading that remembers the file line of every key, for error messages."""
+"""Safe YAML loading that remembers the file line of every key, for error messages.
+
+The one loader for rulesets and case files, and a bounded one: anchors, aliases and merge keys
+are refused (a 9-line alias bomb expands to gigabytes; a recursive anchor never ends), as are
+nesting deeper than `limits.YAML_DEPTH`, text over `limits.RULESET_BYTES`, keys that are not
+strings (YAML 1.1 reads `0x1F:` or `yes:` as a number or a boolean), integers over
+`limits.INT_DIGITS` digits and non-finite numbers (`.inf`, `.nan`, `1e999`). Each refusal is
+one `RulesetError` line `file:line: ...` quoting at most `limits.QUOTE_CHARS` of the input.
+"""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import yaml
 
+from rulekit import limits
 from rulekit.errors import RulesetError
 
 Path_ = tuple[Any, ...]
 Origin = tuple[str, int, int]        # file, line (1-based), column (1-based)
 
+_MERGE = "tag:yaml.org,2002:merge"
+_STR = "tag:yaml.org,2002:str"
+
+
+class _Refused(Exception):
+    """A YAML construct rulesets do not allow, at a mark."""
+
+    def __init__(self, mark: Any, message: str) -> None:
+        super().__init__(message)
+        self.line = mark.line + 1 if mark is not None else 1
+        self.message = message
+
+
+class _BoundedLoader(yaml.SafeLoader):  # type: ignore[misc]  # pyyaml has no types here
+    """SafeLoader that refuses anchors and aliases and bounds nesting while composing, so
+    nothing is ever expanded and the composer's recursion stays shallow."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise _Refused(event.start_mark, f"YAML aliases (*{limits.excerpt(event.anchor, 40)}) "
+                           "are not allowed in rulesets or case files: write the value out")
+        if getattr(event, "anchor", None) is not None:
+            raise _Refused(event.start_mark, f"YAML anchors (&{limits.excerpt(event.anchor, 40)}) "
+                           "are not allowed in rulesets or case files: write the value out")
+        self.depth += 1
+        if self.depth > limits.YAML_DEPTH:
+            raise _Refused(event.start_mark, f"YAML nested too deeply (more than "
+                           f"{limits.YAML_DEPTH} levels)")
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
 
 def compose(text: str, filename: str) -> tuple[yaml.Node | None, Any]:
     """Safe-load `text` keeping its node tree (for line marks); YAML errors name the line."""
+    if len(text) > limits.RULESET_BYTES:
+        raise RulesetError([f"{filename}:1: file too large ({len(text)} characters; at most "
+                            f"{limits.RULESET_BYTES})"])
     try:
-        loader = yaml.SafeLoader(text)
+        loader = _BoundedLoader(text)
         try:
             node = loader.get_single_node()
+            if node is not None:
+                _check(node, loader)
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
+    except _Refused as err:
+        raise RulesetError([f"{filename}:{err.line}: {err.message}"]) from None
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
         line = mark.line + 1 if mark else 1
-        raise RulesetError([f"{filename}:{line}: YAML: {err.problem or err}"]) from None
+        problem = limits.excerpt(str(err.problem or err).splitlines()[0])
+        raise RulesetError([f"{filename}:{line}: YAML: {problem}"]) from None
+    except yaml.reader.ReaderError as err:
+        line = text.count("\n", 0, max(err.position, 0)) + 1
+        raise RulesetError([f"{filename}:{line}: YAML: unacceptable character "
+                            f"#x{err.character if isinstance(err.character, int) else 0:04x}"
+                            ]) from None
     except yaml.YAMLError as err:
-        raise RulesetError([f"{filename}:1: YAML: {err}"]) from None
+        raise RulesetError([f"{filename}:1: YAML: "
+                            f"{limits.excerpt(' '.join(str(err).split()))}"]) from None
     return node, data
+
+
+def _check(root: yaml.Node, loader: yaml.SafeLoader) -> None:
+    """Refuse merge keys, non-string keys, oversized integers and non-finite numbers."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if key.tag == _MERGE:
+                    raise _Refused(key.start_mark, "YAML merge keys (<<) are not allowed in "
+                                   "rulesets or case files: write the keys out")
+                if key.tag != _STR or not isinstance(key, yaml.ScalarNode):
+                    shown = limits.excerpt(str(key.value), 40) if isinstance(
+                        key, yaml.ScalarNode) else "a " + key.id
+                    raise _Refused(key.start_mark, f"key {shown} must be a string (YAML reads "
+                                   f"it as {key.tag.rsplit(':', 1)[-1]}); quote it")
+                stack.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif node.tag.endswith(":int"):
+            digits = sum(c.isalnum() for c in node.value)
+            if digits > limits.INT_DIGITS:
+                raise _Refused(node.start_mark, f"number too long ({digits} digits; at most "
+                               f"{limits.INT_DIGITS})")
+        elif node.tag.endswith(":float") and not math.isfinite(loader.construct_yaml_float(node)):
+            raise _Refused(node.start_mark, f"{limits.excerpt(node.value, 40)}: numbers must be "
+                           "finite (no .inf or .nan)")
 
 
 def load(text: str, filename: str) -> tuple[Any, dict[Path_, Origin]]:
@@ -50,9 +140,7 @@ def _walk(node: yaml.Node, path: Path_, filename: str, out: dict[Path_, Origin])
     out.setdefault(path, _mark(node, filename))
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
-            key = key_node.value
-            if key_node.tag.endswith(":int"):
-                key = int(key)
+            key = key_node.value       # a string: compose() refuses any other key
             out[path + (key,)] = _mark(key_node, filename)
             _walk_value(value_node, path + (key,), filename, out)
     elif isinstance(node, yaml.SequenceNode):
