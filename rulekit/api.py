@@ -25,20 +25,24 @@ CACHE_SIZE: Final = 64
 # A file modified within this long before it was read may be modified again within the
 # same timestamp tick (coarse clocks, 1-2 s on some filesystems): its content is compared.
 RACY_NS: Final = 2_000_000_000
-_CACHE: Final[dict[str, tuple[Ruleset, tuple[Stamp, ...], int]]] = {}
+_CACHE: Final[dict[tuple[str, bool], tuple[Ruleset, tuple[Stamp, ...], int]]] = {}
 
 
-def load_ruleset(ref: RulesetRef = DEFAULT_RULESET) -> Ruleset:
+def load_ruleset(ref: RulesetRef = DEFAULT_RULESET, *,
+                 allow_outside: bool | None = None) -> Ruleset:
     """A built-in name or a YAML path → a compiled `Ruleset` (raises `RulesetError`).
 
     Loads are cached per file; the cache entry is checked against every file of the
     `extends` chain (an edited parent reaches its child), so a server may call this per
-    request.
+    request. `allow_outside` lets `extends` leave a file's directory tree (default: the
+    RULEKIT_ALLOW_EXTENDS_OUTSIDE environment variable); it is part of the cache key, so a
+    ruleset loaded with the permission is never served to a load without it.
     """
     if isinstance(ref, Ruleset):
         return ref
     path = resolve.locate(str(ref)) if not isinstance(ref, Path) else ref
-    key = str(path.resolve())
+    outside = resolve.allow_outside_default(allow_outside)
+    key = (str(path.resolve()), outside)
     entry = _CACHE.get(key)
     if entry is not None:
         checked = _recheck(entry[1], entry[2])
@@ -47,8 +51,8 @@ def load_ruleset(ref: RulesetRef = DEFAULT_RULESET) -> Ruleset:
                 _CACHE[key] = (entry[0], entry[1], checked)
             return entry[0]
     now = time.time_ns()
-    stamps = tuple(_stamp(p) for p in resolve.resolve(path)[2])
-    rs = load(path)
+    stamps = tuple(_stamp(p) for p in resolve.resolve(path, allow_outside=outside)[2])
+    rs = load(path, allow_outside=outside)
     _CACHE.pop(key, None)
     if len(_CACHE) >= CACHE_SIZE:
         del _CACHE[next(iter(_CACHE))]

@@ -192,46 +192,13 @@ def parse_casefile(text: str, path: Path, shown: str) -> CaseFile:
 
 
 def _compose(text: str, shown: str) -> tuple[yaml.Node | None, Any]:
-    """Safe-load a case file, refusing anchors, aliases and merge keys first.
-
-    An alias makes two cases share one expectation (so `--update` would edit it twice, or
-    edit a case it did not run) and nested aliases expand exponentially: case files write
-    every value out.
-    """
-    _refuse_shared_values(text, shown)
+    """Safe-load a case file with the ruleset loader, which refuses anchors, aliases and
+    merge keys: an alias would make two cases share one expectation (so `--update` would edit
+    it twice), and nested aliases expand exponentially."""
     try:
         return yamlmarks.compose(text, shown)
     except RulesetError as err:
         raise CaseFileError(err.problems) from None
-
-
-def _refuse_shared_values(text: str, shown: str) -> None:
-    """Scan the event stream (nothing is built yet) for an anchor, an alias or a `<<` key."""
-    keyed: list[bool | None] = []     # per open collection: next node is a key? (None: a list)
-    try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            at_key = bool(keyed) and keyed[-1] is True
-            if keyed and keyed[-1] is not None and isinstance(event, yaml.NodeEvent):
-                keyed[-1] = not at_key
-            anchor = getattr(event, "anchor", None)
-            line = event.start_mark.line + 1
-            if anchor is not None:
-                what = "alias *" if isinstance(event, yaml.AliasEvent) else "anchor &"
-                raise CaseFileError([f"{shown}:{line}: YAML {what}{anchor} is not allowed in "
-                                     "case files (it shares one value between cases); write "
-                                     "each value out"])
-            if (at_key and isinstance(event, yaml.ScalarEvent) and event.value == "<<"
-                    and event.style is None):
-                raise CaseFileError([f"{shown}:{line}: YAML merge keys (<<) are not allowed "
-                                     "in case files; write each value out"])
-            if isinstance(event, yaml.MappingStartEvent):
-                keyed.append(True)
-            elif isinstance(event, yaml.SequenceStartEvent):
-                keyed.append(None)
-            elif isinstance(event, yaml.CollectionEndEvent) and keyed:
-                keyed.pop()
-    except yaml.YAMLError:
-        return                                     # compose reports it with its line
 
 
 def _keys(node: yaml.Node) -> dict[Any, tuple[yaml.Node, yaml.Node]]:

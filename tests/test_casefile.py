@@ -270,8 +270,8 @@ cases:
 
 
 @pytest.mark.parametrize("text,message", ids=["anchor", "alias", "merge"], argvalues=[
-    (ALIASED, "cases.yaml:5: YAML anchor &e is not allowed in case files"),
-    (ALIASED.replace("&e ", ""), "cases.yaml:8: YAML alias *e is not allowed in case files"),
+    (ALIASED, "cases.yaml:5: YAML anchors (&e) are not allowed in rulesets or case files"),
+    (ALIASED.replace("&e ", ""), "cases.yaml:8: YAML aliases (*e) are not allowed in rulesets or case files"),
     ("ruleset: tianjin\ncases:\n  - name: m\n    hand: {indicator: 3s}\n    expect:\n"
      "      <<: {win: true}\n", "cases.yaml:6: YAML merge keys (<<) are not allowed"),
 ])
@@ -300,7 +300,7 @@ def test_update_refuses_an_aliased_file_before_writing(tmp_path: Path,
     p = write(tmp_path, ALIASED)
     code, out = run("test", "--update", str(p))
     assert code == 2
-    assert "cases.yaml:5: YAML anchor &e is not allowed" in capsys.readouterr().err
+    assert "cases.yaml:5: YAML anchors (&e) are not allowed" in capsys.readouterr().err
     assert out.splitlines()[-1] == "0 passed, 0 failed, 0 updated, 1 case file(s) could not run"
     assert p.read_text(encoding="utf-8") == ALIASED
 

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 from lark import Lark, __version__ as lark_version
-import hashlib
 
 import rulekit
 from rulekit import arrange, casefile, limits, resources
@@ -186,6 +185,20 @@ def test_extends_outside_the_including_directory_needs_permission(
     assert main(["--allow-extends-outside", "validate", str(child)], io.StringIO()) == 0
     assert resolve.ALLOW_OUTSIDE_ENV not in os.environ     # the flag does not outlive main()
     capsys.readouterr()
+
+
+def test_a_permitted_load_is_never_served_from_the_cache_to_one_without_permission(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(resolve.ALLOW_OUTSIDE_ENV, raising=False)
+    (tmp_path / "parent.yaml").write_text(HEAD + "win: {minimum: 3}\n", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    child = tmp_path / "sub" / "child.yaml"
+    child.write_text("extends: ../parent.yaml\nname: child\n", encoding="utf-8")
+    assert rulekit.load_ruleset(child, allow_outside=True).minimum == 3
+    with pytest.raises(RulesetError, match="leaves the directory"):
+        rulekit.load_ruleset(child)
+    monkeypatch.setenv(resolve.ALLOW_OUTSIDE_ENV, "1")
+    assert rulekit.load_ruleset(child).minimum == 3
 
 
 def test_a_parent_inside_the_tree_needs_no_permission(

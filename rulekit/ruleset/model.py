@@ -59,10 +59,12 @@ class Ruleset:
         return self.names.get(pid, pid)
 
 
-def load(ref: str | Path) -> Ruleset:
-    """Load a built-in name or a file path; raise `RulesetError` listing every problem."""
+def load(ref: str | Path, allow_outside: bool | None = None) -> Ruleset:
+    """Load a built-in name or a file path; raise `RulesetError` listing every problem.
+
+    `allow_outside` lets `extends` leave the file's directory tree (docs/authoring.md)."""
     path = ref if isinstance(ref, Path) else resolve.locate(str(ref))
-    data, origins, chain = resolve.resolve(path)
+    data, origins, chain = resolve.resolve(path, allow_outside=allow_outside)
     return _checked(data, origins, resolve.display_name(path),
                     tuple(resolve.display_name(p) for p in chain))
 

@@ -87,7 +87,8 @@ def read_layer(path: Path, text: str | None = None, shown: str | None = None
     return data, origins
 
 
-def _allow_outside(allow_outside: bool | None) -> bool:
+def allow_outside_default(allow_outside: bool | None) -> bool:
+    """The permission in force: the argument if given, else the environment variable."""
     if allow_outside is not None:
         return allow_outside
     return os.environ.get(ALLOW_OUTSIDE_ENV, "") not in ("", "0")
@@ -137,7 +138,7 @@ def resolve(path: Path, text: str | None = None, shown: str | None = None,
     `allow_outside` lets `extends` leave the including file's directory (default: the
     RULEKIT_ALLOW_EXTENDS_OUTSIDE environment variable).
     """
-    outside = _allow_outside(allow_outside)
+    outside = allow_outside_default(allow_outside)
     chain: list[Path] = []
     layers: list[tuple[dict[str, Any], dict[Path_, Origin]]] = []
     current: Path | None = path
