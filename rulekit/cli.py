@@ -141,7 +141,7 @@ def _load_json_one(name: str) -> Any:
     try:
         return jsonio.read_document(data)
     except jsonio.JsonError as err:
-        raise UsageError(f"{'stdin' if name == '-' else name}: {err}") from None
+        raise UsageError(err.located("stdin" if name == "-" else name)) from None
 
 
 class _nullctx:

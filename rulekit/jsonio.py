@@ -18,7 +18,21 @@ from rulekit.limits import DOC_BYTES, INT_DIGITS, JSON_DEPTH, excerpt
 
 
 class JsonError(RulekitError):
-    """A document that is not UTF-8, not JSON, or beyond the bounds in `rulekit.limits`."""
+    """A document that is not UTF-8, not JSON, or beyond the bounds in `rulekit.limits`.
+
+    `line` and `column` locate a syntax error (1-based) when there is one, else they are 0.
+    """
+
+    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+    def located(self, name: str) -> str:
+        """The message prefixed with `name` and, for a syntax error, `:line:column`."""
+        where = f"{name}:{self.line}:{self.column}" if self.line else name
+        return f"{where}: {self.message}"
 
 
 class _Refused(ValueError):
@@ -98,8 +112,7 @@ def read_document(data: bytes | str) -> Any:
         value = json.loads(text, parse_int=_int, parse_float=_float,
                            parse_constant=_constant)
     except json.JSONDecodeError as err:
-        raise JsonError(f"invalid JSON: {err.msg} at line {err.lineno} column {err.colno}"
-                        ) from None
+        raise JsonError(f"invalid JSON: {err.msg}", err.lineno, err.colno) from None
     except (_Refused, RecursionError) as err:
         raise JsonError(f"invalid JSON: {excerpt(str(err) or 'nested too deeply')}") from None
     _check_strings(value)
@@ -133,7 +146,8 @@ def iter_lines(fh: IO[bytes]) -> Iterator[tuple[int, Any, str | None]]:
         try:
             yield n, read_document(raw.rstrip(b"\r\n")), None
         except JsonError as err:
-            yield n, None, f"line {n}: {err}"
+            at = f" at column {err.column}" if err.line == 1 else ""
+            yield n, None, f"line {n}: {err}{at}"
 
 
 def dumps(value: Any) -> str:
