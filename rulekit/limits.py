@@ -29,3 +29,8 @@ def excerpt(text: str, limit: int = QUOTE_CHARS) -> str:
     if len(text) <= limit:
         return text
     return text[: limit - 1] + "…"
+
+# -- settlement amounts ----------------------------------------------------------------------
+AMOUNT_DIGITS: Final = 15             # significant digits of a payment: a JSON number (a
+                                      # double) carries up to 15 exactly
+AMOUNT_EXPONENT: Final = 300          # a stake lies within 1e-300 .. 1e300
