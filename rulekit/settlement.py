@@ -253,16 +253,20 @@ def _check_first_draw(hand: Mapping[str, Any], t: _Table, winner: int) -> None:
 
 # --- payments ----------------------------------------------------------------------------------
 
-def _multiplier(t: _Table, rs: Ruleset, a: int, b: int) -> Fraction:
-    """坐莊 and 拉莊 count only between the dealer and a non-dealer (000/Ⅲ, 000/Ⅳ 術語 1)."""
-    if t.dealer not in (a, b):
-        return Fraction(1)
-    other = b if a == t.dealer else a
+def _dealer_multipliers(t: _Table, rs: Ruleset) -> tuple[Fraction, ...]:
+    """Per seat, its multiplier with the dealer: 坐莊 and 拉莊 (000/Ⅲ, 000/Ⅳ 術語 1)."""
     sits = (_ruleset_value(rs.settlement["dealer_sits_multiplier"],
                            "settlement.dealer_sits_multiplier") if t.dealer_sits
             else Fraction(1))
     pull = _ruleset_value(rs.settlement["pull_multiplier"], "settlement.pull_multiplier")
-    return sits * pull ** t.pulls[other]
+    return tuple(sits * pull ** p for p in t.pulls)
+
+
+def _multiplier(t: _Table, with_dealer: tuple[Fraction, ...], a: int, b: int) -> Fraction:
+    """坐莊 and 拉莊 count only between the dealer and a non-dealer; 1 between two others."""
+    if t.dealer not in (a, b):
+        return Fraction(1)
+    return with_dealer[b if a == t.dealer else a]
 
 
 def _chan_unit(rs: Ruleset) -> Fraction:
@@ -282,6 +286,7 @@ def _transfers(t: _Table, rs: Ruleset, score: ScoreResult | None
         owed[frm, to, why] = owed.get((frm, to, why), Fraction(0)) + amount
 
     seats = range(t.players)
+    with_dealer = _dealer_multipliers(t, rs)
     if score is not None and t.winner is not None:
         hand_part = (_ruleset_value(score.total_fan, "hand total_fan")
                      - _ruleset_value(score.kong_fan, "hand kong_fan"))
@@ -289,7 +294,7 @@ def _transfers(t: _Table, rs: Ruleset, score: ScoreResult | None
         for loser in seats:
             if loser == t.winner:
                 continue
-            share = hand_part * t.stake * _multiplier(t, rs, loser, t.winner)
+            share = hand_part * t.stake * _multiplier(t, with_dealer, loser, t.winner)
             if t.discarder is None or rule == "all":
                 pay(loser, t.winner, HAND, share)
             elif rule == "discarder_for_all":
@@ -297,18 +302,19 @@ def _transfers(t: _Table, rs: Ruleset, score: ScoreResult | None
             elif loser == t.discarder:
                 pay(loser, t.winner, HAND, share)
     multiplied = bool(rs.settlement["kong_points_multiplied"])
+    points = {k: _ruleset_value(rs.kong_points[k], f"kong_points.{k}")
+              for k in set(k for seat in t.kongs for k in seat)}
     for owner in seats:
         for k in t.kongs[owner]:
             for payer in seats:
                 if payer != owner:
-                    m = _multiplier(t, rs, payer, owner) if multiplied else Fraction(1)
-                    points = _ruleset_value(rs.kong_points[k], f"kong_points.{k}")
-                    pay(payer, owner, KONG, points * t.stake * m)
+                    m = _multiplier(t, with_dealer, payer, owner) if multiplied else Fraction(1)
+                    pay(payer, owner, KONG, points[k] * t.stake * m)
     if t.chan and rs.chan.get("enabled", True):
         unit = _chan_unit(rs)
         for n in seats:
             if n != t.dealer:
-                pay(t.dealer, n, CHAN, unit * t.stake * _multiplier(t, rs, t.dealer, n))
+                pay(t.dealer, n, CHAN, unit * t.stake * _multiplier(t, with_dealer, t.dealer, n))
     return owed
 
 
