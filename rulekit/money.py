@@ -32,7 +32,7 @@ def exact(value: int | float | Decimal) -> Fraction:
     if not value.is_finite():
         raise NotExact(f"{value} is not a finite number")
     if value and abs(value.adjusted()) > AMOUNT_EXPONENT:
-        raise NotExact(f"{value} is outside 1e-{AMOUNT_EXPONENT} .. 1e{AMOUNT_EXPONENT}")
+        raise NotExact(f"a number outside 1e-{AMOUNT_EXPONENT} .. 1e{AMOUNT_EXPONENT}")
     return Fraction(value)
 
 

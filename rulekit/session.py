@@ -13,7 +13,7 @@ from typing import Any
 from rulekit.errors import SettleError
 from rulekit.money import NotExact, amount, json_number
 from rulekit.ruleset.model import Ruleset
-from rulekit.settlement import Number, SettleResult, settle_document
+from rulekit.settlement import Number, SettleResult, show_value, settle_document
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +80,7 @@ def run_session(docs: Iterable[Mapping[str, Any]], rs: Ruleset) -> SessionResult
             given = doc.get("dealer", carried)
             if _is_int(given) and given != carried:
                 raise SettleError(f"hands[{i}].dealer", f"expected dealer {carried} (carried "
-                                  f"from the previous hand), got {given}")
+                                  f"from the previous hand), got {show_value(given)}")
             doc = {**doc, "dealer": given}
         try:
             result = settle_document(doc, rs)

@@ -99,11 +99,21 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def show_value(value: object) -> str:
+    """`value` for an error message: a number of at most 30 digits, else its JSON type."""
+    if _is_int(value) and value.bit_length() <= 96:
+        return str(value)
+    return _type_name(value)
+
+
+def _kong_shown(value: object) -> str:
+    return excerpt(repr(value)) if isinstance(value, str) else _type_name(value)
+
+
 def _seat(field: str, value: object, players: int) -> int:
     if _is_int(value) and 0 <= value < players:
         return value
-    shown = value if _is_int(value) else _type_name(value)
-    raise SettleError(field, f"expected a seat number 0..{players - 1}, got {shown}")
+    raise SettleError(field, f"expected a seat number 0..{players - 1}, got {show_value(value)}")
 
 
 def _bool(field: str, value: object) -> bool:
@@ -125,9 +135,8 @@ def _pulls(value: object, players: int, dealer: int, max_pulls: int) -> tuple[in
     pulls = _per_seat("pulls", value, players)
     for s, p in enumerate(pulls):
         if not _is_int(p) or not 0 <= p <= max_pulls:
-            shown = p if _is_int(p) else _type_name(p)
             raise SettleError(f"pulls[{s}]", f"expected a number of 拉莊 0..{max_pulls}, "
-                              f"got {shown}")
+                              f"got {show_value(p)}")
     if pulls[dealer] != 0:
         raise SettleError(f"pulls[{dealer}]", f"seat {dealer} is the dealer and cannot pull "
                           f"(拉莊 is a non-dealer's choice), got {pulls[dealer]}")
@@ -146,8 +155,7 @@ def _kongs(value: object, players: int, rs: Ruleset) -> tuple[tuple[str, ...], .
                               f"{MAX_KONGS_PER_SEAT} melds")
         for j, k in enumerate(seat):
             if not isinstance(k, str) or k not in known:
-                shown = repr(k) if isinstance(k, str) else _type_name(k)
-                raise SettleError(f"kongs[{s}][{j}]", f"unknown kong type {shown}; expected "
+                raise SettleError(f"kongs[{s}][{j}]", f"unknown kong type {_kong_shown(k)}; expected "
                                   "one of " + ", ".join(known))
             if k == "golden" and not rs.golden_kong_allowed:
                 raise SettleError(f"kongs[{s}][{j}]", "this ruleset does not allow 金杠 "
@@ -160,15 +168,15 @@ def _stake(value: object) -> Fraction:
     """The stake as written: 0.1 is exactly one tenth (a float by its shortest text)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
         raise SettleError("stake", f"expected a positive number, got {_type_name(value)}")
+    if isinstance(value, int) and value.bit_length() > 100:
+        raise SettleError("stake", f"expected a positive number of at most {INT_DIGITS} "
+                          "digits")
     try:
         stake = exact(value)
     except NotExact as err:
-        raise SettleError("stake", f"expected a positive number, got {excerpt(str(value), 40)} "
-                          f"({err})") from None
+        raise SettleError("stake", f"expected a positive number, got {err}") from None
     if stake <= 0:
-        raise SettleError("stake", f"expected a positive number, got {value}")
-    if isinstance(value, int) and len(str(value)) > INT_DIGITS:
-        raise SettleError("stake", f"more than {INT_DIGITS} digits")
+        raise SettleError("stake", f"expected a positive number, got {excerpt(str(value), 40)}")
     return stake
 
 
