@@ -390,7 +390,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    out = out or sys.stdout
+    out = out or _utf8_stdout()
     try:
         args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args, out)
@@ -411,6 +411,18 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         sys.stderr.write(f"rulekit: internal error: {type(exc).__name__}: "
                          f"{_one_line(str(exc))} (please report this)\n")
         return 3
+
+
+def _utf8_stdout() -> TextIO:
+    """stdout, writing UTF-8 whatever the locale says: results hold Chinese names."""
+    stream = sys.stdout
+    if isinstance(stream, io.TextIOWrapper) and \
+            stream.encoding.lower().replace("-", "").replace("_", "") != "utf8":
+        try:
+            stream.reconfigure(encoding="utf-8")
+        except (ValueError, OSError):
+            pass            # already written to: keep it, the locale's encoding was chosen
+    return stream
 
 
 def _one_line(text: str) -> str:

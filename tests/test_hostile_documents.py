@@ -227,3 +227,14 @@ def test_a_last_tile_self_draw_wins(ruleset: str, fan: int, patterns: str,
                           "--win-by", "last_draw", "-r", ruleset], capsys)
     assert (code, err) == (0, "")
     assert patterns in out and f"WIN: {fan} fan" in out
+
+
+def test_output_is_utf8_whatever_the_locale() -> None:
+    import os
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys; from rulekit.cli import main; sys.exit(main())",
+         "score", "--jsonl", "-"], input=GOOD + b"\n", capture_output=True, timeout=20,
+        check=False, env=env)
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    assert json.loads(proc.stdout.decode("utf-8"))["pattern_names"] == ["捉5"]
