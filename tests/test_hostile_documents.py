@@ -238,3 +238,25 @@ def test_output_is_utf8_whatever_the_locale() -> None:
         check=False, env=env)
     assert (proc.returncode, proc.stderr) == (0, b"")
     assert json.loads(proc.stdout.decode("utf-8"))["pattern_names"] == ["捉5"]
+
+
+def test_non_finite_ruleset_values_never_reach_the_output(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # .nan and .inf: refused when the ruleset loads (schema bounds) or, failing that, when a
+    # result would carry them; either way exit 2 (or an error line) and never NaN in JSON
+    rs = tmp_path / "nan.yaml"
+    rs.write_text("extends: tianjin\nname: nanrs\nkong_points: {exposed: .nan, concealed: 2, "
+                  "golden: 4}\nscoring:\n  add: {long: .inf}\n", encoding="utf-8")
+    settle_doc = {"dealer": 0, "winner": 0, "hand": ZHUO5, "kongs": [[], ["exposed"], [], []]}
+    code, out, err = settle(settle_doc, capsys, monkeypatch, "-r", str(rs))
+    assert (code, out) == (2, "") and "internal error" not in err
+    long_hand = {"indicator": "5z", "hand": "46m123456789p11z", "win_tile": "5m"}
+    _stdin(monkeypatch, json.dumps(long_hand).encode() + b"\n" + GOOD + b"\n")
+    code, out, err = run(["score", "--jsonl", "-", "-r", str(rs)], capsys)
+    assert "internal error" not in err and "NaN" not in out and "Infinity" not in out
+    if code == 1:                                   # loaded: the 龍 hand's line is an error
+        lines = [json.loads(line) for line in out.splitlines()]
+        assert "not finite" in lines[0]["error"] and lines[1]["total_fan"] == 3
+    else:
+        assert (code, out) == (2, "")
