@@ -6,12 +6,13 @@ Exit codes: 0 done (a hand that does not win is not an error), 1 some `--jsonl` 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
-from typing import Any, Callable, Iterable, NoReturn, Sequence, TextIO
+from typing import IO, Any, Callable, Iterable, NoReturn, Sequence, TextIO, cast
 
-from rulekit import api, report
+from rulekit import api, jsonio, report
 from rulekit.errors import RulekitError, RulesetError
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset
@@ -127,60 +128,73 @@ def _open(name: str) -> TextIO:
         raise UsageError(f"{name}: cannot open: {err.strerror}") from None
 
 
-def _load_json_one(name: str) -> Any:
-    with _open(name) if name != "-" else _nullctx(sys.stdin) as fh:
-        text = fh.read()
+def _open_bytes(name: str) -> IO[bytes]:
+    """`name` (or stdin for -) as bytes: documents are decoded per line, by `jsonio`."""
+    if name == "-":
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is not None:
+            return cast(IO[bytes], buffer)
+        return io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise UsageError(f"{'stdin' if name == '-' else name}:{err.lineno}:{err.colno}: "
-                         f"invalid JSON: {err.msg}") from None
+        return open(name, "rb")
+    except OSError as err:
+        raise UsageError(f"{name}: cannot open: {err.strerror}") from None
+
+
+def _load_json_one(name: str) -> Any:
+    with _nullctx(_open_bytes(name), close=name != "-") as fh:
+        try:
+            data = jsonio.read_bounded(fh)
+        except OSError as err:
+            raise UsageError(f"{name}: cannot read: {err.strerror}") from None
+    try:
+        return jsonio.read_document(data)
+    except jsonio.JsonError as err:
+        raise UsageError(err.located("stdin" if name == "-" else name)) from None
 
 
 class _nullctx:
-    def __init__(self, fh: TextIO) -> None:
-        self.fh = fh
+    """A context for a file that is closed on exit only if `close` (never stdin)."""
 
-    def __enter__(self) -> TextIO:
+    def __init__(self, fh: IO[bytes], close: bool = False) -> None:
+        self.fh = fh
+        self.close = close
+
+    def __enter__(self) -> IO[bytes]:
         return self.fh
 
     def __exit__(self, *exc: Any) -> None:
-        return None
+        if self.close:
+            self.fh.close()
 
 
 def _jsonl(name: str) -> Iterable[tuple[int, Any, str | None]]:
     """(line number, document or None, error or None) for each non-blank line."""
-    fh = _open(name)
-    try:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                yield n, json.loads(line), None
-            except json.JSONDecodeError as err:
-                yield n, None, f"line {n}: invalid JSON: {err.msg} at column {err.colno}"
-    finally:
-        if fh is not sys.stdin:
-            fh.close()
+    with _nullctx(_open_bytes(name), close=name != "-") as fh:
+        try:
+            yield from jsonio.iter_lines(fh)
+        except OSError as err:
+            raise UsageError(f"{name}: cannot read: {err.strerror}") from None
 
 
 def _emit(obj: Any, out: TextIO) -> None:
-    out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    out.write(jsonio.dumps(obj) + "\n")
 
 
 def _batch(name: str, fn: Callable[[Any], dict[str, Any]], out: TextIO) -> int:
+    """Each line's result or its `{"error"}` line, in order; exit 1 if any line failed."""
     failed = 0
     for n, doc, err in _jsonl(name):
+        text = ""
         if err is None:
             try:
-                result = fn(doc)
+                text = jsonio.dumps(fn(doc))
             except RulekitError as exc:
-                err = f"line {n}: {exc}"
+                err = f"line {n}: {_one_line(str(exc))}"
         if err is not None:
             failed += 1
-            _emit({"error": err}, out)
-        else:
-            _emit(result, out)
+            text = jsonio.dumps({"error": err})
+        out.write(text + "\n")
     return 1 if failed else 0
 
 
@@ -418,7 +432,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    out = out or sys.stdout
+    out = out or _utf8_stdout()
     try:
         args = build_parser().parse_args(argv)
         if not args.allow_extends_outside:
@@ -449,6 +463,18 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         sys.stderr.write(f"rulekit: internal error: {type(exc).__name__}: "
                          f"{_one_line(str(exc))} (please report this)\n")
         return 3
+
+
+def _utf8_stdout() -> TextIO:
+    """stdout, writing UTF-8 whatever the locale says: results hold Chinese names."""
+    stream = sys.stdout
+    if isinstance(stream, io.TextIOWrapper) and \
+            stream.encoding.lower().replace("-", "").replace("_", "") != "utf8":
+        try:
+            stream.reconfigure(encoding="utf-8")
+        except (ValueError, OSError):
+            pass            # already written to: keep it, the locale's encoding was chosen
+    return stream
 
 
 def _one_line(text: str) -> str:

@@ -21,6 +21,7 @@ from typing import Any, Iterable, Iterator, Mapping, Sequence
 from rulekit import limits
 from rulekit.errors import RulekitError
 from rulekit.limits import excerpt
+from rulekit.money import json_number
 from rulekit.progress import Progress
 from rulekit.revision import RevisionError as RevisionError      # re-exported for callers
 from rulekit.revision import RulesetSpec as RulesetSpec
@@ -99,7 +100,7 @@ def evaluate(doc: Mapping[str, Any], rs: Ruleset) -> Result:
             return Result(kind, None, r.win, r.hand_fan, r.kong_fan, r.total_fan, r.patterns)
         s = settle_document(doc, rs)
         pats = s.score.patterns if s.score is not None else ()
-        return Result(kind, None, patterns=pats, payments=tuple(s.payments))
+        return Result(kind, None, patterns=pats, payments=tuple(map(json_number, s.payments)))
     except RulekitError as err:
         return Result(kind, str(err))
 

@@ -11,6 +11,7 @@ from operator import eq
 from typing import Any
 
 from .errors import HandError, TileError
+from .limits import excerpt
 from .tiles import (NUM_KINDS, TILE_NAMES, format_tiles, hun_kinds, is_flower, parse_tiles,
                     plain_tiles_sorted, tile_name)
 
@@ -20,6 +21,9 @@ MELD_KINDS = (PUNG, KONG)
 WIN_BY = ("self_draw", "kong_draw", "discard", "last_draw")
 """Every win type a document may name; a ruleset allows a subset."""
 DEFAULT_WIN_BY_ALLOWED = frozenset({"self_draw", "kong_draw"})
+SELF_DRAW = "self_draw"
+LAST_DRAW = "last_draw"
+"""A win on the last tile of the wall (海底撈) is a self-draw: allowed wherever self-draws are."""
 REQUIRED_FIELDS = ("indicator", "hand", "win_tile")
 
 
@@ -108,7 +112,7 @@ def _tiles(field: str, value: object, *, flowers: bool = False) -> tuple[int, ..
     try:
         tiles = parse_tiles(_string(field, value))
     except TileError as err:
-        raise HandError(field, str(err)) from None
+        raise HandError(field, excerpt(str(err))) from None
     if not tiles or (min(tiles) >= NUM_KINDS if flowers else max(tiles) < NUM_KINDS):
         return tiles                # all allowed: no need to find the first that is not
     for t in tiles:
@@ -118,10 +122,26 @@ def _tiles(field: str, value: object, *, flowers: bool = False) -> tuple[int, ..
     return tiles
 
 
+def _flowers(value: object) -> tuple[int, ...]:
+    """The flowers shown, sorted: one of each flower exists, so none may appear twice."""
+    flowers = tuple(sorted(_tiles("flowers", value, flowers=True)))
+    for a, b in zip(flowers, flowers[1:]):
+        if a == b:
+            raise HandError("flowers", f"{TILE_NAMES[a]} appears more than once: there is "
+                            "one of each flower")
+    return flowers
+
+
+def win_by_allowed_by(win_by: str, allowed: frozenset[str]) -> bool:
+    """`win_by` is allowed by a ruleset allowing `allowed`; a last-tile win is a self-draw."""
+    return win_by in allowed or (win_by == LAST_DRAW and SELF_DRAW in allowed)
+
+
 def _one_tile(field: str, value: object) -> int:
     tiles = _tiles(field, value)
     if len(tiles) != 1:
-        raise HandError(field, f"expected exactly one tile, got {len(tiles)} in {value!r}")
+        raise HandError(field, f"expected exactly one tile, got {len(tiles)} in "
+                        f"{excerpt(repr(value))}")
     return tiles[0]
 
 
@@ -132,14 +152,15 @@ def _meld(field: str, value: object, hun: tuple[int, ...]) -> Meld:
         raise HandError(f"{field}.kind", "required field is missing")
     kind = _string(f"{field}.kind", value["kind"])
     if kind not in MELD_KINDS:
-        raise HandError(f"{field}.kind", f"unknown meld kind {kind!r}; expected 'pung' or 'kong'")
+        raise HandError(f"{field}.kind", f"unknown meld kind {excerpt(repr(kind))}; expected "
+                        "'pung' or 'kong'")
     if "tiles" not in value:
         raise HandError(f"{field}.tiles", "required field is missing")
     tiles = _tiles(f"{field}.tiles", value["tiles"])
     size = 4 if kind == KONG else 3
     if len(tiles) != size or len(set(tiles)) != 1:
         raise HandError(f"{field}.tiles",
-                        f"a {kind} is {size} identical tiles, got {value['tiles']!r}")
+                        f"a {kind} is {size} identical tiles, got {excerpt(repr(value['tiles']))}")
     concealed = _bool(f"{field}.concealed", value.get("concealed", False))
     if concealed and kind == PUNG:
         raise HandError(f"{field}.concealed", "a pung is always exposed; only a kong may be concealed")
@@ -297,11 +318,12 @@ def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,
     for flag in (heavenly, discarded_hun, earthly, ready_declared):
         if flag is not False and flag is not True:
             return None             # (1 == True, so only identity tells a bool)
-    if type(win_by) is not str or win_by not in WIN_BY or win_by not in win_by_allowed:
+    if type(win_by) is not str or win_by not in WIN_BY \
+            or not win_by_allowed_by(win_by, win_by_allowed):
         return None
     if win_by == "kong_draw" and not any(m.kind == KONG for m in melds):
         return None
-    if heavenly and (win_by == "kong_draw" or melds or earthly):
+    if heavenly and (win_by != SELF_DRAW or melds or earthly):
         return None
 
     flowers: tuple[int, ...] = ()
@@ -310,8 +332,8 @@ def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,
         return None
     if raw_flowers:
         flowers = tuple(sorted(parse_tiles(raw_flowers)))   # may raise TileError
-        if flowers and flowers[0] < NUM_KINDS:
-            return None             # a tile that is not a flower
+        if flowers and flowers[0] < NUM_KINDS or any(map(eq, flowers, flowers[1:])):
+            return None             # a tile that is not a flower, or a flower twice
     return Hand(indicator, hun, concealed, melds, win_tile, win_by, heavenly, discarded_hun,
                 flowers, earthly, ready_declared)
 
@@ -339,7 +361,7 @@ def _parse_checked(doc: object, hun_kind_count: int, win_by_allowed: frozenset[s
     win_by = _string("win_by", doc.get("win_by", "self_draw"))
     heavenly = _bool("heavenly", doc.get("heavenly", False))
     discarded_hun = _bool("discarded_hun", doc.get("discarded_hun", False))
-    flowers = tuple(sorted(_tiles("flowers", doc.get("flowers", ""), flowers=True)))
+    flowers = _flowers(doc.get("flowers", ""))
     earthly = _bool("earthly", doc.get("earthly", False))
     ready_declared = _bool("ready_declared", doc.get("ready_declared", False))
 
@@ -351,13 +373,17 @@ def _parse_checked(doc: object, hun_kind_count: int, win_by_allowed: frozenset[s
     _check_copies(indicator, concealed, melds, win_tile)
 
     if win_by not in WIN_BY:
-        raise HandError("win_by", f"unknown win type {win_by!r}; expected one of "
+        raise HandError("win_by", f"unknown win type {excerpt(repr(win_by))}; expected one of "
                         + ", ".join(WIN_BY))
-    if win_by not in win_by_allowed:
+    if not win_by_allowed_by(win_by, win_by_allowed):
         raise HandError("win_by", f"{win_by!r} is not allowed by this ruleset (allowed: "
-                        + ", ".join(w for w in WIN_BY if w in win_by_allowed) + ")")
+                        + ", ".join(w for w in WIN_BY if win_by_allowed_by(w, win_by_allowed))
+                        + ")")
     if heavenly and win_by == "kong_draw":
         raise HandError("heavenly", "a win on a kong replacement (kong_draw) is not 天和")
+    if heavenly and win_by != SELF_DRAW:
+        raise HandError("heavenly", f"天和 is the dealer's own first fourteen tiles, a "
+                        f"self-draw (win_by: self_draw), not win_by: {win_by}")
     if win_by == "kong_draw" and not any(m.kind == KONG for m in melds):
         raise HandError("win_by", "'kong_draw' needs a kong among the melds")
     if heavenly and melds:

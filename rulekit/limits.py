@@ -24,14 +24,20 @@ DSL_CHARS: Final = 4000               # one pattern expression
 DSL_DEPTH: Final = 64                 # nesting of one pattern expression
 
 
-def excerpt(text: str, limit: int = QUOTE_CHARS) -> str:
-    """`text` cut to `limit` characters for an error message: never echo a whole hostile input."""
-    if len(text) <= limit:
-        return text
-    return text[: limit - 1] + "…"
-
 # -- scoring work (rulekit/dsl/cost.py counts steps: one pattern node evaluated once) --------
 PATTERN_STEPS: Final = 100_000        # one evaluation of one pattern (a few ms)
 ARRANGEMENT_EVALS: Final = 10_000     # evaluations per hand of a pattern that reads the
 #                                       arrangement (measured: under 6,000 on 7-hun hands)
 HAND_STEPS: Final = 10_000_000        # all of a ruleset's patterns, for one hand (under 1 s)
+
+# -- settlement amounts ----------------------------------------------------------------------
+AMOUNT_DIGITS: Final = 15             # significant digits of a payment: a JSON number (a
+                                      # double) carries up to 15 exactly
+AMOUNT_EXPONENT: Final = 300          # a stake lies within 1e-300 .. 1e300
+
+
+def excerpt(text: str, limit: int = QUOTE_CHARS) -> str:
+    """`text` cut to `limit` characters for an error message: never echo a whole hostile input."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1] + "…"

@@ -11,8 +11,9 @@ from fractions import Fraction
 from typing import Any
 
 from rulekit.errors import SettleError
+from rulekit.money import NotExact, amount, json_number
 from rulekit.ruleset.model import Ruleset
-from rulekit.settlement import Number, SettleResult, settle_document
+from rulekit.settlement import Number, SettleResult, show_value, settle_document
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +29,7 @@ class SessionResult:
     def to_dict(self) -> dict[str, Any]:
         return {
             "hands": [h.to_dict() for h in self.hands],
-            "totals": list(self.totals),
+            "totals": [json_number(t) for t in self.totals],
             "dealers": list(self.dealers),
             "winners": list(self.winners),
             "next_dealer": self.next_dealer,
@@ -57,7 +58,10 @@ def _show(x: Number) -> str:
 
 
 def _out(x: Fraction) -> Number:
-    return int(x) if x.denominator == 1 else float(x)
+    try:
+        return amount(x)
+    except NotExact as err:
+        raise SettleError("totals", f"{err}, more than a JSON number carries exactly") from None
 
 
 def _is_int(value: object) -> bool:
@@ -76,7 +80,7 @@ def run_session(docs: Iterable[Mapping[str, Any]], rs: Ruleset) -> SessionResult
             given = doc.get("dealer", carried)
             if _is_int(given) and given != carried:
                 raise SettleError(f"hands[{i}].dealer", f"expected dealer {carried} (carried "
-                                  f"from the previous hand), got {given}")
+                                  f"from the previous hand), got {show_value(given)}")
             doc = {**doc, "dealer": given}
         try:
             result = settle_document(doc, rs)

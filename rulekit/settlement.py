@@ -2,22 +2,26 @@
 
 Every multiplier and payout is read from the ruleset (`settlement`, `chan`, `kong_points`,
 the fan algebra), so a table's house rules change numbers in YAML, never code here.
-Amounts are summed exactly (as fractions) so that the payments of a hand sum to zero.
+Amounts are computed exactly from decimal text (`rulekit.money`): a stake of 0.1 is one
+tenth, and the payments of a hand sum to exactly zero, in Python and in the printed JSON.
 """
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, TypeGuard
 
 from rulekit.errors import HandError, SettleError
+from rulekit.limits import INT_DIGITS, excerpt
+from rulekit.money import Amount, NotExact, amount, exact, json_number
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import ScoreResult, score_document
 
-Number = int | float
+Number = Amount
+"""A payment: an int when whole, else an exact `decimal.Decimal`."""
 
 HAND = "hand"
 KONG = "kong"
@@ -35,7 +39,7 @@ class Transfer:
     why: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"from": self.from_seat, "to": self.to_seat, "amount": self.amount,
+        return {"from": self.from_seat, "to": self.to_seat, "amount": json_number(self.amount),
                 "why": self.why}
 
 
@@ -50,7 +54,7 @@ class SettleResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "payments": list(self.payments),
+            "payments": [json_number(p) for p in self.payments],
             "transfers": [t.to_dict() for t in self.transfers],
             "next_dealer": self.next_dealer,
             "score": self.score.to_dict() if self.score is not None else None,
@@ -79,7 +83,7 @@ def _type_name(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "boolean"
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, Decimal)):
         return "number"
     if isinstance(value, str):
         return "string"
@@ -95,11 +99,21 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def show_value(value: object) -> str:
+    """`value` for an error message: a number of at most 30 digits, else its JSON type."""
+    if _is_int(value) and value.bit_length() <= 96:
+        return str(value)
+    return _type_name(value)
+
+
+def _kong_shown(value: object) -> str:
+    return excerpt(repr(value)) if isinstance(value, str) else _type_name(value)
+
+
 def _seat(field: str, value: object, players: int) -> int:
     if _is_int(value) and 0 <= value < players:
         return value
-    shown = value if _is_int(value) else _type_name(value)
-    raise SettleError(field, f"expected a seat number 0..{players - 1}, got {shown}")
+    raise SettleError(field, f"expected a seat number 0..{players - 1}, got {show_value(value)}")
 
 
 def _bool(field: str, value: object) -> bool:
@@ -121,9 +135,8 @@ def _pulls(value: object, players: int, dealer: int, max_pulls: int) -> tuple[in
     pulls = _per_seat("pulls", value, players)
     for s, p in enumerate(pulls):
         if not _is_int(p) or not 0 <= p <= max_pulls:
-            shown = p if _is_int(p) else _type_name(p)
             raise SettleError(f"pulls[{s}]", f"expected a number of 拉莊 0..{max_pulls}, "
-                              f"got {shown}")
+                              f"got {show_value(p)}")
     if pulls[dealer] != 0:
         raise SettleError(f"pulls[{dealer}]", f"seat {dealer} is the dealer and cannot pull "
                           f"(拉莊 is a non-dealer's choice), got {pulls[dealer]}")
@@ -142,8 +155,7 @@ def _kongs(value: object, players: int, rs: Ruleset) -> tuple[tuple[str, ...], .
                               f"{MAX_KONGS_PER_SEAT} melds")
         for j, k in enumerate(seat):
             if not isinstance(k, str) or k not in known:
-                shown = repr(k) if isinstance(k, str) else _type_name(k)
-                raise SettleError(f"kongs[{s}][{j}]", f"unknown kong type {shown}; expected "
+                raise SettleError(f"kongs[{s}][{j}]", f"unknown kong type {_kong_shown(k)}; expected "
                                   "one of " + ", ".join(known))
             if k == "golden" and not rs.golden_kong_allowed:
                 raise SettleError(f"kongs[{s}][{j}]", "this ruleset does not allow 金杠 "
@@ -153,11 +165,29 @@ def _kongs(value: object, players: int, rs: Ruleset) -> tuple[tuple[str, ...], .
 
 
 def _stake(value: object) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    """The stake as written: 0.1 is exactly one tenth (a float by its shortest text)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
         raise SettleError("stake", f"expected a positive number, got {_type_name(value)}")
-    if not math.isfinite(value) or value <= 0:
-        raise SettleError("stake", f"expected a positive number, got {value}")
-    return Fraction(value)
+    if isinstance(value, int) and value.bit_length() > 100:
+        raise SettleError("stake", f"expected a positive number of at most {INT_DIGITS} "
+                          "digits")
+    try:
+        stake = exact(value)
+    except NotExact as err:
+        raise SettleError("stake", f"expected a positive number, got {err}") from None
+    if stake <= 0:
+        raise SettleError("stake", f"expected a positive number, got {excerpt(str(value), 40)}")
+    return stake
+
+
+def _ruleset_value(value: object, key: str) -> Fraction:
+    """A number from the ruleset, exactly as written in its YAML."""
+    if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+        try:
+            return exact(value)
+        except NotExact:
+            pass
+    raise SettleError("ruleset", f"{key} is not a finite number: {value!r}")
 
 
 def _table(doc: object, rs: Ruleset) -> _Table:
@@ -174,6 +204,9 @@ def _table(doc: object, rs: Ruleset) -> _Table:
         raise SettleError("hand", "a draw (winner null or absent) has no winning hand; "
                           "remove 'hand' or name the winner")
     max_pulls = int(rs.settlement["max_pulls"])
+    if winner is None and doc.get("discarder") is not None:
+        raise SettleError("discarder", "a draw (no winner) has no discarder: only a win on a "
+                          "discard (win_by: discard) has one")
     return _Table(
         players=players,
         dealer=dealer,
@@ -209,30 +242,48 @@ def _winning_score(doc: Mapping[str, Any], t: _Table, winner: int, rs: Ruleset
                           "discarder")
     if t.discarder is not None and t.discarder == winner:
         raise SettleError("discarder", "the winner cannot have discarded its own winning tile")
+    _check_first_draw(doc["hand"], t, winner)
     if Counter(t.kongs[winner]) != Counter(score.kongs):
         raise SettleError(f"kongs[{winner}]", f"the winner's kongs {list(t.kongs[winner])} "
                           f"do not match the kongs in its hand {list(score.kongs)}")
     return score
 
 
+def _check_first_draw(hand: Mapping[str, Any], t: _Table, winner: int) -> None:
+    """天和 is the dealer's first 14 tiles (000/Ⅲ); 地和 a non-dealer's first draw (000/Ⅳ)."""
+    if hand.get("heavenly") is True and winner != t.dealer:
+        raise SettleError("hand.heavenly", f"天和 is the dealer's own first fourteen tiles "
+                          f"(000/Ⅲ); seat {winner} won, seat {t.dealer} deals")
+    if hand.get("earthly") is True and winner == t.dealer:
+        raise SettleError("hand.earthly", f"地和 is a non-dealer's win on the first draw; "
+                          f"seat {winner} won and deals (the dealer's is 天和)")
+
+
 # --- payments ----------------------------------------------------------------------------------
 
-def _multiplier(t: _Table, rs: Ruleset, a: int, b: int) -> Fraction:
-    """坐莊 and 拉莊 count only between the dealer and a non-dealer (000/Ⅲ, 000/Ⅳ 術語 1)."""
+def _dealer_multipliers(t: _Table, rs: Ruleset) -> tuple[Fraction, ...]:
+    """Per seat, its multiplier with the dealer: 坐莊 and 拉莊 (000/Ⅲ, 000/Ⅳ 術語 1)."""
+    sits = (_ruleset_value(rs.settlement["dealer_sits_multiplier"],
+                           "settlement.dealer_sits_multiplier") if t.dealer_sits
+            else Fraction(1))
+    pull = _ruleset_value(rs.settlement["pull_multiplier"], "settlement.pull_multiplier")
+    return tuple(sits * pull ** p for p in t.pulls)
+
+
+def _multiplier(t: _Table, with_dealer: tuple[Fraction, ...], a: int, b: int) -> Fraction:
+    """坐莊 and 拉莊 count only between the dealer and a non-dealer; 1 between two others."""
     if t.dealer not in (a, b):
         return Fraction(1)
-    other = b if a == t.dealer else a
-    sits = Fraction(rs.settlement["dealer_sits_multiplier"]) if t.dealer_sits else Fraction(1)
-    return sits * Fraction(rs.settlement["pull_multiplier"]) ** t.pulls[other]
+    return with_dealer[b if a == t.dealer else a]
 
 
 def _chan_unit(rs: Ruleset) -> Fraction:
     """One 鏟 share: a 明杠's points, or the fan of the named pattern on the base alone."""
     payout = rs.chan["payout"]
     if payout == "exposed_kong":
-        return Fraction(rs.kong_points["exposed"])
+        return _ruleset_value(rs.kong_points["exposed"], "kong_points.exposed")
     held = {payout} if rs.algebra.base is None else {rs.algebra.base[0], payout}
-    return Fraction(rs.algebra.fan(frozenset(held)).fan)
+    return _ruleset_value(rs.algebra.fan(frozenset(held)).fan, "chan.payout")
 
 
 def _transfers(t: _Table, rs: Ruleset, score: ScoreResult | None
@@ -243,13 +294,15 @@ def _transfers(t: _Table, rs: Ruleset, score: ScoreResult | None
         owed[frm, to, why] = owed.get((frm, to, why), Fraction(0)) + amount
 
     seats = range(t.players)
+    with_dealer = _dealer_multipliers(t, rs)
     if score is not None and t.winner is not None:
-        hand_part = Fraction(score.total_fan) - Fraction(score.kong_fan)
+        hand_part = (_ruleset_value(score.total_fan, "hand total_fan")
+                     - _ruleset_value(score.kong_fan, "hand kong_fan"))
         rule = rs.settlement.get("discard_payer", "all")
         for loser in seats:
             if loser == t.winner:
                 continue
-            share = hand_part * t.stake * _multiplier(t, rs, loser, t.winner)
+            share = hand_part * t.stake * _multiplier(t, with_dealer, loser, t.winner)
             if t.discarder is None or rule == "all":
                 pay(loser, t.winner, HAND, share)
             elif rule == "discarder_for_all":
@@ -257,17 +310,19 @@ def _transfers(t: _Table, rs: Ruleset, score: ScoreResult | None
             elif loser == t.discarder:
                 pay(loser, t.winner, HAND, share)
     multiplied = bool(rs.settlement["kong_points_multiplied"])
+    points = {k: _ruleset_value(rs.kong_points[k], f"kong_points.{k}")
+              for k in set(k for seat in t.kongs for k in seat)}
     for owner in seats:
         for k in t.kongs[owner]:
             for payer in seats:
                 if payer != owner:
-                    m = _multiplier(t, rs, payer, owner) if multiplied else Fraction(1)
-                    pay(payer, owner, KONG, Fraction(rs.kong_points[k]) * t.stake * m)
+                    m = _multiplier(t, with_dealer, payer, owner) if multiplied else Fraction(1)
+                    pay(payer, owner, KONG, points[k] * t.stake * m)
     if t.chan and rs.chan.get("enabled", True):
         unit = _chan_unit(rs)
         for n in seats:
             if n != t.dealer:
-                pay(t.dealer, n, CHAN, unit * t.stake * _multiplier(t, rs, t.dealer, n))
+                pay(t.dealer, n, CHAN, unit * t.stake * _multiplier(t, with_dealer, t.dealer, n))
     return owed
 
 
@@ -283,8 +338,12 @@ def _next_dealer(t: _Table, rs: Ruleset) -> int:
 
 
 def _out(x: Fraction) -> Number:
-    """Amounts print as integers when whole."""
-    return int(x) if x.denominator == 1 else float(x)
+    """An exact amount: an int when whole, else a Decimal that prints exactly as JSON."""
+    try:
+        return amount(x)
+    except NotExact as err:
+        raise SettleError("stake", f"{err}, more than a JSON number carries exactly; use a "
+                          "stake with fewer digits") from None
 
 
 def settle_document(doc: Mapping[str, Any], rs: Ruleset) -> SettleResult:

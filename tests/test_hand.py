@@ -341,11 +341,13 @@ def test_unknown_win_by() -> None:
     assert "unknown" in err.message and "'ron'" in err.message
 
 
-@pytest.mark.parametrize("win_by", ["discard", "last_draw"])
-def test_win_by_not_allowed(win_by: str) -> None:
-    err = error(doc(win_by=win_by))
+def test_win_by_not_allowed() -> None:
+    err = error(doc(win_by="discard"))
     assert err.field == "win_by"
-    assert "not allowed by this ruleset" in err.message
+    assert err.message == ("'discard' is not allowed by this ruleset (allowed: self_draw, "
+                           "kong_draw, last_draw)")
+    err = error(doc(win_by="last_draw"), win_by_allowed=frozenset({"kong_draw"}))
+    assert err.message == "'last_draw' is not allowed by this ruleset (allowed: kong_draw)"
     err = error(doc(win_by="kong_draw", hand="234m 345p 456s 1z",
                     melds=[{"kind": "kong", "tiles": "9999m"}]),
                 win_by_allowed=frozenset({"self_draw"}))
@@ -439,7 +441,7 @@ _FIELD_VALUES: dict[str, list[Any]] = {
     "discarded_hun": [False, True, 1],
     "earthly": [False, True, None],
     "ready_declared": [False, True, 0],
-    "flowers": ["", "1f", "12f", "1m", 0, None],
+    "flowers": ["", "1f", "12f", "1m", 0, None, "11f", "123456781234f", "12345678f"],
     "melds": [[], (), "", {}, None, [{"kind": "pung", "tiles": "555p"}],
               [{"kind": "kong", "tiles": "8888p", "concealed": True}],
               [{"kind": "kong", "tiles": "7777p", "concealed": False}],
@@ -473,3 +475,43 @@ def test_fast_path_agrees_with_the_checked_parser(changes: dict[str, Any], kinds
     if fast is not None:
         assert fast == checked
         assert type(fast) is Hand and hash(fast) == hash(checked)
+
+
+# --- issue 9: impossible hands ------------------------------------------------------------------
+
+def test_last_draw_is_a_self_draw_wherever_self_draws_are_allowed() -> None:
+    # 海底撈 is a self-draw on the last tile: the default allowed set (self_draw, kong_draw)
+    # takes it without naming it
+    assert parse_hand(doc(win_by="last_draw")).win_by == "last_draw"
+    assert parse_hand(doc(win_by="last_draw"),
+                      win_by_allowed=frozenset({"self_draw"})).win_by == "last_draw"
+
+
+@pytest.mark.parametrize("win_by", ["discard", "last_draw", "kong_draw"])
+def test_heavenly_is_a_self_draw_only(win_by: str) -> None:
+    allowed = frozenset({"self_draw", "kong_draw", "discard", "last_draw"})
+    d = doc(heavenly=True, win_by=win_by)
+    err = error(d, win_by_allowed=allowed)
+    assert err.field == "heavenly"
+    assert win_by in err.message
+    assert parse_hand(doc(heavenly=True), win_by_allowed=allowed).heavenly is True
+
+
+@pytest.mark.parametrize("flowers, twice", [("123456781234f", "1f"), ("春春", "1f"),
+                                            ("8f 菊", "8f"), ("13f 5f 3f", "3f")])
+def test_each_flower_at_most_once(flowers: str, twice: str) -> None:
+    err = error(doc(flowers=flowers))
+    assert err.field == "flowers"
+    assert err.message == f"{twice} appears more than once: there is one of each flower"
+
+
+def test_all_eight_flowers_once_is_fine() -> None:
+    assert parse_hand(doc(flowers="12345678f")).flowers == tuple(parse_tiles("12345678f"))
+
+
+def test_error_messages_quote_at_most_200_characters() -> None:
+    long = "5" * 60_000
+    for d in (doc(win_tile=long + "m"), doc(hand=long + "x"), doc(win_by="x" * 60_000),
+              doc(melds=[{"kind": "k" * 60_000, "tiles": "555p"}])):
+        err = error(d)
+        assert len(str(err)) < 400

@@ -111,13 +111,13 @@ HOSTILE: dict[str, tuple[bytes, str]] = {
     "int-400-digits": ((HEAD + "players: " + "7" * 400 + "\n").encode(),
                        ":3: number too long (400 digits; at most 30)"),
     "hex-key": ((HEAD + "scoring:\n  add:\n    0x1F: 3\n").encode(),
-                ":5: key 0x1F must be a string (YAML reads it as int); quote it"),
+                ":5: scoring.add.31: a key here must be text"),
     "non-utf8": ((HEAD + "description: caf\xe9\n").encode("latin-1"),
                  ":3: not UTF-8 text (byte 0xe9 at offset"),
     "inf": ((HEAD + "win: {minimum: .inf}\n").encode(),
-            ":3: .inf: numbers must be finite (no .inf or .nan)"),
+            ":3: win.minimum: must be a finite number"),
     "nan": ((HEAD + "kong_points: {golden: .nan}\n").encode(),
-            ":3: .nan: numbers must be finite (no .inf or .nan)"),
+            ":3: kong_points.golden: must be a finite number"),
     "nul-byte": ((HEAD + "name: a\x00b\n").encode(), ":3: YAML: unacceptable character #x0000"),
 }
 

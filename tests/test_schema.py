@@ -109,7 +109,7 @@ def test_bounds_on_values_are_reported_with_their_lines(tmp_path: Path) -> None:
     got = problems(tmp_path, "extends: tianjin\nname: b\n"
                    "kong_points: {golden: .inf, exposed: .nan, concealed: -1}\n"
                    "heavenly: {multiplier: 1000}\n"
-                   "win: {minimum: 100000000000000000000000000000000000000000}\n"
+                   "win: {minimum: 1000000000000000000000000}\n"
                    f"patterns:\n  long: {{name: {'龍' * 65}}}\n"
                    "scoring:\n  multiply: {su: .inf}\n")
     assert got == [

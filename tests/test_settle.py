@@ -514,3 +514,129 @@ def test_discarder_errors(tmp_path: Path) -> None:
         settle_document({"dealer": 0, "winner": 1, "hand": self_drawn, "discarder": 2}, rs)
     with pytest.raises(SettleError, match="^discarder:"):
         settle_document({"dealer": 0, "winner": 1, "hand": DISCARD_HAND, "discarder": 7}, rs)
+
+
+# --- issue 9: impossible settle documents, exact decimal stakes ---------------------------------
+
+HEAVENLY = {"indicator": "1p", "hand": "11223456789p99s", "win_tile": "5m", "heavenly": True}
+"""天和 雙混吊本混捉5龍: hand fan (3 + 4) × 2 × 2 × 4 = 112 (the fan table's row 1)."""
+
+
+def test_heavenly_is_the_dealers(rs: Ruleset) -> None:
+    # 000/Ⅲ 「天和：莊家第一輪牌摸到的14張牌」
+    r = settle_document({"dealer": 2, "winner": 2, "hand": HEAVENLY}, rs)
+    assert r.payments == (-112, -112, 336, -112)
+    with pytest.raises(SettleError) as info:
+        settle_document({"dealer": 0, "winner": 1, "hand": HEAVENLY}, rs)
+    assert info.value.field == "hand.heavenly"
+    assert "seat 1 won, seat 0 deals" in info.value.message
+
+
+def test_earthly_is_never_the_dealers(rs: Ruleset) -> None:
+    earthly = {**SU, "earthly": True}
+    assert settle_document({"dealer": 0, "winner": 1, "hand": earthly}, rs).payments == \
+        (-2, 6, -2, -2)                  # 地和 has no value by default: 素 2
+    with pytest.raises(SettleError) as info:
+        settle_document({"dealer": 1, "winner": 1, "hand": earthly}, rs)
+    assert info.value.field == "hand.earthly"
+
+
+def test_heavenly_on_a_discard_is_refused(tmp_path: Path) -> None:
+    rs = _dianpao(tmp_path, "all")
+    doc = {"dealer": 0, "winner": 0, "hand": {**HEAVENLY, "win_by": "discard"}, "discarder": 2}
+    with pytest.raises(SettleError) as info:
+        settle_document(doc, rs)
+    assert info.value.field == "hand.heavenly"
+
+
+@pytest.mark.parametrize("winner", [None])
+def test_no_discarder_on_a_draw(rs: Ruleset, winner: None) -> None:
+    with pytest.raises(SettleError) as info:
+        settle_document({"dealer": 0, "winner": winner, "discarder": 2}, rs)
+    assert info.value.field == "discarder"
+    assert "draw" in info.value.message
+
+
+def test_a_stake_of_one_tenth_is_exact(rs: Ruleset) -> None:
+    # dealer sits, seat 1 pulls once, seat 2 twice; seat 1 wins 捉5 (3), then 鏟 (1 per seat)
+    from decimal import Decimal
+    doc = {"dealer": 0, "dealer_sits": True, "pulls": [0, 1, 2, 0], "winner": 1,
+           "hand": ZHUO5, "stake": 0.1, "chan": True}
+    r = settle_document(doc, rs)
+    # dealer → 1: 3·0.1·2·2 = 1.2, 2 and 3 → 1: 0.3; 鏟: 0.1·(4, 8, 2) = 0.4, 0.8, 0.2
+    assert r.payments == tuple(Decimal(x) for x in ("-2.6", "2.2", "0.5", "-0.1"))
+    assert sum(r.payments) == 0
+    assert [t.amount for t in r.transfers] == [Decimal(x) for x in
+                                               ("1.2", "0.3", "0.3", "0.4", "0.8", "0.2")]
+    assert r.to_dict()["payments"] == [-2.6, 2.2, 0.5, -0.1]
+
+
+def test_stake_as_decimal_and_huge_stakes(rs: Ruleset) -> None:
+    from decimal import Decimal
+    assert settle_document({"dealer": 0, "winner": 0, "hand": SU, "stake": Decimal("0.05")},
+                           rs).payments == (Decimal("0.3"), Decimal("-0.1"), Decimal("-0.1"),
+                                            Decimal("-0.1"))
+    big = settle_document({"dealer": 0, "winner": 0, "hand": SU, "stake": 1e300}, rs)
+    assert big.payments == (6 * 10 ** 300, -2 * 10 ** 300, -2 * 10 ** 300, -2 * 10 ** 300)
+
+
+@pytest.mark.parametrize("stake, words", [
+    (0.1234567890123456, "more than 15 significant digits"),
+    (10 ** 40, "at most 30 digits"),
+    ("1E+999999999", "outside 1e-300 .. 1e300"),
+])
+def test_stakes_that_cannot_be_exact_are_refused(rs: Ruleset, stake: Any, words: str) -> None:
+    from decimal import Decimal
+    value = Decimal(stake) if isinstance(stake, str) else stake
+    with pytest.raises(SettleError) as info:
+        settle_document({"dealer": 0, "winner": 1, "hand": ZHUO5, "stake": value}, rs)
+    assert info.value.field == "stake"
+    assert words in info.value.message
+
+
+def _random_settle_doc(seed: int) -> dict[str, Any]:
+    """A valid settle document drawn from `seed`, like `settle_docs` but from one drawn value
+    (at 10,000 examples, hypothesis's cost per drawn value would dominate the test). The
+    stake is a decimal of up to 8 digits as written in JSON ("0.0123") and read by json.loads,
+    as a float."""
+    import random
+    rng = random.Random(seed)
+    stake = float(f"{rng.randint(1, 10 ** rng.randint(1, 8))}e-{rng.randint(0, 7)}")
+    dealer = rng.randrange(4)
+    kongs = [[rng.choice(["exposed", "concealed", "golden"]) for _ in range(rng.randrange(5))]
+             for _ in range(4)]
+    doc: dict[str, Any] = {
+        "dealer": dealer, "dealer_sits": rng.random() < 0.5,
+        "pulls": [0 if s == dealer else rng.randrange(3) for s in range(4)],
+        "chan": rng.random() < 0.5, "stake": stake}
+    winner = rng.choice([None, 0, 1, 2, 3])
+    if winner is not None:
+        hand, hand_kongs = rng.choice(HANDS)
+        kongs[winner] = list(hand_kongs)
+        doc.update(winner=winner, hand=hand)
+    doc["kongs"] = kongs
+    return doc
+
+
+@settings(max_examples=10_000, derandomize=True, deadline=None)
+@given(st.integers(0, 2 ** 64 - 1))
+def test_decimal_stakes_pay_exactly_zero(seed: int) -> None:
+    import json
+    from decimal import Decimal
+    r = settle_document(_random_settle_doc(seed), TIANJIN)
+    assert sum(r.payments) == 0                          # exact: ints and Decimals
+    printed = json.loads(json.dumps(r.to_dict()), parse_float=Decimal)
+    assert sum(printed["payments"]) == 0                 # and as printed
+    for seat, net in enumerate(printed["payments"]):    # each net is its transfers, exactly
+        assert net == sum(t["amount"] for t in printed["transfers"] if t["to"] == seat) \
+            - sum(t["amount"] for t in printed["transfers"] if t["from"] == seat)
+
+
+@pytest.mark.parametrize("field, value", [("dealer", 10 ** 5000), ("pulls", [0, 10 ** 5000, 0, 0]),
+                                          ("stake", -10 ** 5000), ("winner", -10 ** 5000)],
+                         ids=["dealer", "pulls", "stake", "winner"])
+def test_huge_integers_are_named_not_printed(rs: Ruleset, field: str, value: Any) -> None:
+    # str() of an int over 4,300 digits raises ValueError: a message must not try
+    with pytest.raises(SettleError) as info:
+        settle_document({"dealer": 0, "winner": 1, "hand": ZHUO5, field: value}, rs)
+    assert len(str(info.value)) < 200

@@ -119,7 +119,7 @@ def reference_problems(data: Mapping[str, Any], origins: dict[Path_, Origin], de
     scoring = _mapping(data.get("scoring"))
     for section in ("base", "add", "multiply"):
         for pid in _mapping(scoring.get(section)):
-            if pid not in defined:
+            if isinstance(pid, str) and pid not in defined:     # a non-text key: schema's
                 problems.append(f"{_at(origins, ('scoring', section, pid), default)}: pattern "
                                 f"'{pid}' is used here but never defined in patterns"
                                 f"{schema._closest(pid, defined)}")

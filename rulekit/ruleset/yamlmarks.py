@@ -2,14 +2,16 @@
 
 The one loader for rulesets and case files, and a bounded one: anchors, aliases and merge keys
 are refused (a 9-line alias bomb expands to gigabytes; a recursive anchor never ends), as are
-nesting deeper than `limits.YAML_DEPTH`, text over `limits.RULESET_BYTES`, keys that are not
-strings (YAML 1.1 reads `0x1F:` or `yes:` as a number or a boolean), integers over
-`limits.INT_DIGITS` digits and non-finite numbers (`.inf`, `.nan`, `1e999`). Each refusal is
-one `RulesetError` line `file:line: ...` quoting at most `limits.QUOTE_CHARS` of the input.
+nesting deeper than `limits.YAML_DEPTH`, text over `limits.RULESET_BYTES` and integers over
+`limits.INT_DIGITS` digits. Each refusal is one `RulesetError` line `file:line: ...` quoting
+at most `limits.QUOTE_CHARS` of the input.
+
+Keys that are not strings (YAML 1.1 reads `0x1F:` or `yes:` as a number or a boolean) and
+non-finite numbers (`.inf`, `.nan`) are loaded as what they are: they are harmless to hold,
+and the schema check reports them together with every other problem of the file.
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import yaml
@@ -69,7 +71,7 @@ def compose(text: str, filename: str) -> tuple[yaml.Node | None, Any]:
         try:
             node = loader.get_single_node()
             if node is not None:
-                _check(node, loader)
+                _check(node)
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
@@ -91,8 +93,8 @@ def compose(text: str, filename: str) -> tuple[yaml.Node | None, Any]:
     return node, data
 
 
-def _check(root: yaml.Node, loader: yaml.SafeLoader) -> None:
-    """Refuse merge keys, non-string keys, oversized integers and non-finite numbers."""
+def _check(root: yaml.Node) -> None:
+    """Refuse merge keys and oversized integers (before `int()` meets thousands of digits)."""
     stack = [root]
     while stack:
         node = stack.pop()
@@ -101,11 +103,7 @@ def _check(root: yaml.Node, loader: yaml.SafeLoader) -> None:
                 if key.tag == _MERGE:
                     raise _Refused(key.start_mark, "YAML merge keys (<<) are not allowed in "
                                    "rulesets or case files: write the keys out")
-                if key.tag != _STR or not isinstance(key, yaml.ScalarNode):
-                    shown = limits.excerpt(str(key.value), 40) if isinstance(
-                        key, yaml.ScalarNode) else "a " + key.id
-                    raise _Refused(key.start_mark, f"key {shown} must be a string (YAML reads "
-                                   f"it as {key.tag.rsplit(':', 1)[-1]}); quote it")
+                stack.append(key)
                 stack.append(value)
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(node.value)
@@ -114,9 +112,6 @@ def _check(root: yaml.Node, loader: yaml.SafeLoader) -> None:
             if digits > limits.INT_DIGITS:
                 raise _Refused(node.start_mark, f"number too long ({digits} digits; at most "
                                f"{limits.INT_DIGITS})")
-        elif node.tag.endswith(":float") and not math.isfinite(loader.construct_yaml_float(node)):
-            raise _Refused(node.start_mark, f"{limits.excerpt(node.value, 40)}: numbers must be "
-                           "finite (no .inf or .nan)")
 
 
 def load(text: str, filename: str) -> tuple[Any, dict[Path_, Origin]]:
@@ -140,13 +135,23 @@ def _walk(node: yaml.Node, path: Path_, filename: str, out: dict[Path_, Origin])
     out.setdefault(path, _mark(node, filename))
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
-            key = key_node.value       # a string: compose() refuses any other key
+            key = _key(key_node)
             out[path + (key,)] = _mark(key_node, filename)
             _walk_value(value_node, path + (key,), filename, out)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             out[path + (i,)] = _mark(item, filename)
             _walk_value(item, path + (i,), filename, out)
+
+
+def _key(node: yaml.Node) -> Any:
+    """A key as the constructor made it (`0x1F:` is the int 31), so origins match the data."""
+    if node.tag == _STR or not isinstance(node, yaml.ScalarNode):
+        return node.value
+    return _KEY_LOADER.yaml_constructors[node.tag](_KEY_LOADER, node)
+
+
+_KEY_LOADER = yaml.SafeLoader("")
 
 
 def _walk_value(node: yaml.Node, path: Path_, filename: str, out: dict[Path_, Origin]) -> None:

@@ -1,0 +1,162 @@
+"""JSON at the boundary: read hostile documents within bounds, write strict JSON.
+
+Every document the CLI (or a server) reads goes through `read_document`, so that whatever the
+bytes are (not UTF-8, 100,000 brackets deep, a 5,000-digit integer, a lone surrogate, NaN),
+the answer is a `JsonError` naming the problem, never an exception from `json` or a crash.
+`iter_lines` applies it per line of a JSON-lines stream, so one bad line costs only itself.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterator
+from typing import IO, Any
+
+from rulekit.errors import RulekitError
+from rulekit.limits import DOC_BYTES, INT_DIGITS, JSON_DEPTH, excerpt
+
+
+class JsonError(RulekitError):
+    """A document that is not UTF-8, not JSON, or beyond the bounds in `rulekit.limits`.
+
+    `line` and `column` locate a syntax error (1-based) when there is one, else they are 0.
+    """
+
+    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+    def located(self, name: str) -> str:
+        """The message prefixed with `name` and, for a syntax error, `:line:column`."""
+        where = f"{name}:{self.line}:{self.column}" if self.line else name
+        return f"{where}: {self.message}"
+
+
+class _Refused(ValueError):
+    """Raised from inside `json.loads` hooks; turned into a JsonError with a position."""
+
+
+_BRACKET_OR_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[{]|[\]}]')
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _int(text: str) -> int:
+    # before int(): Python refuses over 4,300 digits with a ValueError, and big ones are slow
+    if len(text.lstrip("-")) > INT_DIGITS:
+        raise _Refused(f"an integer of more than {INT_DIGITS} digits")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"a number out of range ({excerpt(text, 40)})")
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise _Refused(f"{text} is not a JSON number")
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than JSON_DEPTH before `json` recurses into it."""
+    if text.count("[") + text.count("{") <= JSON_DEPTH:
+        return
+    depth = 0
+    for m in _BRACKET_OR_STRING.finditer(text):
+        tok = m.group()
+        if tok in "[{":
+            depth += 1
+            if depth > JSON_DEPTH:
+                raise JsonError(f"invalid JSON: nested deeper than {JSON_DEPTH} levels "
+                                f"at character {m.start() + 1}")
+        elif tok in "]}":
+            depth -= 1
+
+
+def _check_strings(value: Any, depth: int = 0) -> None:
+    """Refuse lone surrogates (`"\\ud800"`): no valid UTF-8 could carry them back out."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            raise JsonError("invalid JSON: a string holds a lone surrogate escape "
+                            "(\\ud800-\\udfff not in a pair), which is not a character")
+    elif isinstance(value, list):
+        for v in value:
+            _check_strings(v, depth + 1)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_strings(k, depth + 1)
+            _check_strings(v, depth + 1)
+
+
+def decode(data: bytes) -> str:
+    """UTF-8 text of `data` (a leading BOM dropped); a JsonError names the first bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise JsonError(f"not UTF-8: byte 0x{data[err.start]:02x} at offset {err.start}"
+                        ) from None
+
+
+def read_document(data: bytes | str) -> Any:
+    """Parse one JSON document within the bounds of `rulekit.limits`; JsonError otherwise."""
+    size = len(data)
+    if size > DOC_BYTES:
+        raise JsonError(f"document too large: over {DOC_BYTES} bytes")
+    text = decode(data) if isinstance(data, bytes) else data
+    _check_depth(text)
+    try:
+        value = json.loads(text, parse_int=_int, parse_float=_float,
+                           parse_constant=_constant)
+    except json.JSONDecodeError as err:
+        raise JsonError(f"invalid JSON: {err.msg}", err.lineno, err.colno) from None
+    except (_Refused, RecursionError) as err:
+        raise JsonError(f"invalid JSON: {excerpt(str(err) or 'nested too deeply')}") from None
+    _check_strings(value)
+    return value
+
+
+def read_bounded(fh: IO[bytes]) -> bytes:
+    """All of `fh`, but at most DOC_BYTES + 1 bytes: enough to tell a document is too large."""
+    return fh.read(DOC_BYTES + 1)
+
+
+def iter_lines(fh: IO[bytes]) -> Iterator[tuple[int, Any, str | None]]:
+    """(line number, document or None, error or None) for each non-blank line of `fh`.
+
+    Lines are read as bytes, at most DOC_BYTES + 1 at a time, so a line that is too long,
+    not UTF-8 or not JSON is one error and the next line is read as usual.
+    """
+    n = 0
+    while True:
+        raw = fh.readline(DOC_BYTES + 1)
+        if not raw:
+            return
+        n += 1
+        if len(raw) > DOC_BYTES and not raw.endswith(b"\n"):
+            while raw and not raw.endswith(b"\n"):      # skip the rest of the long line
+                raw = fh.readline(DOC_BYTES + 1)
+            yield n, None, f"line {n}: document too large: over {DOC_BYTES} bytes"
+            continue
+        if not raw.strip():
+            continue
+        try:
+            yield n, read_document(raw.rstrip(b"\r\n")), None
+        except JsonError as err:
+            at = f" at column {err.column}" if err.line == 1 else ""
+            yield n, None, f"line {n}: {err}{at}"
+
+
+def dumps(value: Any) -> str:
+    """Strict JSON text (no NaN or Infinity), valid UTF-8 whatever strings `value` holds."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        raise JsonError("the result holds a number that is not finite (NaN or Infinity), "
+                        "which JSON cannot carry") from None
+    if _SURROGATE.search(text):
+        text = json.dumps(value, ensure_ascii=True, allow_nan=False)
+    return text

@@ -1,0 +1,70 @@
+"""rulekit.jsonio: bounded JSON reading and strict JSON writing (issue 9, item 3)."""
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from rulekit.jsonio import JsonError, dumps, iter_lines, read_document
+from rulekit.limits import DOC_BYTES, JSON_DEPTH
+
+
+def test_reads_bytes_and_text_alike() -> None:
+    doc = {"hand": "東南", "n": [1, 2.5, None, True]}
+    assert read_document('{"hand": "東南", "n": [1, 2.5, null, true]}') == doc
+    assert read_document('\ufeff{"hand": "東南", "n": [1, 2.5, null, true]}'.encode()) == doc
+
+
+def test_depth_is_bounded_at_the_limit() -> None:
+    assert read_document("[" * JSON_DEPTH + "]" * JSON_DEPTH) is not None
+    with pytest.raises(JsonError, match="nested deeper than 32 levels at character 33"):
+        read_document("[" * (JSON_DEPTH + 1) + "]" * (JSON_DEPTH + 1))
+    # brackets inside strings are not nesting
+    assert read_document('["' + "[" * 100 + '"]') == ["[" * 100]
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"a": "\\ud800"}', "lone surrogate"),
+    ('{"\\udc00": 1}', "lone surrogate"),
+    ("1" * 31, "more than 30 digits"),
+    ("-" + "1" * 31, "more than 30 digits"),
+    ("[NaN]", "NaN is not a JSON number"),
+    ("Infinity", "Infinity is not a JSON number"),
+    ("-1e999", "a number out of range (-1e999)"),
+])
+def test_refused_values(text: str, words: str) -> None:
+    with pytest.raises(JsonError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        read_document(text)
+
+
+def test_a_surrogate_pair_is_one_character() -> None:
+    assert read_document('"\\ud83c\\udc04"') == "\U0001f004"        # 🀄
+
+
+def test_thirty_digits_is_fine() -> None:
+    assert read_document("9" * 30) == int("9" * 30)
+
+
+def test_syntax_errors_are_located() -> None:
+    with pytest.raises(JsonError) as info:
+        read_document('{\n  "a": 1,\n  "b" 2}')
+    assert (info.value.line, info.value.column) == (3, 7)
+    assert info.value.located("x.json") == "x.json:3:7: invalid JSON: Expecting ':' delimiter"
+
+
+def test_iter_lines_keeps_going_after_every_kind_of_bad_line() -> None:
+    data = b"\n".join([b"1", b"\xff", b"", b"  ", b"[" * 40, b"x" * (DOC_BYTES + 10), b"2",
+                       b"3\r"])
+    got = list(iter_lines(io.BytesIO(data)))
+    assert [(n, doc) for n, doc, _ in got] == [(1, 1), (2, None), (5, None), (6, None),
+                                              (7, 2), (8, 3)]
+    assert [err.split(":")[0] if err else None for _, _, err in got] == [
+        None, "line 2", "line 5", "line 6", None, None]
+    assert "document too large" in (got[3][2] or "")
+
+
+def test_dumps_is_strict_and_utf8() -> None:
+    assert dumps({"a": "捉5"}) == '{"a": "捉5"}'
+    with pytest.raises(JsonError, match="not finite"):
+        dumps({"a": float("nan")})
+    assert dumps("\ud800") == '"\\ud800"'          # never an unencodable character
