@@ -10,7 +10,7 @@ import json
 import sys
 from typing import Any, Callable, Iterable, NoReturn, Sequence, TextIO
 
-from rulekit import api, report
+from rulekit import __version__, api, report
 from rulekit.errors import RulekitError, RulesetError
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset
@@ -21,8 +21,25 @@ class UsageError(RulekitError):
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse's conventions: the usage line, then `PROG: error: ...`, exit 2 (via main)."""
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:   # blame the subcommand whose options these are not, with its usage line
+            sub = self._subparsers_by_name().get(getattr(parsed, "command", None) or "")
+            (sub or self).error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed
+
+    def _subparsers_by_name(self) -> dict[str, argparse.ArgumentParser]:
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return dict(action.choices)
+        return {}
+
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {_one_line(message)}\n")
 
 
 def _ruleset_arg(p: argparse.ArgumentParser) -> None:
@@ -32,6 +49,7 @@ def _ruleset_arg(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rulekit", description="Tianjin mahjong house rules as data.")
+    parser.add_argument("--version", action="version", version=f"rulekit {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     s = sub.add_parser("score", help="score hands")
