@@ -6,6 +6,7 @@ merged result still points at the line an author wrote.
 """
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,11 @@ def locate(ref: str, relative_to: Path | None = None) -> Path:
         return candidate
     known = ", ".join(builtin_names())
     where = f" (from {relative_to})" if relative_to else ""
+    near = [] if looks_like_path else [
+        n for n in difflib.get_close_matches(ref, builtin_names(), n=1) if n != ref]
+    if near:
+        raise RulesetError([f"unknown ruleset '{ref}'{where}; did you mean '{near[0]}'? "
+                            f"(built-in rulesets are: {known})"])
     raise RulesetError([f"{ref}: no such ruleset{where}; built-in rulesets are: {known}"])
 
 
