@@ -11,7 +11,7 @@ import sys
 from typing import Any, Callable, Iterable, NoReturn, Sequence, TextIO
 
 from rulekit import __version__, api, report
-from rulekit.errors import RulekitError, RulesetError
+from rulekit.errors import HandError, RulekitError, RulesetError
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset
 
@@ -29,6 +29,9 @@ class _Parser(argparse.ArgumentParser):
         if extra:   # blame the subcommand whose options these are not, with its usage line
             sub = self._subparsers_by_name().get(getattr(parsed, "command", None) or "")
             (sub or self).error(f"unrecognized arguments: {' '.join(extra)}")
+        if isinstance(getattr(parsed, "json", None), bool):   # the older --json of session, diff
+            parsed.json = parsed.json or parsed.format == "json"
+            parsed.format = "json" if parsed.json else parsed.format
         return parsed
 
     def _subparsers_by_name(self) -> dict[str, argparse.ArgumentParser]:
@@ -47,6 +50,24 @@ def _ruleset_arg(p: argparse.ArgumentParser) -> None:
                    help="a built-in name (see `rulekit rulesets`) or a YAML path")
 
 
+def _format_arg(p: argparse.ArgumentParser, default: str | None = "text") -> None:
+    shown = default or "json for --json input, else text"
+    p.add_argument("--format", choices=["text", "json"], default=default,
+                   help=f"text for people or json for programs (default: {shown})")
+
+
+def _hand_flags(p: argparse.ArgumentParser) -> None:
+    """The hand document's optional fields (docs/api.md), named as the document names them."""
+    p.add_argument("--win-by", default="self_draw",
+                   help="self_draw (default), kong_draw, discard, last_draw")
+    p.add_argument("--discarded-hun", action="store_true", help="this player discarded a hun")
+    p.add_argument("--flowers", help='flower tiles shown, e.g. 1358f (field "flowers")')
+    p.add_argument("--earthly", action="store_true",
+                   help='地和: a non-dealer wins on the first draw (field "earthly")')
+    p.add_argument("--ready-declared", action="store_true",
+                   help='天聽: declared ready at the start (field "ready_declared")')
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rulekit", description="Tianjin mahjong house rules as data.")
     parser.add_argument("--version", action="version", version=f"rulekit {__version__}")
@@ -62,14 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--kong", action="append", default=[], help="an exposed kong, e.g. 2222z")
     s.add_argument("--concealed-kong", action="append", default=[],
                    help="a concealed kong (a 金杠 if it is four hun)")
-    s.add_argument("--win-by", default="self_draw",
-                   help="self_draw (default), kong_draw, discard, last_draw")
+    _hand_flags(s)
     s.add_argument("--heavenly", action="store_true", help="天和: the dealer's first 14 tiles")
-    s.add_argument("--discarded-hun", action="store_true", help="this player discarded a hun")
     s.add_argument("--json", metavar="FILE", help="one hand document (JSON), - for stdin")
     s.add_argument("--jsonl", metavar="FILE", help="one hand document per line, - for stdin")
-    s.add_argument("--format", choices=["text", "json"], default=None,
-                   help="output format for the human form (default text)")
+    _format_arg(s, default=None)
 
     w = sub.add_parser("waits", help="which tiles complete a 13-tile hand")
     _ruleset_arg(w)
@@ -78,23 +96,29 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--pung", action="append", default=[])
     w.add_argument("--kong", action="append", default=[])
     w.add_argument("--concealed-kong", action="append", default=[])
+    _hand_flags(w)
+    _format_arg(w)
 
     st = sub.add_parser("settle", help="payments for settle documents")
     _ruleset_arg(st)
     st.add_argument("--json", metavar="FILE", help="one settle document, - for stdin")
     st.add_argument("--jsonl", metavar="FILE", help="one settle document per line")
+    _format_arg(st, default=None)
 
     se = sub.add_parser("session", help="settle a sequence of hands, carrying the dealer")
     _ruleset_arg(se)
     se.add_argument("--jsonl", metavar="FILE", required=True, help="settle documents in order")
-    se.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    se.add_argument("--json", action="store_true", help="the same as --format json")
+    _format_arg(se)
 
     v = sub.add_parser("validate", help="check ruleset files; every problem at once")
-    v.add_argument("paths", nargs="+")
+    v.add_argument("paths", nargs="+", metavar="PATH", help="a ruleset file, - for stdin")
+    _format_arg(v)
 
-    sub.add_parser("rulesets", help="list the built-in rulesets")
+    _format_arg(sub.add_parser("rulesets", help="list the built-in rulesets"))
     sh = sub.add_parser("show", help="print a ruleset fully resolved (after extends)")
     sh.add_argument("ruleset")
+    _format_arg(sh)
     sub.add_parser("schema", help="print the ruleset JSON Schema")
 
     t = sub.add_parser("test", help="run golden case files (every built-in's by default)")
@@ -117,7 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("new", help="a built-in name, a path, or REV:path")
     d.add_argument("--corpus", required=True, metavar="FILE",
                    help="hand and settle documents, one JSON per line (- for stdin)")
-    d.add_argument("--json", action="store_true", help="print the report as JSON")
+    d.add_argument("--json", action="store_true", help="the same as --format json")
+    _format_arg(d)
     d.add_argument("--fail-on-change", action="store_true", help="exit 1 if anything changed")
     d.add_argument("--jobs", "-j", type=int, default=None,
                    help="worker processes (default: one per core)")
@@ -203,17 +228,31 @@ def _hand_doc(args: argparse.Namespace, with_win: bool = True) -> dict[str, Any]
     if with_win:
         doc.update({"win_tile": args.win, "win_by": args.win_by, "heavenly": args.heavenly,
                     "discarded_hun": args.discarded_hun})
+    if args.flowers:
+        doc["flowers"] = args.flowers
+    doc.update({"earthly": args.earthly, "ready_declared": args.ready_declared})
     return doc
+
+
+def _one_format(args: argparse.Namespace, command: str) -> None:
+    if args.jsonl and args.format == "text":
+        raise UsageError(f"{command}: --jsonl writes one JSON result per line; "
+                         f"--format text is for one document")
 
 
 # -- commands -------------------------------------------------------------------------------
 
 def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
+    _one_format(args, "score")
     rs = api.load_ruleset(args.ruleset)
     if args.jsonl:
         return _batch(args.jsonl, lambda d: api.score(d, rs).to_dict(), out)
     if args.json:
-        _emit(api.score(_load_json_one(args.json), rs).to_dict(), out)
+        doc = _load_json_one(args.json)
+        if args.format != "text":
+            _emit(api.score(doc, rs).to_dict(), out)
+            return 0
+        out.write(report.score_text(doc, api.score(doc, rs), rs))
         return 0
     doc = _hand_doc(args)
     result = api.score(doc, rs)
@@ -225,19 +264,36 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_waits(args: argparse.Namespace, out: TextIO) -> int:
+    """Each tile that completes the shape, scored as the winning tile (`win_by` as given)."""
     rs = api.load_ruleset(args.ruleset)
-    tiles = api.waits(_hand_doc(args, with_win=False), rs)
-    out.write((" ".join(tiles) if tiles else "no tile completes this hand") + "\n")
+    doc = _hand_doc(args, with_win=False)
+    rows = []
+    for tile in api.waits(doc, rs):
+        try:
+            result = api.score({**doc, "win_tile": tile}, rs)
+        except HandError:       # this tile cannot be the 14th (say, a fifth copy): no wait
+            continue
+        rows.append({"tile": tile, "fan": result.total_fan, "win": result.win,
+                     **({} if result.win else {"reason": result.reason})})
+    if args.format == "json":
+        _emit(rows, out)
+    else:
+        out.write(report.waits_text(rows, rs))
     return 0
 
 
 def cmd_settle(args: argparse.Namespace, out: TextIO) -> int:
+    _one_format(args, "settle")
     rs = api.load_ruleset(args.ruleset)
     if args.jsonl:
         return _batch(args.jsonl, lambda d: api.settle(d, rs).to_dict(), out)
     if not args.json:
         raise UsageError("settle: give --json FILE or --jsonl FILE (- for stdin)")
-    _emit(api.settle(_load_json_one(args.json), rs).to_dict(), out)
+    doc = _load_json_one(args.json)
+    if args.format != "text":
+        _emit(api.settle(doc, rs).to_dict(), out)
+        return 0
+    out.write(report.settle_text(doc, api.settle(doc, rs), rs))
     return 0
 
 
@@ -259,31 +315,58 @@ def cmd_session(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     bad = 0
+    rows: list[dict[str, Any]] = []
     for p in args.paths:
         try:
-            rs = api.load_ruleset(p)
-            out.write(f"{rs.source}: ok ({rs.name}, {len(rs.patterns)} patterns)\n")
+            rs = _stdin_ruleset() if p == "-" else api.load_ruleset(p)
+            rows.append({"path": rs.source, "ok": True, "name": rs.name,
+                         "patterns": len(rs.patterns)})
+            if args.format == "text":
+                out.write(f"{rs.source}: ok ({rs.name}, {len(rs.patterns)} patterns)\n")
         except RulesetError as err:
             bad += 1
-            for line in err.problems:
-                sys.stderr.write(line + "\n")
+            rows.append({"path": "stdin" if p == "-" else p, "ok": False,
+                         "problems": list(err.problems)})
+            if args.format == "text":
+                for line in err.problems:
+                    sys.stderr.write(line + "\n")
+    if args.format == "json":
+        _emit(rows, out)
     return 2 if bad else 0
 
 
+def _stdin_ruleset() -> Ruleset:
+    """A ruleset text piped in: named `stdin`, its `extends` paths relative to the cwd."""
+    from pathlib import Path
+    from rulekit.ruleset.model import load_text
+    return load_text(sys.stdin.read(), Path.cwd() / "stdin.yaml", "stdin")
+
+
 def cmd_rulesets(args: argparse.Namespace, out: TextIO) -> int:
+    rows: list[dict[str, Any]] = []
     for name in resolve.builtin_names():
         try:
             rs = api.load_ruleset(name)
             first = rs.description.splitlines()[0] if rs.description else ""
-            out.write(f"{name:<18} {first}\n")
+            rows.append({"name": name, "description": rs.description})
+            line = f"{name:<18} {first}\n"
         except RulesetError as err:
-            out.write(f"{name:<18} (broken: {err.problems[0]})\n")
+            rows.append({"name": name, "error": err.problems[0]})
+            line = f"{name:<18} (broken: {err.problems[0]})\n"
+        if args.format == "text":
+            out.write(line)
+    if args.format == "json":
+        _emit(rows, out)
     return 0
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    """The resolved ruleset: YAML for `text` (with its extends chain), the same data as JSON."""
     rs = api.load_ruleset(args.ruleset)
-    out.write(report.ruleset_yaml(rs))
+    if args.format == "json":
+        _emit({"name": rs.name, "chain": list(rs.chain), "data": report.plain(rs.data)}, out)
+    else:
+        out.write(report.ruleset_yaml(rs))
     return 0
 
 
@@ -301,13 +384,14 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
     broken = failed = passed = updated = 0
     for target in args.targets or cf_.default_targets():
         try:
-            path = cf_.find(target)
+            stdin_cf = _stdin_casefile(args) if target == "-" else None
+            path = cf_.find(target) if stdin_cf is None else stdin_cf.path
             if path is None:
                 failed += 1
                 out.write(f"FAIL rulesets/{target}.yaml: no case file (write "
                           f"rulesets/cases/{target}.yaml)\n")
                 continue
-            cf = cf_.load_casefile(path)
+            cf = stdin_cf or cf_.load_casefile(path)
             rs = override or api.load_ruleset(cf.ruleset_path())
             problems = cf_.unknown_patterns(cf, rs)
             if problems:
@@ -348,6 +432,15 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
         summary += f", {broken} case file(s) could not run"
     out.write(summary + "\n")
     return 2 if broken else 1 if failed else 0
+
+
+def _stdin_casefile(args: argparse.Namespace) -> Any:
+    """A case file piped in (`rulekit test -`): its `ruleset:` path is relative to the cwd."""
+    from pathlib import Path
+    from rulekit import casefile as cf_
+    if args.update:
+        raise UsageError("test: --update rewrites case files; it cannot rewrite stdin")
+    return cf_.parse_casefile(sys.stdin.read(), Path.cwd() / "stdin.yaml", "stdin")
 
 
 def cmd_corpus(args: argparse.Namespace, out: TextIO) -> int:
