@@ -226,11 +226,11 @@ def _hand_doc(args: argparse.Namespace, with_win: bool = True) -> dict[str, Any]
              + [{"kind": "kong", "tiles": t, "concealed": True} for t in args.concealed_kong])
     doc: dict[str, Any] = {"indicator": args.indicator, "hand": args.hand, "melds": melds}
     if with_win:
-        doc.update({"win_tile": args.win, "win_by": args.win_by, "heavenly": args.heavenly,
-                    "discarded_hun": args.discarded_hun})
+        doc.update({"win_tile": args.win, "heavenly": args.heavenly})
     if args.flowers:
         doc["flowers"] = args.flowers
-    doc.update({"earthly": args.earthly, "ready_declared": args.ready_declared})
+    doc.update({"win_by": args.win_by, "discarded_hun": args.discarded_hun,
+                "earthly": args.earthly, "ready_declared": args.ready_declared})
     return doc
 
 
@@ -271,8 +271,10 @@ def cmd_waits(args: argparse.Namespace, out: TextIO) -> int:
     for tile in api.waits(doc, rs):
         try:
             result = api.score({**doc, "win_tile": tile}, rs)
-        except HandError:       # this tile cannot be the 14th (say, a fifth copy): no wait
-            continue
+        except HandError as err:
+            if err.field != "win_tile":
+                raise
+            continue            # this tile cannot be the 14th (a fifth copy): not a wait
         rows.append({"tile": tile, "fan": result.total_fan, "win": result.win,
                      **({} if result.win else {"reason": result.reason})})
     if args.format == "json":

@@ -259,6 +259,23 @@ def test_waits_gives_each_tiles_fan_and_marks_those_below_the_minimum() -> None:
     assert (code, out) == (0, "no tile completes this hand\n")
 
 
+def test_waits_scores_with_the_hand_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    # a player who discarded a hun may not win (小相公): every tile is marked, none hidden
+    code, out = run(["waits", "46m 123456789s 22z", "--indicator", "7p", "--discarded-hun"])
+    assert (code, out.splitlines()) == (0, ["5m  no win: 小相公", "7p  no win: 小相公",
+                                            "8p  no win: 小相公"])
+    # the default ruleset has no discard wins: an error, not an empty list
+    code, out = run(["waits", "46m 123456789s 22z", "--indicator", "7p", "--win-by", "discard"])
+    assert (code, out) == (2, "")
+    assert "win_by: 'discard' is not allowed by this ruleset" in capsys.readouterr().err
+
+
+def test_waits_never_offers_a_fifth_copy() -> None:
+    # 5555m: a fifth 5m cannot be drawn; the hun (1z, 2z) complete 555m 5m+hun
+    code, out = run(["waits", "5555m 123456789s", "--indicator", "1z", "--format", "json"])
+    assert code == 0 and [r["tile"] for r in json.loads(out)] == ["1z", "2z"]
+
+
 # -- stdin ------------------------------------------------------------------------------------
 
 def test_validate_dash_reads_a_ruleset_from_stdin(monkeypatch: pytest.MonkeyPatch,
