@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib.util import find_spec
 
 from setuptools import Distribution, setup
 from setuptools.command.build_ext import build_ext
@@ -33,7 +34,7 @@ HOT_PATH = [
 
 
 def _wants_compile() -> bool:
-    return not os.environ.get("RULEKIT_PURE_PYTHON")
+    return not os.environ.get("RULEKIT_PURE_PYTHON") and find_spec("mypyc") is not None
 
 
 def ext_modules() -> list:

@@ -14,6 +14,7 @@ import sys
 import tomllib
 import types
 from importlib import metadata
+from importlib.machinery import ModuleSpec
 from pathlib import Path
 from typing import Any
 
@@ -329,7 +330,9 @@ def test_the_build_hook_compiles_only_when_extensions_are_built(
     calls: list[list[str]] = []
     fake = types.ModuleType("mypyc.build")
     fake.mypycify = lambda paths, **kw: calls.append(paths) or []   # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "mypyc", types.ModuleType("mypyc"))
+    package = types.ModuleType("mypyc")
+    package.__spec__ = ModuleSpec("mypyc", None)
+    monkeypatch.setitem(sys.modules, "mypyc", package)
     monkeypatch.setitem(sys.modules, "mypyc.build", fake)
     monkeypatch.delenv("RULEKIT_PURE_PYTHON", raising=False)
     captured: dict[str, Any] = {}
@@ -346,3 +349,9 @@ def test_the_build_hook_compiles_only_when_extensions_are_built(
         cmd.ensure_finalized()
         cmd.ensure_finalized()                             # finalized once per command
         assert len(calls) == compiled, commands
+    monkeypatch.setenv("RULEKIT_PURE_PYTHON", "1")               # a pure wheel, no mypyc
+    dist = captured["distclass"]()
+    dist.commands = ["bdist_wheel"]
+    assert not dist.has_ext_modules()
+    command(dist).ensure_finalized()
+    assert len(calls) == 1 and dist.ext_modules == []
