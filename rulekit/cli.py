@@ -129,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
                                            "one each case file names")
     t.add_argument("--update", action="store_true",
                    help="rewrite failing expectations to what comes out, showing each change")
+    _format_arg(t)
 
     c = sub.add_parser("corpus", help="seeded random winning hand documents, as JSON lines")
     c.add_argument("--count", "-n", type=int, required=True)
@@ -436,6 +437,25 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
     return 2 if broken else 1 if failed else 0
 
 
+def cmd_test_formatted(args: argparse.Namespace, out: TextIO) -> int:
+    """`rulekit test --format json`: the report of `cmd_test` as one JSON object."""
+    if args.format != "json":
+        return cmd_test(args, out)
+    import io
+    import re
+    buf = io.StringIO()
+    code = cmd_test(args, buf)
+    lines = buf.getvalue().splitlines()
+    counts = {k: 0 for k in ("passed", "failed", "updated")}
+    for n, word in re.findall(r"(\d+) (passed|failed|updated)", lines[-1] if lines else ""):
+        counts[word] = int(n)
+    _emit({**counts, "exit": code,
+           "failures": [x[len("FAIL "):] for x in lines if x.startswith("FAIL ")],
+           "updates": [x[len("updated "):] for x in lines if x.startswith("updated ")],
+           "notes": [x[len("note: "):] for x in lines if x.startswith("note: ")]}, out)
+    return code
+
+
 def _stdin_casefile(args: argparse.Namespace) -> Any:
     """A case file piped in (`rulekit test -`): its `ruleset:` path is relative to the cwd."""
     from pathlib import Path
@@ -484,7 +504,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "score": cmd_score, "waits": cmd_waits, "settle": cmd_settle, "session": cmd_session,
     "validate": cmd_validate, "rulesets": cmd_rulesets, "show": cmd_show, "schema": cmd_schema,
-    "test": cmd_test, "corpus": cmd_corpus, "diff": cmd_diff,
+    "test": cmd_test_formatted, "corpus": cmd_corpus, "diff": cmd_diff,
 }
 
 

@@ -298,6 +298,12 @@ def test_test_dash_reads_a_case_file_from_stdin(monkeypatch: pytest.MonkeyPatch,
     code, out = run(["test", "-"], broken, monkeypatch)
     assert code == 1 and out.splitlines()[-1] == f"{n - 1} passed, 1 failed"
     assert out.startswith("FAIL stdin:") and "total_fan: expected 11, got 10" in out
+    code, out = run(["test", "-", "--format", "json"], broken, monkeypatch)
+    report = json.loads(out)
+    assert code == 1 and {k: report[k] for k in ("passed", "failed", "updated", "exit")} == {
+        "passed": n - 1, "failed": 1, "updated": 0, "exit": 1}
+    assert len(report["failures"]) == 1 and report["failures"][0].startswith(
+        "stdin:6: 金杠 +8: 素提溜 with a 金杠: total_fan: expected 11, got 10")
     code, out = run(["test", "-", "--update"], text, monkeypatch)
     assert code == 2 and "it cannot rewrite stdin" in capsys.readouterr().err
 
