@@ -1,6 +1,8 @@
 """Text for people: a score breakdown, a resolved ruleset. Formatting only."""
 from __future__ import annotations
 
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 import yaml
@@ -98,5 +100,7 @@ def _amount(x: object) -> str:
 
 
 def _signed(x: object) -> str:
+    """A net amount with its sign: +83, -58, 0 (whatever exact number type it comes in)."""
     shown = _amount(x)
-    return f"+{shown}" if isinstance(x, (int, float)) and x > 0 else shown
+    positive = isinstance(x, (int, float, Fraction, Decimal)) and x > 0
+    return f"+{shown}" if positive else shown

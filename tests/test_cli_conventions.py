@@ -190,6 +190,14 @@ def test_settle_text_for_a_draw_with_chan(monkeypatch: pytest.MonkeyPatch) -> No
     ]
 
 
+def test_settle_text_amounts_keep_their_exact_value_and_sign() -> None:
+    from decimal import Decimal
+    from fractions import Fraction
+    from rulekit.report import _signed
+    assert [_signed(x) for x in (3, -2.5, 0, 4.0, Decimal("0.1"), Fraction(1, 3))] == [
+        "+3", "-2.5", "0", "+4", "+0.1", "+1/3"]
+
+
 def test_session_and_diff_keep_json_as_an_alias(tmp_path: Path) -> None:
     hands = tmp_path / "hands.jsonl"
     hands.write_text(json.dumps(SETTLE) + "\n", encoding="utf-8")
