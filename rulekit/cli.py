@@ -8,12 +8,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable, Iterable, NoReturn, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Sequence, TextIO
 
 from rulekit import __version__, api, report
 from rulekit.errors import HandError, RulekitError, RulesetError
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset
+
+if TYPE_CHECKING:
+    from rulekit.casefile import CaseFile
 
 
 class UsageError(RulekitError):
@@ -456,7 +459,7 @@ def cmd_test_formatted(args: argparse.Namespace, out: TextIO) -> int:
     return code
 
 
-def _stdin_casefile(args: argparse.Namespace) -> Any:
+def _stdin_casefile(args: argparse.Namespace) -> "CaseFile":
     """A case file piped in (`rulekit test -`): its `ruleset:` path is relative to the cwd."""
     from pathlib import Path
     from rulekit import casefile as cf_
