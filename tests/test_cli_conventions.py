@@ -56,6 +56,7 @@ def test_version_of_an_uninstalled_checkout_comes_from_pyproject(
     def missing(name: str) -> str:
         raise metadata.PackageNotFoundError(name)
     monkeypatch.setattr(metadata, "version", missing)
+    monkeypatch.setattr(rulekit, "__file__", str(ROOT / "rulekit" / "__init__.py"))
     assert rulekit._version() == VERSION
     # no pyproject.toml beside the package, or another project's: no guess
     monkeypatch.setattr(rulekit, "__file__", str(tmp_path / "rulekit" / "__init__.py"))
@@ -216,7 +217,7 @@ def test_session_and_diff_keep_json_as_an_alias(tmp_path: Path) -> None:
 
 
 def test_validate_rulesets_show_formats(tmp_path: Path) -> None:
-    code, out = run(["validate", "rulesets/tianjin.yaml", "--format", "json"])
+    code, out = run(["validate", "tianjin", "--format", "json"])      # the built-in file
     assert (code, json.loads(out)) == (0, [{"path": "rulesets/tianjin.yaml", "ok": True,
                                             "name": "tianjin", "patterns": 14}])
     bad = tmp_path / "bad.yaml"
