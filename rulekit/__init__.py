@@ -39,4 +39,11 @@ def _version() -> str:
     return version if isinstance(version, str) else "0+unknown"
 
 
-__version__: str = _version()
+def __getattr__(name: str) -> str:
+    # `__version__` is looked up on first use: reading the package metadata costs tens of
+    # milliseconds that a one-shot `rulekit score` should not pay
+    if name == "__version__":
+        version = _version()
+        globals()["__version__"] = version
+        return version
+    raise AttributeError(f"module 'rulekit' has no attribute {name!r}")

@@ -10,7 +10,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Sequence, TextIO
 
-from rulekit import __version__, api, report
+from rulekit import api, report
 from rulekit.errors import HandError, RulekitError, RulesetError
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset
@@ -48,6 +48,21 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {_one_line(message)}\n")
 
 
+class _Version(argparse.Action):
+    """argparse's version action, but the version is read only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str = "print the version and exit"
+                 ) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        import rulekit
+        sys.stdout.write(f"rulekit {rulekit.__version__}\n")
+        parser.exit()
+
+
 def _ruleset_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ruleset", "-r", default=api.DEFAULT_RULESET,
                    help="a built-in name (see `rulekit rulesets`) or a YAML path")
@@ -73,7 +88,7 @@ def _hand_flags(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rulekit", description="Tianjin mahjong house rules as data.")
-    parser.add_argument("--version", action="version", version=f"rulekit {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     s = sub.add_parser("score", help="score hands")
