@@ -71,6 +71,14 @@ def test_installed_metadata_wins(monkeypatch: pytest.MonkeyPatch) -> None:
     assert rulekit._version() == "7.1.2"
 
 
+def test_the_version_is_read_on_first_use_only() -> None:
+    code = ("import rulekit, rulekit.cli, sys; a = '__version__' in vars(rulekit); "
+            "v = rulekit.__version__; print(a, '__version__' in vars(rulekit), v)")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=False)
+    assert proc.stdout == f"False True {VERSION}\n"
+
+
 def test_python_dash_m_rulekit() -> None:
     proc = subprocess.run([sys.executable, "-m", "rulekit", "score", *HAND], cwd=ROOT,
                           capture_output=True, text=True, check=False)
