@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib.util import find_spec
 
-from setuptools import setup
+from setuptools import Distribution, setup
+from setuptools.command.build_ext import build_ext
 
 HOT_PATH = [
     "rulekit/tiles.py",
@@ -25,13 +27,18 @@ HOT_PATH = [
     "rulekit/algebra.py",
     "rulekit/dsl/compile.py",
     "rulekit/scoring.py",
-    "rulekit/api.py",
 ]
+# rulekit/api.py stays Python on purpose: the public functions keep their docstrings and
+# signatures (`help(rulekit.score)`), which mypyc-compiled functions lose; it only forwards
+# to the compiled modules, so keeping it uncompiled costs nothing measurable.
+
+
+def _wants_compile() -> bool:
+    return not os.environ.get("RULEKIT_PURE_PYTHON") and find_spec("mypyc") is not None
 
 
 def ext_modules() -> list:
-    if os.environ.get("RULEKIT_PURE_PYTHON"):
-        return []
+    """mypyc's extensions for HOT_PATH; [] (pure Python) if mypyc is missing or refuses."""
     try:
         from mypyc.build import mypycify
     except ImportError:
@@ -47,4 +54,31 @@ def ext_modules() -> list:
     return extensions
 
 
-setup(ext_modules=ext_modules())
+# commands that only write metadata or a source archive: they look at build_ext (for its
+# source list) but never compile
+METADATA_ONLY = {"egg_info", "dist_info", "sdist", "check"}
+
+
+class MypycBuildExt(build_ext):
+    """Runs mypyc once, in the command that really builds the extensions.
+
+    setuptools' PEP 517 backend runs this file once per hook (requirements, metadata, wheel),
+    and the metadata hooks finalize build_ext too; calling `mypycify` at import, or for every
+    finalize, type-checked and generated the C three times per `pip install`.
+    """
+
+    def finalize_options(self) -> None:
+        if self.distribution.ext_modules is None:
+            building = _wants_compile() and set(self.distribution.commands) - METADATA_ONLY
+            self.distribution.ext_modules = ext_modules() if building else []
+        super().finalize_options()
+
+
+class RulekitDistribution(Distribution):
+    """A platform wheel (its extensions are decided late, in build_ext) unless pure."""
+
+    def has_ext_modules(self) -> bool:
+        return _wants_compile() if self.ext_modules is None else bool(self.ext_modules)
+
+
+setup(distclass=RulekitDistribution, cmdclass={"build_ext": MypycBuildExt})

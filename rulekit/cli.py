@@ -10,12 +10,15 @@ import io
 import json
 import os
 import sys
-from typing import IO, Any, Callable, Iterable, NoReturn, Sequence, TextIO, cast
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Sequence, TextIO, cast
 
 from rulekit import api, jsonio, report
-from rulekit.errors import RulekitError, RulesetError
+from rulekit.errors import HandError, RulekitError, RulesetError
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset
+
+if TYPE_CHECKING:
+    from rulekit.casefile import CaseFile
 
 
 class UsageError(RulekitError):
@@ -23,8 +26,43 @@ class UsageError(RulekitError):
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse's conventions: the usage line, then `PROG: error: ...`, exit 2 (via main)."""
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:   # blame the subcommand whose options these are not, with its usage line
+            sub = self._subparsers_by_name().get(getattr(parsed, "command", None) or "")
+            (sub or self).error(f"unrecognized arguments: {' '.join(extra)}")
+        if isinstance(getattr(parsed, "json", None), bool):   # the older --json of session, diff
+            parsed.json = parsed.json or parsed.format == "json"
+            parsed.format = "json" if parsed.json else parsed.format
+        return parsed
+
+    def _subparsers_by_name(self) -> dict[str, argparse.ArgumentParser]:
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                return dict(action.choices)
+        return {}
+
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {_one_line(message)}\n")
+
+
+class _Version(argparse.Action):
+    """argparse's version action, but the version is read only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: Any = argparse.SUPPRESS, help: str = "print the version and exit"
+                 ) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        import rulekit
+        sys.stdout.write(f"rulekit {rulekit.__version__}\n")
+        parser.exit()
 
 
 def _ruleset_arg(p: argparse.ArgumentParser) -> None:
@@ -32,10 +70,29 @@ def _ruleset_arg(p: argparse.ArgumentParser) -> None:
                    help="a built-in name (see `rulekit rulesets`) or a YAML path")
 
 
+def _format_arg(p: argparse.ArgumentParser, default: str | None = "text") -> None:
+    shown = default or "json for --json input, else text"
+    p.add_argument("--format", choices=["text", "json"], default=default,
+                   help=f"text for people or json for programs (default: {shown})")
+
+
+def _hand_flags(p: argparse.ArgumentParser) -> None:
+    """The hand document's optional fields (docs/api.md), named as the document names them."""
+    p.add_argument("--win-by", default="self_draw",
+                   help="self_draw (default), kong_draw, discard, last_draw")
+    p.add_argument("--discarded-hun", action="store_true", help="this player discarded a hun")
+    p.add_argument("--flowers", help='flower tiles shown, e.g. 1358f (field "flowers")')
+    p.add_argument("--earthly", action="store_true",
+                   help='地和: a non-dealer wins on the first draw (field "earthly")')
+    p.add_argument("--ready-declared", action="store_true",
+                   help='天聽: declared ready at the start (field "ready_declared")')
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rulekit", description="Tianjin mahjong house rules as data.")
     parser.add_argument("--allow-extends-outside", action="store_true",
                         help="let a ruleset's `extends` name a file outside its own directory")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     s = sub.add_parser("score", help="score hands")
@@ -48,14 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--kong", action="append", default=[], help="an exposed kong, e.g. 2222z")
     s.add_argument("--concealed-kong", action="append", default=[],
                    help="a concealed kong (a 金杠 if it is four hun)")
-    s.add_argument("--win-by", default="self_draw",
-                   help="self_draw (default), kong_draw, discard, last_draw")
+    _hand_flags(s)
     s.add_argument("--heavenly", action="store_true", help="天和: the dealer's first 14 tiles")
-    s.add_argument("--discarded-hun", action="store_true", help="this player discarded a hun")
     s.add_argument("--json", metavar="FILE", help="one hand document (JSON), - for stdin")
     s.add_argument("--jsonl", metavar="FILE", help="one hand document per line, - for stdin")
-    s.add_argument("--format", choices=["text", "json"], default=None,
-                   help="output format for the human form (default text)")
+    _format_arg(s, default=None)
 
     w = sub.add_parser("waits", help="which tiles complete a 13-tile hand")
     _ruleset_arg(w)
@@ -64,23 +118,29 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--pung", action="append", default=[])
     w.add_argument("--kong", action="append", default=[])
     w.add_argument("--concealed-kong", action="append", default=[])
+    _hand_flags(w)
+    _format_arg(w)
 
     st = sub.add_parser("settle", help="payments for settle documents")
     _ruleset_arg(st)
     st.add_argument("--json", metavar="FILE", help="one settle document, - for stdin")
     st.add_argument("--jsonl", metavar="FILE", help="one settle document per line")
+    _format_arg(st, default=None)
 
     se = sub.add_parser("session", help="settle a sequence of hands, carrying the dealer")
     _ruleset_arg(se)
     se.add_argument("--jsonl", metavar="FILE", required=True, help="settle documents in order")
-    se.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    se.add_argument("--json", action="store_true", help="the same as --format json")
+    _format_arg(se)
 
     v = sub.add_parser("validate", help="check ruleset files; every problem at once")
-    v.add_argument("paths", nargs="+")
+    v.add_argument("paths", nargs="+", metavar="PATH", help="a ruleset file, - for stdin")
+    _format_arg(v)
 
-    sub.add_parser("rulesets", help="list the built-in rulesets")
+    _format_arg(sub.add_parser("rulesets", help="list the built-in rulesets"))
     sh = sub.add_parser("show", help="print a ruleset fully resolved (after extends)")
     sh.add_argument("ruleset")
+    _format_arg(sh)
     sc = sub.add_parser("schema", help="print the ruleset JSON Schema")
     sc.add_argument("--overlay", action="store_true",
                     help="the schema of a file that `extends` another (no key required, "
@@ -94,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
                                            "one each case file names")
     t.add_argument("--update", action="store_true",
                    help="rewrite failing expectations to what comes out, showing each change")
+    _format_arg(t)
 
     c = sub.add_parser("corpus", help="seeded random winning hand documents, as JSON lines")
     c.add_argument("--count", "-n", type=int, required=True)
@@ -109,7 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("new", help="a built-in name, a path, or REV:path")
     d.add_argument("--corpus", required=True, metavar="FILE",
                    help="hand and settle documents, one JSON per line (- for stdin)")
-    d.add_argument("--json", action="store_true", help="print the report as JSON")
+    d.add_argument("--json", action="store_true", help="the same as --format json")
+    _format_arg(d)
     d.add_argument("--fail-on-change", action="store_true", help="exit 1 if anything changed")
     d.add_argument("--jobs", "-j", type=int, default=None,
                    help="worker processes (default: one per core)")
@@ -206,19 +268,33 @@ def _hand_doc(args: argparse.Namespace, with_win: bool = True) -> dict[str, Any]
              + [{"kind": "kong", "tiles": t, "concealed": True} for t in args.concealed_kong])
     doc: dict[str, Any] = {"indicator": args.indicator, "hand": args.hand, "melds": melds}
     if with_win:
-        doc.update({"win_tile": args.win, "win_by": args.win_by, "heavenly": args.heavenly,
-                    "discarded_hun": args.discarded_hun})
+        doc.update({"win_tile": args.win, "heavenly": args.heavenly})
+    if args.flowers:
+        doc["flowers"] = args.flowers
+    doc.update({"win_by": args.win_by, "discarded_hun": args.discarded_hun,
+                "earthly": args.earthly, "ready_declared": args.ready_declared})
     return doc
+
+
+def _one_format(args: argparse.Namespace, command: str) -> None:
+    if args.jsonl and args.format == "text":
+        raise UsageError(f"{command}: --jsonl writes one JSON result per line; "
+                         f"--format text is for one document")
 
 
 # -- commands -------------------------------------------------------------------------------
 
 def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
+    _one_format(args, "score")
     rs = api.load_ruleset(args.ruleset)
     if args.jsonl:
         return _batch(args.jsonl, lambda d: api.score(d, rs).to_dict(), out)
     if args.json:
-        _emit(api.score(_load_json_one(args.json), rs).to_dict(), out)
+        doc = _load_json_one(args.json)
+        if args.format != "text":
+            _emit(api.score(doc, rs).to_dict(), out)
+            return 0
+        out.write(report.score_text(doc, api.score(doc, rs), rs))
         return 0
     doc = _hand_doc(args)
     result = api.score(doc, rs)
@@ -230,19 +306,38 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_waits(args: argparse.Namespace, out: TextIO) -> int:
+    """Each tile that completes the shape, scored as the winning tile (`win_by` as given)."""
     rs = api.load_ruleset(args.ruleset)
-    tiles = api.waits(_hand_doc(args, with_win=False), rs)
-    out.write((" ".join(tiles) if tiles else "no tile completes this hand") + "\n")
+    doc = _hand_doc(args, with_win=False)
+    rows = []
+    for tile in api.waits(doc, rs):
+        try:
+            result = api.score({**doc, "win_tile": tile}, rs)
+        except HandError as err:
+            if err.field != "win_tile":
+                raise
+            continue            # this tile cannot be the 14th (a fifth copy): not a wait
+        rows.append({"tile": tile, "fan": result.total_fan, "win": result.win,
+                     **({} if result.win else {"reason": result.reason})})
+    if args.format == "json":
+        _emit(rows, out)
+    else:
+        out.write(report.waits_text(rows, rs))
     return 0
 
 
 def cmd_settle(args: argparse.Namespace, out: TextIO) -> int:
+    _one_format(args, "settle")
     rs = api.load_ruleset(args.ruleset)
     if args.jsonl:
         return _batch(args.jsonl, lambda d: api.settle(d, rs).to_dict(), out)
     if not args.json:
         raise UsageError("settle: give --json FILE or --jsonl FILE (- for stdin)")
-    _emit(api.settle(_load_json_one(args.json), rs).to_dict(), out)
+    doc = _load_json_one(args.json)
+    if args.format != "text":
+        _emit(api.settle(doc, rs).to_dict(), out)
+        return 0
+    out.write(report.settle_text(doc, api.settle(doc, rs), rs))
     return 0
 
 
@@ -264,31 +359,58 @@ def cmd_session(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     bad = 0
+    rows: list[dict[str, Any]] = []
     for p in args.paths:
         try:
-            rs = api.load_ruleset(p)
-            out.write(f"{rs.source}: ok ({rs.name}, {len(rs.patterns)} patterns)\n")
+            rs = _stdin_ruleset() if p == "-" else api.load_ruleset(p)
+            rows.append({"path": rs.source, "ok": True, "name": rs.name,
+                         "patterns": len(rs.patterns)})
+            if args.format == "text":
+                out.write(f"{rs.source}: ok ({rs.name}, {len(rs.patterns)} patterns)\n")
         except RulesetError as err:
             bad += 1
-            for line in err.problems:
-                sys.stderr.write(line + "\n")
+            rows.append({"path": "stdin" if p == "-" else p, "ok": False,
+                         "problems": list(err.problems)})
+            if args.format == "text":
+                for line in err.problems:
+                    sys.stderr.write(line + "\n")
+    if args.format == "json":
+        _emit(rows, out)
     return 2 if bad else 0
 
 
+def _stdin_ruleset() -> Ruleset:
+    """A ruleset text piped in: named `stdin`, its `extends` paths relative to the cwd."""
+    from pathlib import Path
+    from rulekit.ruleset.model import load_text
+    return load_text(sys.stdin.read(), Path.cwd() / "stdin.yaml", "stdin")
+
+
 def cmd_rulesets(args: argparse.Namespace, out: TextIO) -> int:
+    rows: list[dict[str, Any]] = []
     for name in resolve.builtin_names():
         try:
             rs = api.load_ruleset(name)
             first = rs.description.splitlines()[0] if rs.description else ""
-            out.write(f"{name:<18} {first}\n")
+            rows.append({"name": name, "description": rs.description})
+            line = f"{name:<18} {first}\n"
         except RulesetError as err:
-            out.write(f"{name:<18} (broken: {err.problems[0]})\n")
+            rows.append({"name": name, "error": err.problems[0]})
+            line = f"{name:<18} (broken: {err.problems[0]})\n"
+        if args.format == "text":
+            out.write(line)
+    if args.format == "json":
+        _emit(rows, out)
     return 0
 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    """The resolved ruleset: YAML for `text` (with its extends chain), the same data as JSON."""
     rs = api.load_ruleset(args.ruleset)
-    out.write(report.ruleset_yaml(rs))
+    if args.format == "json":
+        _emit({"name": rs.name, "chain": list(rs.chain), "data": report.plain(rs.data)}, out)
+    else:
+        out.write(report.ruleset_yaml(rs))
     return 0
 
 
@@ -299,31 +421,70 @@ def cmd_schema(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _test_runs(args: argparse.Namespace, out: TextIO
-               ) -> tuple[list[tuple[Any, Ruleset]], int, int, int]:
-    """For `rulekit test`: each case file with the ruleset it runs against; and how many
-    targets had no case file, could not be read, or name another ruleset than under test."""
+class _TestReport:
+    """What `rulekit test` found, in the order it found it; printed as text or as JSON."""
+
+    KINDS: dict[str, str] = {"failure": "FAIL ", "misnamed": "FAIL ", "update": "updated ",
+                             "note": "note: "}
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, str]] = []
+        self.passed = self.failed = self.updated = self.broken = self.misnamed = 0
+
+    def add(self, kind: str, text: str) -> None:
+        self.lines.append((kind, text))
+
+    def summary(self, update: bool) -> str:
+        text = f"{self.passed} passed, {self.failed} failed"
+        if update:
+            text += f", {self.updated} updated"
+        if self.misnamed:
+            text += f", {self.misnamed} case file(s) name another ruleset"
+        if self.broken:
+            text += f", {self.broken} case file(s) could not run"
+        return text
+
+    def exit_code(self) -> int:
+        return 2 if self.broken else 1 if self.failed or self.misnamed else 0
+
+    def write(self, out: TextIO, fmt: str | None, update: bool) -> None:
+        if fmt == "json":
+            grouped = {kind + "s": [t for k, t in self.lines if k == kind]
+                       for kind in ("failure", "update", "note")}
+            _emit({"passed": self.passed, "failed": self.failed, "updated": self.updated,
+                   "broken": self.broken, "misnamed": [t for k, t in self.lines
+                                                        if k == "misnamed"],
+                   "exit": self.exit_code(), **grouped}, out)
+            return
+        for kind, text in self.lines:
+            out.write(self.KINDS[kind] + text + "\n")
+        out.write(self.summary(update) + "\n")
+
+
+def _test_runs(args: argparse.Namespace, report: _TestReport) -> list[tuple[Any, Ruleset]]:
+    """For `rulekit test`: each case file with the ruleset it runs against; targets with no
+    case file, that cannot be read, or that name another ruleset are counted in `report`."""
     from rulekit import casefile as cf_
     override = api.load_ruleset(args.ruleset) if args.ruleset else None
     runs: list[tuple[Any, Ruleset]] = []
-    missing = broken = misnamed = 0
     for target in args.targets or cf_.default_targets():
         try:
-            found = cf_.find(target)
+            stdin_cf = _stdin_casefile(args) if target == "-" else None
+            found = cf_.find(target) if stdin_cf is None else cf_.Target(stdin_cf.path, None)
             if found.cases is None:
-                missing += 1
-                out.write(f"FAIL rulesets/{target}.yaml: no case file (write "
-                          f"rulesets/cases/{target}.yaml)\n")
+                report.failed += 1
+                report.add("failure", f"rulesets/{target}.yaml: no case file (write "
+                                      f"rulesets/cases/{target}.yaml)")
                 continue
-            cf = cf_.load_casefile(found.cases)
+            cf = stdin_cf or cf_.load_casefile(found.cases)
             if override is not None:
                 rs = override
             elif found.ruleset is not None:            # a ruleset file: test that file
                 rs = api.load_ruleset(found.ruleset)
                 other = cf_.other_ruleset(cf, found.ruleset)
                 if other is not None:
-                    misnamed += 1
-                    out.write(other + "\n")
+                    report.misnamed += 1
+                    report.add("misnamed", other.removeprefix("FAIL "))
             else:
                 rs = api.load_ruleset(cf.ruleset_path())
             problems = cf_.unknown_patterns(cf, rs)
@@ -331,17 +492,17 @@ def _test_runs(args: argparse.Namespace, out: TextIO
                 raise cf_.CaseFileError(problems)
             runs.append((cf, rs))
         except (cf_.CaseFileError, RulesetError) as err:
-            broken += 1
+            report.broken += 1
             for line in err.problems:
                 sys.stderr.write(f"rulekit: {line}\n")
-    return runs, missing, broken, misnamed
+    return runs
 
 
 def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
     from rulekit import casefile as cf_
     from rulekit.progress import Progress
-    runs, failed, broken, misnamed = _test_runs(args, out)
-    passed = updated = 0
+    report = _TestReport()
+    runs = _test_runs(args, report)
     with Progress(sum(len(cf.cases) for cf, _ in runs), "test") as bar:
         for cf, rs in runs:
             outcomes = []
@@ -349,32 +510,34 @@ def cmd_test(args: argparse.Namespace, out: TextIO) -> int:
                 outcomes.append(cf_.run_case(case, rs))
                 bar.advance()
             bad = [o for o in outcomes if not o.passed]
-            passed += len(outcomes) - len(bad)
+            report.passed += len(outcomes) - len(bad)
             bar.clear()
             if args.update and bad:
                 text, changes = cf_.updated(cf, outcomes)
                 cf_.write_atomic(cf.path, text)
-                updated += len(bad)
+                report.updated += len(bad)
                 for ch in changes:
-                    out.write(f"updated {cf.shown}:{ch.case.line}: {ch.case.name}: "
-                              f"{ch.text()}\n")
+                    report.add("update", f"{cf.shown}:{ch.case.line}: {ch.case.name}: "
+                                         f"{ch.text()}")
             else:
-                failed += len(bad)
+                report.failed += len(bad)
                 for o in bad:
-                    out.write(cf_.failure_line(cf, o) + "\n")
+                    report.add("failure", cf_.failure_line(cf, o)[len("FAIL "):])
             missing = cf_.uncovered(cf, rs)
             if missing:
-                out.write(f"note: {cf.shown}: no case expects pattern(s) {', '.join(missing)} "
-                          f"of ruleset {rs.name}\n")
-    summary = f"{passed} passed, {failed} failed"
+                report.add("note", f"{cf.shown}: no case expects pattern(s) "
+                                   f"{', '.join(missing)} of ruleset {rs.name}")
+    report.write(out, args.format, args.update)
+    return report.exit_code()
+
+
+def _stdin_casefile(args: argparse.Namespace) -> "CaseFile":
+    """A case file piped in (`rulekit test -`): its `ruleset:` path is relative to the cwd."""
+    from pathlib import Path
+    from rulekit import casefile as cf_
     if args.update:
-        summary += f", {updated} updated"
-    if misnamed:
-        summary += f", {misnamed} case file(s) name another ruleset"
-    if broken:
-        summary += f", {broken} case file(s) could not run"
-    out.write(summary + "\n")
-    return 2 if broken else 1 if failed or misnamed else 0
+        raise UsageError("test: --update rewrites case files; it cannot rewrite stdin")
+    return cf_.parse_casefile(sys.stdin.read(), Path.cwd() / "stdin.yaml", "stdin")
 
 
 def cmd_corpus(args: argparse.Namespace, out: TextIO) -> int:

@@ -1,12 +1,15 @@
 """Text for people: a score breakdown, a resolved ruleset. Formatting only."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
 
 import yaml
 
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import ScoreResult
+from rulekit.settlement import SettleResult
 
 _REASONS = {
     "not_a_winning_shape": "not a winning shape (four melds and a pair)",
@@ -34,22 +37,70 @@ def score_text(doc: Mapping[str, Any], result: ScoreResult, rs: Ruleset) -> str:
         lines.append(f"WIN: {result.total_fan} fan (hand {result.hand_fan}, "
                      f"kongs {result.kong_fan})")
     else:
-        reason = result.reason or ""
-        shown = _REASONS.get(reason) or next((f.name for f in rs.forbids if f.id == reason),
-                                             reason)
-        lines.append(f"NO WIN: {shown}")
+        lines.append(f"NO WIN: {_reason(result.reason or '', rs)}")
     return "\n".join(lines) + "\n"
 
 
 def ruleset_yaml(rs: Ruleset) -> str:
     header = f"# {rs.name}: resolved from " + " <- ".join(rs.chain) + "\n"
-    body: str = yaml.safe_dump(_plain(rs.data), allow_unicode=True, sort_keys=False, width=100)
+    body: str = yaml.safe_dump(plain(rs.data), allow_unicode=True, sort_keys=False, width=100)
     return header + body
 
 
-def _plain(x: Any) -> Any:
+def plain(x: Any) -> Any:
+    """Mappings and sequences as dicts and lists, for YAML and JSON dumpers."""
     if isinstance(x, Mapping):
-        return {k: _plain(v) for k, v in x.items()}
+        return {k: plain(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
-        return [_plain(v) for v in x]
+        return [plain(v) for v in x]
     return x
+
+
+def waits_text(rows: Sequence[Mapping[str, Any]], rs: Ruleset) -> str:
+    """One line per waiting tile: its fan, or why it does not win (a tile below the minimum
+    completes the shape but cannot be declared)."""
+    if not rows:
+        return "no tile completes this hand\n"
+    lines = []
+    for row in rows:
+        if row["win"]:
+            lines.append(f"{row['tile']:<3} {row['fan']} fan")
+        else:
+            lines.append(f"{row['tile']:<3} no win: {_reason(str(row.get('reason') or ''), rs)}")
+    return "\n".join(lines) + "\n"
+
+
+def settle_text(doc: Mapping[str, Any], result: SettleResult, rs: Ruleset) -> str:
+    """Who won, who pays whom and why, each seat's net, and the next dealer."""
+    winner = doc.get("winner")
+    if result.score is None:
+        head = f"draw (ruleset {rs.name})"
+    else:
+        head = (f"seat {winner} wins {result.score.total_fan} fan "
+                f"({', '.join(result.score.pattern_names) or 'no pattern'}; ruleset {rs.name})")
+    lines = [head]
+    lines += [f"  seat {t.from_seat} pays seat {t.to_seat} {_amount(t.amount)} ({t.why})"
+              for t in result.transfers]
+    if not result.transfers:
+        lines.append("  no payments")
+    lines.append("net: " + ", ".join(f"seat {s} {_signed(x)}"
+                                     for s, x in enumerate(result.payments)))
+    lines.append(f"next dealer: seat {result.next_dealer}")
+    return "\n".join(lines) + "\n"
+
+
+def _reason(reason: str, rs: Ruleset) -> str:
+    return _REASONS.get(reason) or next((f.name for f in rs.forbids if f.id == reason), reason)
+
+
+def _amount(x: object) -> str:
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return str(x)
+
+
+def _signed(x: object) -> str:
+    """A net amount with its sign: +83, -58, 0 (whatever exact number type it comes in)."""
+    shown = _amount(x)
+    positive = isinstance(x, (int, float, Fraction, Decimal)) and x > 0
+    return f"+{shown}" if positive else shown

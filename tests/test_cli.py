@@ -92,7 +92,9 @@ def test_validate_ok_and_show_and_rulesets_and_schema() -> None:
 
 def test_waits() -> None:
     code, out = run(["waits", "46m 123456789s 1z 7p", "--indicator", "7p"])
-    assert (code, out.split()) == (0, ["5m", "7p", "8p", "1z"])
+    # 5m: 捉5 3 + 龍 4; a hun (7p, 8p) drawn as 5m also 捉5; 1z pairs the 1z: 龍 4 alone
+    assert (code, out.splitlines()) == (0, ["5m  7 fan", "7p  7 fan", "8p  7 fan",
+                                            "1z  4 fan"])
 
 
 def test_console_script_has_no_traceback() -> None:

@@ -12,6 +12,7 @@ ruleset is one error that never quotes its content.
 """
 from __future__ import annotations
 
+import difflib
 import os
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,11 @@ def locate(ref: str, relative_to: Path | None = None) -> Path:
         return candidate
     known = ", ".join(builtin_names())
     where = f" (from {relative_to})" if relative_to else ""
+    near = [] if looks_like_path else [
+        n for n in difflib.get_close_matches(ref, builtin_names(), n=1) if n != ref]
+    if near:
+        raise RulesetError([f"unknown ruleset '{limits.excerpt(ref, 80)}'{where}; did you mean "
+                            f"'{near[0]}'? (built-in rulesets are: {known})"])
     raise RulesetError([f"{limits.excerpt(ref, 80)}: no such ruleset{where}; built-in "
                         f"rulesets are: {known}"])
 
