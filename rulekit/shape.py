@@ -1,0 +1,225 @@
+"""The shape question, by table: does a hand win, what does it wait on, how far is it.
+
+Counts are a sequence of 34 ints (1m..9m, 1p..9p, 1s..9s, 1z..7z) of the hand's non-hun
+tiles, each 0..4; `hun` is how many wildcards it holds; `melds` how many groups are already
+declared (kongs included), so the concealed part must form `4 - melds` melds and one pair.
+A winning shape: melds are runs (numbered suits, no wrap) or sets of three, honours never
+run, no seven pairs, no thirteen orphans; each hun stands for any tile, even a fifth copy,
+and groups may be made of hun alone.
+
+Each call is a handful of lookups: `rulekit/shape_tables.bin` holds, for every count vector
+of one suit (indexed by its base-5 code, rank 0 the lowest digit), what the suit needs; the
+four suits combine by addition (win) or by min-plus over (melds, pair) (deficiency). The
+tables are built by `rulekit.shape_build` (docs/design.md, "Shape tables").
+
+Bad input (not 34 ints from 0 to 4, more than 14 tiles in a suit, negative hun, melds
+outside 0..4) raises `HandError` with the field "counts", "hun" or "melds".
+"""
+from __future__ import annotations
+
+import os
+import struct
+import sys
+import zlib
+from array import array
+from typing import Final, Sequence
+
+from rulekit.errors import HandError
+
+NUM_KINDS: Final = 34
+_FILE: Final = "shape_tables.bin"
+_NUM_CODES: Final = 5 ** 9
+_HON_CODES: Final = 5 ** 7
+_POW5: Final = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
+_INVALID: Final = 0x8000          # win entry sentinel: a suit of more than 14 tiles
+_WITH_PAIR: Final = 0x1000        # the field counting suits where the pair saves a meld
+
+
+def _load() -> tuple[array[int], array[int], bytes, bytes, list[tuple[int, ...]]]:
+    """The tables from the package's data file (see rulekit.shape_build for the layout)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), _FILE)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        if data[:8] != b"RKSHAPE1":
+            raise ValueError("bad magic")
+        win_len, def_len, n_classes = struct.unpack("<III", data[8:20])
+        win = zlib.decompress(data[20:20 + win_len])
+        deficit = zlib.decompress(data[20 + win_len:20 + win_len + def_len])
+    except (OSError, ValueError, struct.error, zlib.error) as err:
+        raise ImportError(f"rulekit: {path} is missing or damaged ({err}); "
+                          "rebuild it with `python -m rulekit.shape_build`") from err
+    num_win: array[int] = array("H")
+    num_win.frombytes(win[:2 * _NUM_CODES])
+    hon_win: array[int] = array("H")
+    hon_win.frombytes(win[2 * _NUM_CODES:])
+    if sys.byteorder == "big":
+        num_win.byteswap()
+        hon_win.byteswap()
+    num_cls = deficit[:_NUM_CODES]
+    hon_cls = deficit[_NUM_CODES:_NUM_CODES + _HON_CODES]
+    flat = deficit[_NUM_CODES + _HON_CODES:]
+    classes = [tuple(flat[10 * i:10 * i + 10]) for i in range(n_classes)]
+    return num_win, hon_win, num_cls, hon_cls, classes
+
+
+_NUM_WIN, _HON_WIN, _NUM_CLS, _HON_CLS, _CLASSES = _load()
+_PAIRED: dict[int, tuple[int, ...]] = {}     # two suits' classes → their min-plus combination
+
+
+def _bad_counts(counts: object) -> HandError:
+    """The error for counts that failed the fast checks (worded for the caller)."""
+    return HandError("counts", "must be 34 tile counts (1m..9m 1p..9p 1s..9s 1z..7z), "
+                     "each 0 to 4, at most 14 tiles in a suit")
+
+
+def _check_args(hun: int, melds: int) -> None:
+    if hun < 0:
+        raise HandError("hun", f"must be 0 or more, not {hun}")
+    if melds < 0 or melds > 4:
+        raise HandError("melds", f"must be 0 to 4, not {melds}")
+
+
+def _codes(counts: Sequence[int]) -> tuple[int, int, int, int, int]:
+    """The four suits' codes and the win entries' sum, after checking the counts.
+
+    The checks are cheap on purpose: max <= 4 leaves only negative counts, which shift a
+    code so that its digits sum differently (or make it negative); the table's tile count
+    must then equal the real one. A suit of more than 14 tiles hits a sentinel entry, which
+    also breaks that equality.
+    """
+    try:
+        if len(counts) != NUM_KINDS or max(counts) > 4:
+            raise _bad_counts(counts)
+        c = counts
+        s0 = (c[0] + 5 * (c[1] + 5 * (c[2] + 5 * (c[3] + 5 * (c[4] + 5 * (
+            c[5] + 5 * (c[6] + 5 * (c[7] + 5 * c[8]))))))))
+        s1 = (c[9] + 5 * (c[10] + 5 * (c[11] + 5 * (c[12] + 5 * (c[13] + 5 * (
+            c[14] + 5 * (c[15] + 5 * (c[16] + 5 * c[17]))))))))
+        s2 = (c[18] + 5 * (c[19] + 5 * (c[20] + 5 * (c[21] + 5 * (c[22] + 5 * (
+            c[23] + 5 * (c[24] + 5 * (c[25] + 5 * c[26]))))))))
+        s3 = (c[27] + 5 * (c[28] + 5 * (c[29] + 5 * (c[30] + 5 * (
+            c[31] + 5 * (c[32] + 5 * c[33]))))))
+        if (s0 | s1 | s2 | s3) < 0:
+            raise _bad_counts(counts)
+        t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
+        if t & 63 != sum(counts):
+            raise _bad_counts(counts)
+    except TypeError:
+        raise _bad_counts(counts) from None
+    return s0, s1, s2, s3, t
+
+
+def is_win(counts: Sequence[int], hun: int, melds: int = 0) -> bool:
+    """Do these tiles and `hun` wildcards form 4 - melds melds and one pair, every tile used?
+
+    The suits' entries add up: tiles, the melds each suit needs with the pair elsewhere
+    (m0), and how many suits would need one meld fewer holding the pair. Spare hun form
+    melds of their own, so the hand wins when the tile count is right and
+    sum(m0) - (1 if any suit saves a meld) <= 4 - melds.
+    """
+    try:                        # the checks of _codes, written out: this is the hot call
+        if len(counts) != NUM_KINDS or max(counts) > 4:
+            raise _bad_counts(counts)
+        c = counts
+        s0 = (c[0] + 5 * (c[1] + 5 * (c[2] + 5 * (c[3] + 5 * (c[4] + 5 * (
+            c[5] + 5 * (c[6] + 5 * (c[7] + 5 * c[8]))))))))
+        s1 = (c[9] + 5 * (c[10] + 5 * (c[11] + 5 * (c[12] + 5 * (c[13] + 5 * (
+            c[14] + 5 * (c[15] + 5 * (c[16] + 5 * c[17]))))))))
+        s2 = (c[18] + 5 * (c[19] + 5 * (c[20] + 5 * (c[21] + 5 * (c[22] + 5 * (
+            c[23] + 5 * (c[24] + 5 * (c[25] + 5 * c[26]))))))))
+        s3 = (c[27] + 5 * (c[28] + 5 * (c[29] + 5 * (c[30] + 5 * (
+            c[31] + 5 * (c[32] + 5 * c[33]))))))
+        if (s0 | s1 | s2 | s3) < 0:
+            raise _bad_counts(counts)
+        t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
+        if t & 63 != sum(counts):
+            raise _bad_counts(counts)
+    except TypeError:
+        raise _bad_counts(counts) from None
+    if hun < 0 or melds < 0 or melds > 4:
+        _check_args(hun, melds)
+    need = 4 - melds
+    if (t & 63) + hun != 3 * need + 2:
+        return False
+    return ((t >> 6) & 63) - (t >= _WITH_PAIR) <= need
+
+
+def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:
+    """The kinds (0..33) that, added as a real tile, make a winning shape, in kind order.
+
+    Empty unless the tiles and hun number 3 * (4 - melds) + 1. A kind held four times is
+    never a wait (there is no fifth tile to draw). Hun kinds are not special here: the
+    caller knows them, and a drawn hun wins whenever this tuple is non-empty.
+    """
+    s0, s1, s2, s3, t = _codes(counts)
+    _check_args(hun, melds)
+    need = 4 - melds
+    if (t & 63) + hun + 1 != 3 * need + 2:
+        return ()
+    out: list[int] = []
+    for base, code, table in ((0, s0, _NUM_WIN), (9, s1, _NUM_WIN), (18, s2, _NUM_WIN),
+                              (27, s3, _HON_WIN)):
+        rest = t - table[code]
+        for r in range(9 if base < 27 else 7):
+            if counts[base + r] == 4:
+                continue
+            u = rest + table[code + _POW5[r]]
+            if u < _INVALID and ((u >> 6) & 63) - (u >= _WITH_PAIR) <= need:
+                out.append(base + r)
+    return tuple(out)
+
+
+def deficiency(counts: Sequence[int], hun: int, melds: int = 0) -> int:
+    """The fewest tiles the hand lacks for a winning shape, hun filling gaps first.
+
+    Precisely: over every way to pick 4 - melds melds and one pair, each position filled by
+    one of the hand's real tiles or left missing (real tiles not picked are discarded),
+    the fewest missing positions, less `hun` (each wildcard fills one), at least 0. For a
+    14-tile hand (tiles + hun = 3 * (4 - melds) + 2) it is the fewest exchanges (draw one,
+    discard one) to a win, 0 exactly when `is_win`; for a 13-tile hand, the fewest draws,
+    the last one completing 14 tiles without a discard, so it is at least 1 and 1 means
+    ready (waiting). On hun-free hands it is riichi's regular-hand shanten + 1 (tests
+    compare the two). A missing position may be a fifth copy of a kind (a hun can be one;
+    the wall's four-copy limit is not modelled). More tiles than 3 * (4 - melds) + 2 is an
+    error ("counts").
+    """
+    s0, s1, s2, s3, t = _codes(counts)
+    _check_args(hun, melds)
+    need = 4 - melds
+    if (t & 63) + hun > 3 * need + 2:
+        raise HandError("counts", f"{(t & 63) + hun} tiles with hun is more than "
+                        f"{3 * need + 2} for {melds} declared melds")
+    front = _paired(_NUM_CLS[s0], _NUM_CLS[s1])
+    back = _paired(_NUM_CLS[s2], _HON_CLS[s3])
+    best = 99
+    for m in range(need + 1):
+        j = 2 * m
+        k = 2 * (need - m)
+        v = min(front[j] + back[k + 1], front[j + 1] + back[k])
+        if v < best:
+            best = v
+    return best - hun if best > hun else 0
+
+
+def _paired(a: int, b: int) -> tuple[int, ...]:
+    """Two suits' deficiency classes combined by min-plus over (melds, pair), memoised."""
+    key = a * 256 + b
+    got = _PAIRED.get(key)
+    if got is not None:
+        return got
+    x = _CLASSES[a]
+    y = _CLASSES[b]
+    out: list[int] = []
+    for m in range(5):
+        for p in range(2):
+            best = 99
+            for m1 in range(m + 1):
+                for p1 in range(p + 1):
+                    v = x[2 * m1 + p1] + y[2 * (m - m1) + p - p1]
+                    if v < best:
+                        best = v
+            out.append(best)
+    res = tuple(out)
+    _PAIRED[key] = res
+    return res
