@@ -26,6 +26,7 @@ HOT_PATH = [
     "rulekit/dsl/compile.py",
     "rulekit/scoring.py",
     "rulekit/api.py",
+    "rulekit/shape.py",
 ]
 
 

@@ -80,34 +80,41 @@ def _check_args(hun: int, melds: int) -> None:
         raise HandError("melds", f"must be 0 to 4, not {melds}")
 
 
-def _codes(counts: Sequence[int]) -> tuple[int, int, int, int, int]:
-    """The four suits' codes and the win entries' sum, after checking the counts.
-
-    The checks are cheap on purpose: max <= 4 leaves only negative counts, which shift a
-    code so that its digits sum differently (or make it negative); the table's tile count
-    must then equal the real one. A suit of more than 14 tiles hits a sentinel entry, which
-    also breaks that equality.
-    """
+def _as_list(counts: Sequence[int]) -> list[int]:
+    """The counts as a checked list: 34 ints from 0 to 4 (compiled, list indexing is fast)."""
     try:
-        if len(counts) != NUM_KINDS or max(counts) > 4:
+        c: list[int] = counts if isinstance(counts, list) else list(counts)
+        if len(c) != NUM_KINDS:
             raise _bad_counts(counts)
-        c = counts
-        s0 = (c[0] + 5 * (c[1] + 5 * (c[2] + 5 * (c[3] + 5 * (c[4] + 5 * (
-            c[5] + 5 * (c[6] + 5 * (c[7] + 5 * c[8]))))))))
-        s1 = (c[9] + 5 * (c[10] + 5 * (c[11] + 5 * (c[12] + 5 * (c[13] + 5 * (
-            c[14] + 5 * (c[15] + 5 * (c[16] + 5 * c[17]))))))))
-        s2 = (c[18] + 5 * (c[19] + 5 * (c[20] + 5 * (c[21] + 5 * (c[22] + 5 * (
-            c[23] + 5 * (c[24] + 5 * (c[25] + 5 * c[26]))))))))
-        s3 = (c[27] + 5 * (c[28] + 5 * (c[29] + 5 * (c[30] + 5 * (
-            c[31] + 5 * (c[32] + 5 * c[33]))))))
-        if (s0 | s1 | s2 | s3) < 0:
-            raise _bad_counts(counts)
-        t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
-        if t & 63 != sum(counts):
-            raise _bad_counts(counts)
+        for k in c:
+            if k < 0 or k > 4:
+                raise _bad_counts(counts)
     except TypeError:
         raise _bad_counts(counts) from None
-    return s0, s1, s2, s3, t
+    return c
+
+
+def _codes(c: list[int]) -> tuple[int, int, int, int]:
+    """The four suits' base-5 codes (rank 0 the lowest digit) of checked counts."""
+    return ((c[0] + 5 * (c[1] + 5 * (c[2] + 5 * (c[3] + 5 * (c[4] + 5 * (
+        c[5] + 5 * (c[6] + 5 * (c[7] + 5 * c[8])))))))),
+        (c[9] + 5 * (c[10] + 5 * (c[11] + 5 * (c[12] + 5 * (c[13] + 5 * (
+            c[14] + 5 * (c[15] + 5 * (c[16] + 5 * c[17])))))))),
+        (c[18] + 5 * (c[19] + 5 * (c[20] + 5 * (c[21] + 5 * (c[22] + 5 * (
+            c[23] + 5 * (c[24] + 5 * (c[25] + 5 * c[26])))))))),
+        (c[27] + 5 * (c[28] + 5 * (c[29] + 5 * (c[30] + 5 * (
+            c[31] + 5 * (c[32] + 5 * c[33])))))))
+
+
+def _win_sum(s0: int, s1: int, s2: int, s3: int, counts: object) -> int:
+    """The four suits' win entries added up; a suit of more than 14 tiles is an error."""
+    try:
+        t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
+    except TypeError:                  # counts that compare like ints but are not (1.0)
+        raise _bad_counts(counts) from None
+    if t >= _INVALID:
+        raise _bad_counts(counts)
+    return t
 
 
 def is_win(counts: Sequence[int], hun: int, melds: int = 0) -> bool:
@@ -118,25 +125,9 @@ def is_win(counts: Sequence[int], hun: int, melds: int = 0) -> bool:
     melds of their own, so the hand wins when the tile count is right and
     sum(m0) - (1 if any suit saves a meld) <= 4 - melds.
     """
-    try:                        # the checks of _codes, written out: this is the hot call
-        if len(counts) != NUM_KINDS or max(counts) > 4:
-            raise _bad_counts(counts)
-        c = counts
-        s0 = (c[0] + 5 * (c[1] + 5 * (c[2] + 5 * (c[3] + 5 * (c[4] + 5 * (
-            c[5] + 5 * (c[6] + 5 * (c[7] + 5 * c[8]))))))))
-        s1 = (c[9] + 5 * (c[10] + 5 * (c[11] + 5 * (c[12] + 5 * (c[13] + 5 * (
-            c[14] + 5 * (c[15] + 5 * (c[16] + 5 * c[17]))))))))
-        s2 = (c[18] + 5 * (c[19] + 5 * (c[20] + 5 * (c[21] + 5 * (c[22] + 5 * (
-            c[23] + 5 * (c[24] + 5 * (c[25] + 5 * c[26]))))))))
-        s3 = (c[27] + 5 * (c[28] + 5 * (c[29] + 5 * (c[30] + 5 * (
-            c[31] + 5 * (c[32] + 5 * c[33]))))))
-        if (s0 | s1 | s2 | s3) < 0:
-            raise _bad_counts(counts)
-        t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
-        if t & 63 != sum(counts):
-            raise _bad_counts(counts)
-    except TypeError:
-        raise _bad_counts(counts) from None
+    c = _as_list(counts)
+    s0, s1, s2, s3 = _codes(c)
+    t = _win_sum(s0, s1, s2, s3, counts)
     if hun < 0 or melds < 0 or melds > 4:
         _check_args(hun, melds)
     need = 4 - melds
@@ -152,7 +143,9 @@ def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:
     never a wait (there is no fifth tile to draw). Hun kinds are not special here: the
     caller knows them, and a drawn hun wins whenever this tuple is non-empty.
     """
-    s0, s1, s2, s3, t = _codes(counts)
+    c = _as_list(counts)
+    s0, s1, s2, s3 = _codes(c)
+    t = _win_sum(s0, s1, s2, s3, counts)
     _check_args(hun, melds)
     need = 4 - melds
     if (t & 63) + hun + 1 != 3 * need + 2:
@@ -162,7 +155,7 @@ def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:
                               (27, s3, _HON_WIN)):
         rest = t - table[code]
         for r in range(9 if base < 27 else 7):
-            if counts[base + r] == 4:
+            if c[base + r] == 4:
                 continue
             u = rest + table[code + _POW5[r]]
             if u < _INVALID and ((u >> 6) & 63) - (u >= _WITH_PAIR) <= need:
@@ -184,7 +177,9 @@ def deficiency(counts: Sequence[int], hun: int, melds: int = 0) -> int:
     the wall's four-copy limit is not modelled). More tiles than 3 * (4 - melds) + 2 is an
     error ("counts").
     """
-    s0, s1, s2, s3, t = _codes(counts)
+    c = _as_list(counts)
+    s0, s1, s2, s3 = _codes(c)
+    t = _win_sum(s0, s1, s2, s3, counts)
     _check_args(hun, melds)
     need = 4 - melds
     if (t & 63) + hun > 3 * need + 2:

@@ -59,7 +59,7 @@ def _group_options(i: int, size: int, numbered: bool
     return melds, pairs
 
 
-def build_suit(numbered: bool) -> tuple[array, array, list[tuple[int, ...]]]:
+def build_suit(numbered: bool) -> tuple[array[int], array[int], list[tuple[int, ...]]]:
     """(win entries, deficiency class per code, the classes) for one suit kind."""
     size = 9 if numbered else 7
     total_codes = 5 ** size
@@ -112,7 +112,7 @@ def _taken(code: int, i: int, digits: list[int], pow5: list[int], take: tuple[in
 
 
 def _win_costs(code: int, i: int, digits: list[int], pow5: list[int], options: Options,
-               w0: array, w1: array) -> tuple[int, int]:
+               w0: array[int], w1: array[int]) -> tuple[int, int]:
     """Fewest hun that use up every tile: (no pair, one pair)."""
     melds, pairs = options
     best0 = best1 = 99
@@ -158,7 +158,7 @@ def _deficit(code: int, i: int, digits: list[int], pow5: list[int], options: Opt
     return tuple(best)
 
 
-def _le(a: array) -> bytes:
+def _le(a: array[int]) -> bytes:
     if sys.byteorder == "big":
         a = array(a.typecode, a)
         a.byteswap()
