@@ -12,59 +12,74 @@ of one suit (indexed by its base-5 code, rank 0 the lowest digit), what the suit
 four suits combine by addition (win) or by min-plus over (melds, pair) (deficiency). The
 tables are built by `rulekit.shape_build` (docs/design.md, "Shape tables").
 
-Bad input (not 34 ints from 0 to 4, more than 14 tiles in a suit, negative hun, melds
-outside 0..4) raises `HandError` with the field "counts", "hun" or "melds".
+Bad input (not 34 ints from 0 to 4, more than 14 tiles, negative hun, melds outside 0..4)
+raises `HandError` with the field "counts", "hun" or "melds".
 """
 from __future__ import annotations
 
 import os
 import struct
-import sys
 import zlib
-from array import array
 from typing import Final, Sequence
 
 from rulekit.errors import HandError
 
 NUM_KINDS: Final = 34
+MAX_TILES: Final = 14
 _FILE: Final = "shape_tables.bin"
 _NUM_CODES: Final = 5 ** 9
 _HON_CODES: Final = 5 ** 7
 _POW5: Final = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
-_INVALID: Final = 0x8000          # win entry sentinel: a suit of more than 14 tiles
-_WITH_PAIR: Final = 0x1000        # the field counting suits where the pair saves a meld
+_M0: Final = 63                  # win entry: the melds needed with the pair elsewhere ...
+_WITH_PAIR: Final = 64           # ... plus 64 when holding the pair saves one
 
 
-def _load() -> tuple[array[int], array[int], bytes, bytes, list[tuple[int, ...]]]:
-    """The tables from the package's data file (see rulekit.shape_build for the layout)."""
+def _read() -> tuple[bytes, bytes, int]:
+    """The data file's two compressed parts (see rulekit.shape_build for the layout)."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), _FILE)
     try:
         with open(path, "rb") as f:
             data = f.read()
-        if data[:8] != b"RKSHAPE1":
-            raise ValueError("bad magic")
+        if data[:8] != b"RKSHAPE2":
+            raise ValueError("not a shape table file")
         win_len, def_len, n_classes = struct.unpack("<III", data[8:20])
-        win = zlib.decompress(data[20:20 + win_len])
-        deficit = zlib.decompress(data[20 + win_len:20 + win_len + def_len])
-    except (OSError, ValueError, struct.error, zlib.error) as err:
+    except (OSError, ValueError, struct.error) as err:
         raise ImportError(f"rulekit: {path} is missing or damaged ({err}); "
                           "rebuild it with `python -m rulekit.shape_build`") from err
-    num_win: array[int] = array("H")
-    num_win.frombytes(win[:2 * _NUM_CODES])
-    hon_win: array[int] = array("H")
-    hon_win.frombytes(win[2 * _NUM_CODES:])
-    if sys.byteorder == "big":
-        num_win.byteswap()
-        hon_win.byteswap()
-    num_cls = deficit[:_NUM_CODES]
-    hon_cls = deficit[_NUM_CODES:_NUM_CODES + _HON_CODES]
-    flat = deficit[_NUM_CODES + _HON_CODES:]
-    classes = [tuple(flat[10 * i:10 * i + 10]) for i in range(n_classes)]
-    return num_win, hon_win, num_cls, hon_cls, classes
+    return data[20:20 + win_len], data[20 + win_len:20 + win_len + def_len], n_classes
 
 
-_NUM_WIN, _HON_WIN, _NUM_CLS, _HON_CLS, _CLASSES = _load()
-_PAIRED: dict[int, tuple[int, ...]] = {}     # two suits' classes → their min-plus combination
+def _unzip(part: bytes, size: int) -> bytes:
+    try:
+        out = zlib.decompress(part)
+    except zlib.error as err:
+        raise ImportError(f"rulekit: {_FILE} is damaged ({err}); rebuild it with "
+                          "`python -m rulekit.shape_build`") from err
+    if len(out) < size:
+        raise ImportError(f"rulekit: {_FILE} is truncated; rebuild it with "
+                          "`python -m rulekit.shape_build`")
+    return out
+
+
+_WIN_PART, _DEF_PART, _N_CLASSES = _read()
+_WIN: Final = _unzip(_WIN_PART, _NUM_CODES + _HON_CODES)
+_NUM_WIN: Final = _WIN[:_NUM_CODES]
+_HON_WIN: Final = _WIN[_NUM_CODES:]
+
+
+class _Deficit:
+    """The deficiency tables, unpacked on the first `deficiency` call (import stays quick)."""
+
+    def __init__(self) -> None:
+        raw = _unzip(_DEF_PART, _NUM_CODES + _HON_CODES + 10 * _N_CLASSES)
+        self.num_cls = raw[:_NUM_CODES]
+        self.hon_cls = raw[_NUM_CODES:_NUM_CODES + _HON_CODES]
+        flat = raw[_NUM_CODES + _HON_CODES:]
+        self.classes = [tuple(flat[10 * i:10 * i + 10]) for i in range(_N_CLASSES)]
+        self.paired: dict[int, tuple[int, ...]] = {}   # two classes → their combination
+
+
+_DEFICIT: list[_Deficit] = []
 
 
 def _bad_counts(counts: object) -> HandError:
@@ -106,34 +121,35 @@ def _codes(c: list[int]) -> tuple[int, int, int, int]:
             c[31] + 5 * (c[32] + 5 * c[33])))))))
 
 
-def _win_sum(s0: int, s1: int, s2: int, s3: int, counts: object) -> int:
-    """The four suits' win entries added up; a suit of more than 14 tiles is an error."""
-    try:
-        t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
-    except TypeError:                  # counts that compare like ints but are not (1.0)
-        raise _bad_counts(counts) from None
-    if t >= _INVALID:
-        raise _bad_counts(counts)
-    return t
+def _tile_count(c: list[int]) -> int:
+    """How many tiles the checked counts hold (also catches 1.0-like counts: not ints)."""
+    n = sum(c)
+    if type(n) is not int:
+        raise _bad_counts(c)
+    if n > MAX_TILES:
+        raise HandError("counts", f"{n} tiles: a hand holds at most {MAX_TILES} besides "
+                        "its declared melds")
+    return n
 
 
 def is_win(counts: Sequence[int], hun: int, melds: int = 0) -> bool:
     """Do these tiles and `hun` wildcards form 4 - melds melds and one pair, every tile used?
 
-    The suits' entries add up: tiles, the melds each suit needs with the pair elsewhere
-    (m0), and how many suits would need one meld fewer holding the pair. Spare hun form
-    melds of their own, so the hand wins when the tile count is right and
+    The suits' entries add up: the melds each suit needs with the pair elsewhere (m0),
+    and how many suits would need one meld fewer holding the pair. Spare hun form melds
+    of their own, so the hand wins when the tile count is right and
     sum(m0) - (1 if any suit saves a meld) <= 4 - melds.
     """
     c = _as_list(counts)
-    s0, s1, s2, s3 = _codes(c)
-    t = _win_sum(s0, s1, s2, s3, counts)
+    n = _tile_count(c)
     if hun < 0 or melds < 0 or melds > 4:
         _check_args(hun, melds)
     need = 4 - melds
-    if (t & 63) + hun != 3 * need + 2:
+    if n + hun != 3 * need + 2:
         return False
-    return ((t >> 6) & 63) - (t >= _WITH_PAIR) <= need
+    s0, s1, s2, s3 = _codes(c)
+    t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
+    return (t & _M0) - (t >= _WITH_PAIR) <= need
 
 
 def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:
@@ -144,21 +160,21 @@ def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:
     caller knows them, and a drawn hun wins whenever this tuple is non-empty.
     """
     c = _as_list(counts)
-    s0, s1, s2, s3 = _codes(c)
-    t = _win_sum(s0, s1, s2, s3, counts)
+    n = _tile_count(c)
     _check_args(hun, melds)
     need = 4 - melds
-    if (t & 63) + hun + 1 != 3 * need + 2:
+    if n + hun + 1 != 3 * need + 2:
         return ()
+    s0, s1, s2, s3 = _codes(c)
     out: list[int] = []
     for base, code, table in ((0, s0, _NUM_WIN), (9, s1, _NUM_WIN), (18, s2, _NUM_WIN),
                               (27, s3, _HON_WIN)):
-        rest = t - table[code]
+        rest = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3] - table[code]
         for r in range(9 if base < 27 else 7):
             if c[base + r] == 4:
                 continue
-            u = rest + table[code + _POW5[r]]
-            if u < _INVALID and ((u >> 6) & 63) - (u >= _WITH_PAIR) <= need:
+            t = rest + table[code + _POW5[r]]
+            if (t & _M0) - (t >= _WITH_PAIR) <= need:
                 out.append(base + r)
     return tuple(out)
 
@@ -178,15 +194,18 @@ def deficiency(counts: Sequence[int], hun: int, melds: int = 0) -> int:
     error ("counts").
     """
     c = _as_list(counts)
-    s0, s1, s2, s3 = _codes(c)
-    t = _win_sum(s0, s1, s2, s3, counts)
+    n = _tile_count(c)
     _check_args(hun, melds)
     need = 4 - melds
-    if (t & 63) + hun > 3 * need + 2:
-        raise HandError("counts", f"{(t & 63) + hun} tiles with hun is more than "
+    if n + hun > 3 * need + 2:
+        raise HandError("counts", f"{n + hun} tiles with hun is more than "
                         f"{3 * need + 2} for {melds} declared melds")
-    front = _paired(_NUM_CLS[s0], _NUM_CLS[s1])
-    back = _paired(_NUM_CLS[s2], _HON_CLS[s3])
+    if not _DEFICIT:
+        _DEFICIT.append(_Deficit())
+    tables = _DEFICIT[0]
+    s0, s1, s2, s3 = _codes(c)
+    front = _paired(tables, tables.num_cls[s0], tables.num_cls[s1])
+    back = _paired(tables, tables.num_cls[s2], tables.hon_cls[s3])
     best = 99
     for m in range(need + 1):
         j = 2 * m
@@ -197,14 +216,15 @@ def deficiency(counts: Sequence[int], hun: int, melds: int = 0) -> int:
     return best - hun if best > hun else 0
 
 
-def _paired(a: int, b: int) -> tuple[int, ...]:
-    """Two suits' deficiency classes combined by min-plus over (melds, pair), memoised."""
+def _paired(tables: _Deficit, a: int, b: int) -> tuple[int, ...]:
+    """Two suits' deficiency classes combined by min-plus over (melds, pair), memoised
+    (at most 165 * 165 entries)."""
     key = a * 256 + b
-    got = _PAIRED.get(key)
+    got = tables.paired.get(key)
     if got is not None:
         return got
-    x = _CLASSES[a]
-    y = _CLASSES[b]
+    x = tables.classes[a]
+    y = tables.classes[b]
     out: list[int] = []
     for m in range(5):
         for p in range(2):
@@ -216,5 +236,5 @@ def _paired(a: int, b: int) -> tuple[int, ...]:
                         best = v
             out.append(best)
     res = tuple(out)
-    _PAIRED[key] = res
+    tables.paired[key] = res
     return res

@@ -8,11 +8,12 @@ occur in a hand (405,350 numbered, 43,130 honour); every other code holds a sent
 For each vector the builder computes, by one pass in increasing code order (a vector's
 lowest tile is taken out first, so what is left has a smaller code and is already known):
 
-- the win entry: the fewest melds `m0` that use up every tile with hun filling gaps and no
-  pair, and whether placing the pair in this suit saves one meld (`d`, 0 or 1). With the
-  pair elsewhere the suit needs `3*m0 - n` hun; an extra meld of three hun is always
-  possible, so any m >= m0 works too. Packed as `n | m0 << 6 | d << 12` so that the four
-  suits' entries can simply be added (each field stays inside its bits).
+- the win entry (one byte): the fewest melds `m0` (0..14) that use up every tile with hun
+  filling gaps and no pair, and whether placing the pair in this suit saves one meld
+  (`d`, 0 or 1). With the pair elsewhere the suit needs `3*m0 - n` hun; an extra meld of
+  three hun is always possible, so any m >= m0 works too. Stored as `m0 + 64*d` so that
+  the four suits' entries can simply be added: the low six bits sum the m0 (at most 56),
+  the rest counts the suits where the pair saves a meld.
 - the deficiency class: for each m in 0..4 and pair p in 0..1, the fewest tiles missing
   to form exactly m melds and p pairs of this suit from some of its tiles (the rest left
   aside), any missing position counting one (a hun or a draw fills it; the wall's limit of
@@ -26,16 +27,15 @@ rest. Runs exist in numbered suits only, without wrapping.
 from __future__ import annotations
 
 import struct
-import sys
 import zlib
 from array import array
 from pathlib import Path
 
 MAX_TILES = 14                 # one suit never holds more (a hand has 14 at most)
 MELDS = 5                      # m = 0..4 in a deficiency class
-SENTINEL = 0x8000              # win entry of a code no hand can have
+SENTINEL = 0xFF                # entry of a code no hand can have (more than 14 tiles)
 NO_CLASS = 0xFF
-MAGIC = b"RKSHAPE1"
+MAGIC = b"RKSHAPE2"
 TABLE_FILE = Path(__file__).with_name("shape_tables.bin")
 
 # a group holding one copy of the lowest tile i: (real copies taken per offset 0,1,2,
@@ -64,7 +64,7 @@ def build_suit(numbered: bool) -> tuple[array[int], array[int], list[tuple[int, 
     size = 9 if numbered else 7
     total_codes = 5 ** size
     pow5 = [5 ** r for r in range(size)]
-    win = array("H", [SENTINEL]) * total_codes
+    win = array("B", [SENTINEL]) * total_codes
     cls = array("B", [NO_CLASS]) * total_codes
     w0 = array("b", [-1]) * total_codes        # fewest hun, all tiles used, no pair
     w1 = array("b", [-1]) * total_codes        # ... with one pair
@@ -91,7 +91,7 @@ def build_suit(numbered: bool) -> tuple[array[int], array[int], list[tuple[int, 
             deficit[code] = _deficit(code, i, digits, pow5, options[i], deficit)
         m0 = (w0[code] + n) // 3
         m1 = (w1[code] + n - 2) // 3
-        win[code] = n | m0 << 6 | (m0 - m1) << 12
+        win[code] = m0 + 64 * (m0 - m1)
         d = deficit[code]
         assert d is not None
         cls[code] = classes.setdefault(d, len(classes))
@@ -158,13 +158,6 @@ def _deficit(code: int, i: int, digits: list[int], pow5: list[int], options: Opt
     return tuple(best)
 
 
-def _le(a: array[int]) -> bytes:
-    if sys.byteorder == "big":
-        a = array(a.typecode, a)
-        a.byteswap()
-    return a.tobytes()
-
-
 def build_bytes() -> bytes:
     """The table file's exact content (deterministic: the test rebuilds and compares)."""
     num_win, num_cls, num_classes = build_suit(True)
@@ -173,7 +166,7 @@ def build_bytes() -> bytes:
     hon_cls = array("B", [c + len(num_classes) if c != NO_CLASS else c for c in hon_cls])
     assert len(classes) < NO_CLASS
     flat = bytes(v for c in classes for v in c)
-    win_part = zlib.compress(_le(num_win) + _le(hon_win), 9)
+    win_part = zlib.compress(num_win.tobytes() + hon_win.tobytes(), 9)
     def_part = zlib.compress(num_cls.tobytes() + hon_cls.tobytes() + flat, 9)
     return MAGIC + struct.pack("<III", len(win_part), len(def_part), len(classes)) \
         + win_part + def_part
