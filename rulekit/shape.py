@@ -30,6 +30,8 @@ _FILE: Final = "shape_tables.bin"
 _NUM_CODES: Final = 5 ** 9
 _HON_CODES: Final = 5 ** 7
 _POW5: Final = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
+_COUNTS: Final = frozenset(range(5))
+_COMPILED: Final = not __file__.endswith(".py")     # mypyc: this module is a C extension
 _M0: Final = 63                  # win entry: the melds needed with the pair elsewhere ...
 _WITH_PAIR: Final = 64           # ... plus 64 when holding the pair saves one
 
@@ -95,18 +97,32 @@ def _check_args(hun: int, melds: int) -> None:
         raise HandError("melds", f"must be 0 to 4, not {melds}")
 
 
-def _as_list(counts: Sequence[int]) -> list[int]:
-    """The counts as a checked list: 34 ints from 0 to 4 (compiled, list indexing is fast)."""
+def _checked(counts: Sequence[int]) -> tuple[list[int], int]:
+    """The counts as a list (compiled, list indexing is fast) and their sum, after checking
+    them: 34 ints from 0 to 4, at most 14 tiles.
+
+    Compiled, a plain loop is the fastest check; interpreted, a frozenset's C loop is
+    (three times faster than the loop), and the sum's type catches 1.0-like counts.
+    """
     try:
         c: list[int] = counts if isinstance(counts, list) else list(counts)
         if len(c) != NUM_KINDS:
             raise _bad_counts(counts)
-        for k in c:
-            if k < 0 or k > 4:
-                raise _bad_counts(counts)
+        if _COMPILED:
+            for k in c:
+                if k < 0 or k > 4:
+                    raise _bad_counts(counts)
+        elif not _COUNTS.issuperset(c):
+            raise _bad_counts(counts)
+        n = sum(c)
     except TypeError:
         raise _bad_counts(counts) from None
-    return c
+    if type(n) is not int:
+        raise _bad_counts(counts)
+    if n > MAX_TILES:
+        raise HandError("counts", f"{n} tiles: a hand holds at most {MAX_TILES} besides "
+                        "its declared melds")
+    return c, n
 
 
 def _codes(c: list[int]) -> tuple[int, int, int, int]:
@@ -121,17 +137,6 @@ def _codes(c: list[int]) -> tuple[int, int, int, int]:
             c[31] + 5 * (c[32] + 5 * c[33])))))))
 
 
-def _tile_count(c: list[int]) -> int:
-    """How many tiles the checked counts hold (also catches 1.0-like counts: not ints)."""
-    n = sum(c)
-    if type(n) is not int:
-        raise _bad_counts(c)
-    if n > MAX_TILES:
-        raise HandError("counts", f"{n} tiles: a hand holds at most {MAX_TILES} besides "
-                        "its declared melds")
-    return n
-
-
 def is_win(counts: Sequence[int], hun: int, melds: int = 0) -> bool:
     """Do these tiles and `hun` wildcards form 4 - melds melds and one pair, every tile used?
 
@@ -140,8 +145,7 @@ def is_win(counts: Sequence[int], hun: int, melds: int = 0) -> bool:
     of their own, so the hand wins when the tile count is right and
     sum(m0) - (1 if any suit saves a meld) <= 4 - melds.
     """
-    c = _as_list(counts)
-    n = _tile_count(c)
+    c, n = _checked(counts)
     if hun < 0 or melds < 0 or melds > 4:
         _check_args(hun, melds)
     need = 4 - melds
@@ -159,8 +163,7 @@ def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:
     never a wait (there is no fifth tile to draw). Hun kinds are not special here: the
     caller knows them, and a drawn hun wins whenever this tuple is non-empty.
     """
-    c = _as_list(counts)
-    n = _tile_count(c)
+    c, n = _checked(counts)
     _check_args(hun, melds)
     need = 4 - melds
     if n + hun + 1 != 3 * need + 2:
@@ -193,8 +196,7 @@ def deficiency(counts: Sequence[int], hun: int, melds: int = 0) -> int:
     the wall's four-copy limit is not modelled). More tiles than 3 * (4 - melds) + 2 is an
     error ("counts").
     """
-    c = _as_list(counts)
-    n = _tile_count(c)
+    c, n = _checked(counts)
     _check_args(hun, melds)
     need = 4 - melds
     if n + hun > 3 * need + 2:

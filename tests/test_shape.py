@@ -282,7 +282,14 @@ def test_deficiency_is_zero_exactly_on_wins(tiles: list[int], hun: int, melds: i
     [4, 4, 4, 3] + [0] * 30, [1.0] + [0] * 33, ["1"] + [0] * 33, None, 7,
     [4, 4, 4, 4] + [0] * 23 + [-4, 0, 0, 0, 0, 0, 0], [-1, 1] + [0] * 32,
 ])
-def test_bad_counts_raise_hand_error(bad: object) -> None:
+@pytest.mark.parametrize("loop_check", [False, True])
+def test_bad_counts_raise_hand_error(bad: object, loop_check: bool,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both ways of checking the counts (the loop runs compiled, the frozenset interpreted;
+    interpreted, the loop is switched on here by hand)."""
+    if shape.__file__.endswith(".py"):
+        monkeypatch.setattr(shape, "_COMPILED", loop_check)
+    assert shape.is_win(counts("456m123456789s22z"), 0)
     for call in (shape.is_win, shape.waits, shape.deficiency):
         with pytest.raises(HandError) as err:
             call(bad, 0)  # type: ignore[arg-type]
