@@ -29,7 +29,6 @@ MAX_TILES: Final = 14
 _FILE: Final = "shape_tables.bin"
 _NUM_CODES: Final = 5 ** 9
 _HON_CODES: Final = 5 ** 7
-_POW5: Final = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
 _COUNTS: Final = frozenset(range(5))
 _COMPILED: Final = not __file__.endswith(".py")     # mypyc: this module is a C extension
 _M0: Final = 63                  # win entry: the melds needed with the pair elsewhere ...
@@ -169,17 +168,26 @@ def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:
     if n + hun + 1 != 3 * need + 2:
         return ()
     s0, s1, s2, s3 = _codes(c)
+    e0, e1, e2, e3 = _NUM_WIN[s0], _NUM_WIN[s1], _NUM_WIN[s2], _HON_WIN[s3]
+    t = e0 + e1 + e2 + e3
     out: list[int] = []
-    for base, code, table in ((0, s0, _NUM_WIN), (9, s1, _NUM_WIN), (18, s2, _NUM_WIN),
-                              (27, s3, _HON_WIN)):
-        rest = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3] - table[code]
-        for r in range(9 if base < 27 else 7):
-            if c[base + r] == 4:
-                continue
-            t = rest + table[code + _POW5[r]]
+    _suit_waits(out, c, 0, 9, s0, _NUM_WIN, t - e0, need)
+    _suit_waits(out, c, 9, 9, s1, _NUM_WIN, t - e1, need)
+    _suit_waits(out, c, 18, 9, s2, _NUM_WIN, t - e2, need)
+    _suit_waits(out, c, 27, 7, s3, _HON_WIN, t - e3, need)
+    return tuple(out)
+
+
+def _suit_waits(out: list[int], c: list[int], base: int, size: int, code: int, table: bytes,
+                others: int, need: int) -> None:
+    """Append the kinds of one suit whose addition wins (`others`: the other suits' sum)."""
+    step = 1
+    for r in range(size):
+        if c[base + r] < 4:
+            t = others + table[code + step]
             if (t & _M0) - (t >= _WITH_PAIR) <= need:
                 out.append(base + r)
-    return tuple(out)
+        step *= 5
 
 
 def deficiency(counts: Sequence[int], hun: int, melds: int = 0) -> int:
