@@ -83,10 +83,10 @@ class _Deficit:
 _DEFICIT: list[_Deficit] = []
 
 
-def _bad_counts(counts: object) -> HandError:
-    """The error for counts that failed the fast checks (worded for the caller)."""
+def _bad_counts() -> HandError:
+    """The error for counts that are not 34 ints from 0 to 4 (worded for the caller)."""
     return HandError("counts", "must be 34 tile counts (1m..9m 1p..9p 1s..9s 1z..7z), "
-                     "each 0 to 4, at most 14 tiles in a suit")
+                     "each an int from 0 to 4")
 
 
 def _check_args(hun: int, melds: int) -> None:
@@ -106,18 +106,18 @@ def _checked(counts: Sequence[int]) -> tuple[list[int], int]:
     try:
         c: list[int] = counts if isinstance(counts, list) else list(counts)
         if len(c) != NUM_KINDS:
-            raise _bad_counts(counts)
+            raise _bad_counts()
         if _COMPILED:
             for k in c:
                 if k < 0 or k > 4:
-                    raise _bad_counts(counts)
+                    raise _bad_counts()
         elif not _COUNTS.issuperset(c):
-            raise _bad_counts(counts)
+            raise _bad_counts()
         n = sum(c)
     except TypeError:
-        raise _bad_counts(counts) from None
+        raise _bad_counts() from None
     if type(n) is not int:
-        raise _bad_counts(counts)
+        raise _bad_counts()
     if n > MAX_TILES:
         raise HandError("counts", f"{n} tiles: a hand holds at most {MAX_TILES} besides "
                         "its declared melds")
