@@ -173,7 +173,7 @@ def test_waits_match_is_win_and_the_search() -> None:
 
 
 def _riichi_shanten(c: list[int]) -> int:
-    return Shanten.calculate_shanten_for_regular_hand(c)
+    return Shanten().calculate_shanten_for_regular_hand(c)
 
 
 def test_deficiency_is_riichi_shanten_plus_one_on_hun_free_hands() -> None:
@@ -214,7 +214,7 @@ def test_deficiency_hand_picked() -> None:
     assert shape.deficiency(counts("456m123456789s22z"), 0) == 0
     assert shape.deficiency(counts("46m123456789s22z"), 0) == 1           # ready: one draw
     assert shape.deficiency(counts("46m123456789s22z"), 0) \
-        == Shanten.calculate_shanten_for_regular_hand(counts("46m123456789s22z")) + 1
+        == Shanten().calculate_shanten_for_regular_hand(counts("46m123456789s22z")) + 1
     # fourteen isolated tiles: four melds and the pair can each use one, 9 of 14 missing
     c = counts("147m258p369s12345z")
     assert shape.deficiency(c, 0) == _riichi_shanten(c) + 1 == 9
