@@ -126,6 +126,38 @@ def test_is_win_matches_the_arrange_search_and_plain_recursion() -> None:
     assert 1000 < wins < 3000          # both answers occur often
 
 
+def _suit_vectors(size: int, most: int):
+    """Every count vector of one suit with 1..`most` tiles."""
+    def rec(prefix: list[int], left: int):
+        if len(prefix) == size:
+            if left < most:
+                yield prefix
+            return
+        for k in range(min(4, left) + 1):
+            yield from rec(prefix + [k], left - k)
+    yield from rec([], most)
+
+
+def test_is_win_on_every_small_one_suit_hand() -> None:
+    """Every vector of at most 8 tiles in 萬 and in the honours, with the fewest melds that
+    can hold it and hun making up the count (0..2 hun), and with one meld more (3..5)."""
+    checked = 0
+    for base, size in ((0, 9), (27, 7)):
+        for vec in _suit_vectors(size, 8):
+            c = [0] * 34
+            c[base:base + size] = vec
+            n = sum(vec)
+            need = max(1, -(-(n - 2) // 3))
+            for melds_needed in (need, need + 1):
+                if melds_needed > 4:
+                    continue
+                hun = 3 * melds_needed + 2 - n
+                got = shape.is_win(c, hun, 4 - melds_needed)
+                assert got == ref_win(tuple(c), hun, melds_needed, 1), (vec, hun)
+                checked += 1
+    assert checked > 20000
+
+
 def test_is_win_hand_picked() -> None:
     assert shape.is_win(counts("456m123456789s22z"), 0)
     assert not shape.is_win(counts("466m123456789s22z"), 0)
