@@ -13,7 +13,8 @@ hand before the hun were made (its hun-free equivalent). Measures:
 
 Each measure runs both sides on the same chunk of hands in turn (interleaved chunks, so
 that load on the machine hits both alike; each chunk timed --repeat times per side, the
-best kept) and prints the mean per call and the ratio rulekit / riichi. Last, the worst single call of each rulekit function over all hands.
+best kept) and prints the mean per call and the ratio rulekit / riichi. Last, the worst
+single call of each rulekit function over all hands.
 Requires `pip install mahjong` (the `bench` extra).
 """
 from __future__ import annotations

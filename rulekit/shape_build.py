@@ -38,8 +38,10 @@ NO_CLASS = 0xFF
 MAGIC = b"RKSHAPE2"
 TABLE_FILE = Path(__file__).with_name("shape_tables.bin")
 
-# a group holding one copy of the lowest tile i: (real copies taken per offset 0,1,2,
-# tiles missing, is_pair, is_run)
+# a group holding one copy of the lowest tile i: (real copies taken at ranks i, i+1, i+2,
+# positions left for hun or draws). A run with i in the middle or on top takes the same
+# real tiles, at the same cost, as one starting at i (what lies below i is missing either
+# way); so (1, 1, 0) also stands for 7-8-9 when i is the 8th rank.
 _SET_OPTIONS = ((1, 0, 0, 2), (2, 0, 0, 1), (3, 0, 0, 0))
 _PAIR_OPTIONS = ((1, 0, 0, 1), (2, 0, 0, 0))
 _RUN_OPTIONS = ((1, 1, 0, 1), (1, 0, 1, 1), (1, 1, 1, 0))
