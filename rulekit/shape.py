@@ -1,0 +1,250 @@
+"""The shape question, by table: does a hand win, what does it wait on, how far is it.
+
+Counts are a sequence of 34 ints (1m..9m, 1p..9p, 1s..9s, 1z..7z) of the hand's non-hun
+tiles, each 0..4; `hun` is how many wildcards it holds; `melds` how many groups are already
+declared (kongs included), so the concealed part must form `4 - melds` melds and one pair.
+A winning shape: melds are runs (numbered suits, no wrap) or sets of three, honours never
+run, no seven pairs, no thirteen orphans; each hun stands for any tile, even a fifth copy,
+and groups may be made of hun alone.
+
+Each call is a handful of lookups: `rulekit/shape_tables.bin` holds, for every count vector
+of one suit (indexed by its base-5 code, rank 0 the lowest digit), what the suit needs; the
+four suits combine by addition (win) or by min-plus over (melds, pair) (deficiency). The
+tables are built by `rulekit.shape_build` (docs/design.md, "Shape tables").
+
+Bad input (not 34 ints from 0 to 4, more than 14 tiles, negative hun, melds outside 0..4)
+raises `HandError` with the field "counts", "hun" or "melds".
+"""
+from __future__ import annotations
+
+import os
+import struct
+import zlib
+from typing import Final, Sequence
+
+from rulekit.errors import HandError
+
+NUM_KINDS: Final = 34
+MAX_TILES: Final = 14
+_FILE: Final = "shape_tables.bin"
+_NUM_CODES: Final = 5 ** 9
+_HON_CODES: Final = 5 ** 7
+_COUNTS: Final = frozenset(range(5))
+_COMPILED: Final = not __file__.endswith(".py")     # mypyc: this module is a C extension
+_M0: Final = 63                  # win entry: the melds needed with the pair elsewhere ...
+_WITH_PAIR: Final = 64           # ... plus 64 when holding the pair saves one
+
+
+def _read() -> tuple[bytes, bytes, int]:
+    """The data file's two compressed parts (see rulekit.shape_build for the layout)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), _FILE)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        if data[:8] != b"RKSHAPE2":
+            raise ValueError("not a shape table file")
+        win_len, def_len, n_classes = struct.unpack("<III", data[8:20])
+    except (OSError, ValueError, struct.error) as err:
+        raise ImportError(f"rulekit: {path} is missing or damaged ({err}); "
+                          "rebuild it with `python -m rulekit.shape_build`") from err
+    return data[20:20 + win_len], data[20 + win_len:20 + win_len + def_len], n_classes
+
+
+def _unzip(part: bytes, size: int) -> bytes:
+    try:
+        out = zlib.decompress(part)
+    except zlib.error as err:
+        raise ImportError(f"rulekit: {_FILE} is damaged ({err}); rebuild it with "
+                          "`python -m rulekit.shape_build`") from err
+    if len(out) < size:
+        raise ImportError(f"rulekit: {_FILE} is truncated; rebuild it with "
+                          "`python -m rulekit.shape_build`")
+    return out
+
+
+_WIN_PART, _DEF_PART, _N_CLASSES = _read()
+_WIN: Final = _unzip(_WIN_PART, _NUM_CODES + _HON_CODES)
+_NUM_WIN: Final = _WIN[:_NUM_CODES]
+_HON_WIN: Final = _WIN[_NUM_CODES:]
+
+
+class _Deficit:
+    """The deficiency tables, unpacked on the first `deficiency` call (import stays quick)."""
+
+    def __init__(self) -> None:
+        raw = _unzip(_DEF_PART, _NUM_CODES + _HON_CODES + 10 * _N_CLASSES)
+        self.num_cls = raw[:_NUM_CODES]
+        self.hon_cls = raw[_NUM_CODES:_NUM_CODES + _HON_CODES]
+        flat = raw[_NUM_CODES + _HON_CODES:]
+        self.classes = [tuple(flat[10 * i:10 * i + 10]) for i in range(_N_CLASSES)]
+        self.paired: dict[int, tuple[int, ...]] = {}   # two classes → their combination
+
+
+_DEFICIT: list[_Deficit] = []
+
+
+def _bad_counts() -> HandError:
+    """The error for counts that are not 34 ints from 0 to 4 (worded for the caller)."""
+    return HandError("counts", "must be 34 tile counts (1m..9m 1p..9p 1s..9s 1z..7z), "
+                     "each an int from 0 to 4")
+
+
+def _check_args(hun: int, melds: int) -> None:
+    if hun < 0:
+        raise HandError("hun", f"must be 0 or more, not {hun}")
+    if melds < 0 or melds > 4:
+        raise HandError("melds", f"must be 0 to 4, not {melds}")
+
+
+def _checked(counts: Sequence[int]) -> tuple[list[int], int]:
+    """The counts as a list (compiled, list indexing is fast) and their sum, after checking
+    them: 34 ints from 0 to 4, at most 14 tiles.
+
+    Compiled, a plain loop is the fastest check; interpreted, a frozenset's C loop is
+    (three times faster than the loop), and the sum's type catches 1.0-like counts.
+    """
+    try:
+        c: list[int] = counts if isinstance(counts, list) else list(counts)
+        if len(c) != NUM_KINDS:
+            raise _bad_counts()
+        if _COMPILED:
+            for k in c:
+                if k < 0 or k > 4:
+                    raise _bad_counts()
+        elif not _COUNTS.issuperset(c):
+            raise _bad_counts()
+        n = sum(c)
+    except TypeError:
+        raise _bad_counts() from None
+    if type(n) is not int:
+        raise _bad_counts()
+    if n > MAX_TILES:
+        raise HandError("counts", f"{n} tiles: a hand holds at most {MAX_TILES} besides "
+                        "its declared melds")
+    return c, n
+
+
+def _codes(c: list[int]) -> tuple[int, int, int, int]:
+    """The four suits' base-5 codes (rank 0 the lowest digit) of checked counts."""
+    return ((c[0] + 5 * (c[1] + 5 * (c[2] + 5 * (c[3] + 5 * (c[4] + 5 * (
+        c[5] + 5 * (c[6] + 5 * (c[7] + 5 * c[8])))))))),
+        (c[9] + 5 * (c[10] + 5 * (c[11] + 5 * (c[12] + 5 * (c[13] + 5 * (
+            c[14] + 5 * (c[15] + 5 * (c[16] + 5 * c[17])))))))),
+        (c[18] + 5 * (c[19] + 5 * (c[20] + 5 * (c[21] + 5 * (c[22] + 5 * (
+            c[23] + 5 * (c[24] + 5 * (c[25] + 5 * c[26])))))))),
+        (c[27] + 5 * (c[28] + 5 * (c[29] + 5 * (c[30] + 5 * (
+            c[31] + 5 * (c[32] + 5 * c[33])))))))
+
+
+def is_win(counts: Sequence[int], hun: int, melds: int = 0) -> bool:
+    """Do these tiles and `hun` wildcards form 4 - melds melds and one pair, every tile used?
+
+    The suits' entries add up: the melds each suit needs with the pair elsewhere (m0),
+    and how many suits would need one meld fewer holding the pair. Spare hun form melds
+    of their own, so the hand wins when the tile count is right and
+    sum(m0) - (1 if any suit saves a meld) <= 4 - melds.
+    """
+    c, n = _checked(counts)
+    if hun < 0 or melds < 0 or melds > 4:
+        _check_args(hun, melds)
+    need = 4 - melds
+    if n + hun != 3 * need + 2:
+        return False
+    s0, s1, s2, s3 = _codes(c)
+    t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
+    return (t & _M0) - (t >= _WITH_PAIR) <= need
+
+
+def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:
+    """The kinds (0..33) that, added as a real tile, make a winning shape, in kind order.
+
+    Empty unless the tiles and hun number 3 * (4 - melds) + 1. A kind held four times is
+    never a wait (there is no fifth tile to draw). Hun kinds are not special here: the
+    caller knows them, and a drawn hun wins whenever this tuple is non-empty.
+    """
+    c, n = _checked(counts)
+    _check_args(hun, melds)
+    need = 4 - melds
+    if n + hun + 1 != 3 * need + 2:
+        return ()
+    s0, s1, s2, s3 = _codes(c)
+    e0, e1, e2, e3 = _NUM_WIN[s0], _NUM_WIN[s1], _NUM_WIN[s2], _HON_WIN[s3]
+    t = e0 + e1 + e2 + e3
+    out: list[int] = []
+    _suit_waits(out, c, 0, 9, s0, _NUM_WIN, t - e0, need)
+    _suit_waits(out, c, 9, 9, s1, _NUM_WIN, t - e1, need)
+    _suit_waits(out, c, 18, 9, s2, _NUM_WIN, t - e2, need)
+    _suit_waits(out, c, 27, 7, s3, _HON_WIN, t - e3, need)
+    return tuple(out)
+
+
+def _suit_waits(out: list[int], c: list[int], base: int, size: int, code: int, table: bytes,
+                others: int, need: int) -> None:
+    """Append the kinds of one suit whose addition wins (`others`: the other suits' sum)."""
+    step = 1
+    for r in range(size):
+        if c[base + r] < 4:
+            t = others + table[code + step]
+            if (t & _M0) - (t >= _WITH_PAIR) <= need:
+                out.append(base + r)
+        step *= 5
+
+
+def deficiency(counts: Sequence[int], hun: int, melds: int = 0) -> int:
+    """The fewest tiles the hand lacks for a winning shape, hun filling gaps first.
+
+    Precisely: over every way to pick 4 - melds melds and one pair, each position filled by
+    one of the hand's real tiles or left missing (real tiles not picked are discarded),
+    the fewest missing positions, less `hun` (each wildcard fills one), at least 0. For a
+    14-tile hand (tiles + hun = 3 * (4 - melds) + 2) it is the fewest exchanges (draw one,
+    discard one) to a win, 0 exactly when `is_win`; for a 13-tile hand, the fewest draws,
+    the last one completing 14 tiles without a discard, so it is at least 1 and 1 means
+    ready (waiting). On hun-free hands it is riichi's regular-hand shanten + 1 (tests
+    compare the two). A missing position may be a fifth copy of a kind (a hun can be one;
+    the wall's four-copy limit is not modelled). More tiles than 3 * (4 - melds) + 2 is an
+    error ("counts").
+    """
+    c, n = _checked(counts)
+    _check_args(hun, melds)
+    need = 4 - melds
+    if n + hun > 3 * need + 2:
+        raise HandError("counts", f"{n + hun} tiles with hun is more than "
+                        f"{3 * need + 2} for {melds} declared melds")
+    if not _DEFICIT:
+        _DEFICIT.append(_Deficit())
+    tables = _DEFICIT[0]
+    s0, s1, s2, s3 = _codes(c)
+    front = _paired(tables, tables.num_cls[s0], tables.num_cls[s1])
+    back = _paired(tables, tables.num_cls[s2], tables.hon_cls[s3])
+    best = 99
+    for m in range(need + 1):
+        j = 2 * m
+        k = 2 * (need - m)
+        v = min(front[j] + back[k + 1], front[j + 1] + back[k])
+        if v < best:
+            best = v
+    return best - hun if best > hun else 0
+
+
+def _paired(tables: _Deficit, a: int, b: int) -> tuple[int, ...]:
+    """Two suits' deficiency classes combined by min-plus over (melds, pair), memoised
+    (at most 165 * 165 entries)."""
+    key = a * 256 + b
+    got = tables.paired.get(key)
+    if got is not None:
+        return got
+    x = tables.classes[a]
+    y = tables.classes[b]
+    out: list[int] = []
+    for m in range(5):
+        for p in range(2):
+            best = 99
+            for m1 in range(m + 1):
+                for p1 in range(p + 1):
+                    v = x[2 * m1 + p1] + y[2 * (m - m1) + p - p1]
+                    if v < best:
+                        best = v
+            out.append(best)
+    res = tuple(out)
+    tables.paired[key] = res
+    return res
