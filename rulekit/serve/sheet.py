@@ -79,21 +79,24 @@ def case_files(rs: Ruleset, extra: Iterable[Path] = ()) -> list[Path]:
 
 
 def examples(rs: Ruleset, files: Iterable[Path]) -> dict[str, Case]:
-    """For each pattern, the hand case that expects it with the fewest other patterns."""
+    """For each pattern, a hand case that expects it: from the nearest case file that has one,
+    and there the case with the fewest other patterns."""
     best: dict[str, Case] = {}
     for path in files:
         try:
             cf = load_casefile(path)
         except CaseFileError:
             continue
+        found: dict[str, Case] = {}
         for case in cf.cases:
             expected = case.expect.get("patterns")
             if case.kind != "hand" or not isinstance(expected, list):
                 continue
             for pid in expected:
-                now = best.get(pid)
+                now = found.get(pid)
                 if now is None or len(expected) < len(now.expect.get("patterns", [])):
-                    best[pid] = case
+                    found[pid] = case
+        best = {**found, **best}
     return best
 
 
