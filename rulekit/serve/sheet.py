@@ -32,7 +32,10 @@ code{font-size:.85em;white-space:pre-wrap;word-break:break-word}
   background:#ffe9a8}
 .val{font-weight:700;white-space:nowrap}.none{color:#888}
 @media print{body{background:#fff}a{color:inherit;text-decoration:none}}
-@media (max-width:600px){td,th{padding:.3rem;font-size:.9em}.when{display:none}}
+@media (max-width:600px){td,th{padding:.3rem;font-size:.9em}.when{display:none}
+  table.patterns tr:first-child{display:none}
+  table.patterns tr{display:grid;grid-template-columns:1fr auto;border-bottom:1px solid #ccc}
+  table.patterns td{border:0}table.patterns td.ex{grid-column:1/-1}}
 """
 
 
@@ -126,11 +129,11 @@ def render(rs: Ruleset, name: str, extra_cases: Iterable[Path] = ()) -> str:
     rows = []
     for p in rs.patterns:
         when = str((rs.data.get("patterns") or {}).get(p.id, {}).get("when", ""))
-        val = vals.get(p.id, "used by other patterns")
+        val = vals.get(p.id, "no value of its own")
         rows.append(f'<tr id="{html.escape(p.id)}"><td><b>{html.escape(p.name)}</b><br>'
                     f"<small>{html.escape(p.id)}</small></td>"
                     f'<td class="val">{html.escape(val)}</td>'
-                    f"<td>{_example(ex.get(p.id), rs, p.id)}</td>"
+                    f'<td class="ex">{_example(ex.get(p.id), rs, p.id)}</td>'
                     f'<td class="when"><code>{html.escape(when.strip())}</code></td></tr>')
     return _page(rs, name, "".join(rows))
 

@@ -405,9 +405,10 @@ async function validateOverlay() {
   status.textContent = `${d.problems.length} problem(s)`;
   for (const p of d.problems) {
     const li = document.createElement("li");
-    li.dataset.line = p.line;
-    li.textContent = (p.line ? `line ${p.line}: ` : "") + p.message;
-    li.addEventListener("click", () => selectLine(p.line));
+    const here = !p.file || p.file === "<inline>";     // else a line of the ruleset it extends
+    li.dataset.line = here ? p.line : 0;
+    li.textContent = (p.line ? (here ? `line ${p.line}: ` : `${p.file}:${p.line}: `) : "") + p.message;
+    if (here && p.line) li.addEventListener("click", () => selectLine(p.line));
     list.append(li);
   }
 }
