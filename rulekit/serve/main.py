@@ -20,12 +20,14 @@ class ServeError(RulekitError):
 
 def config_from(args: argparse.Namespace) -> ServeConfig:
     lim = ServeLimits()
-    given = {"body_bytes": args.max_body, "ruleset_bytes": args.max_ruleset,
-             "batch": args.max_batch, "seconds": args.timeout, "workers": args.workers}
-    for key, value in given.items():
+    given = {"body_bytes": ("--max-body", args.max_body),
+             "ruleset_bytes": ("--max-ruleset", args.max_ruleset),
+             "batch": ("--max-batch", args.max_batch), "seconds": ("--timeout", args.timeout),
+             "workers": ("--workers", args.workers)}
+    for key, (flag, value) in given.items():
         if value is not None:
             if value <= 0:
-                raise ServeError(f"serve: --{key.replace('_', '-')} must be positive")
+                raise ServeError(f"serve: {flag} must be positive")
             lim = replace(lim, **{key: value})
     folder = None
     if args.rulesets:
