@@ -6,7 +6,7 @@ from typing import Iterator
 import pytest
 from starlette.testclient import TestClient
 
-from serve_helpers import SERVED, Server, make_client
+from serve.serve_helpers import SERVED, Server, make_client
 
 
 @pytest.fixture(scope="session")

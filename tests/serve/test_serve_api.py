@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 import rulekit
 from rulekit.cli import main
-from serve_helpers import HAND, SERVED, make_client
+from serve.serve_helpers import HAND, SERVED, make_client
 
 OVERLAY_MIN20 = "extends: tianjin\nname: strict\nwin:\n  minimum: 20\n"
 

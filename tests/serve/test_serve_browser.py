@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 import rulekit
-from serve_helpers import HAND, Server
+from serve.serve_helpers import HAND, Server
 
 if os.environ.get("RULEKIT_NO_BROWSER") == "1":
     pytest.skip("RULEKIT_NO_BROWSER=1: browser tests skipped on request", allow_module_level=True)

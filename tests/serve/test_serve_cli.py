@@ -12,7 +12,7 @@ from rulekit.cli import build_parser, main
 from rulekit.dsl.parse import parse
 from rulekit.serve.inline import work
 from rulekit.serve.main import config_from
-from serve_helpers import SERVED, child_env
+from serve.serve_helpers import SERVED, child_env
 
 
 def test_core_cli_does_not_import_the_server() -> None:

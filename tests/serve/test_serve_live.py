@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from serve_helpers import HAND, Server, child_env
+from serve.serve_helpers import HAND, Server, child_env
 
 BENCH = Path(__file__).resolve().parents[2] / "bench" / "serve_load.py"
 
