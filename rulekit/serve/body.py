@@ -31,14 +31,18 @@ async def read(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def depth(data: bytes) -> int:
-    """The deepest nesting of arrays and objects in a JSON text (strings skipped)."""
+def depth(data: bytes, stop: int = 1 << 30) -> int:
+    """The deepest nesting of arrays and objects in a JSON text (strings skipped); the scan
+    ends as soon as it passes `stop`."""
     level = deepest = 0
     for m in _TOKENS.finditer(data):
         c = m.group()
         if c in (b"[", b"{"):
             level += 1
-            deepest = max(deepest, level)
+            if level > deepest:
+                deepest = level
+                if deepest > stop:
+                    break
         elif c in (b"]", b"}"):
             level -= 1
     return deepest
@@ -46,7 +50,7 @@ def depth(data: bytes) -> int:
 
 def parse(data: bytes, max_depth: int, where: str = "body") -> Any:
     """One JSON value; 400 naming the line and column when it is not JSON, 413 if too deep."""
-    if depth(data) > max_depth:
+    if depth(data, max_depth) > max_depth:
         raise ApiError(413, where, f"JSON nested deeper than {max_depth} levels")
     try:
         text = data.decode("utf-8")

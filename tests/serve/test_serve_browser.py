@@ -160,3 +160,16 @@ def test_rule_sheet_page(browser: Browser, server: Server) -> None:
     expect(page.locator("h1")).to_have_text("tianjin")
     expect(page.locator("#long .val")).to_have_text("+4")
     shot(page, "phone-rule-sheet.png")
+
+
+def test_flowers_from_the_pad(browser: Browser, server: Server) -> None:
+    page = open_page(browser, server, "/?ruleset=tianjin-flowers&hand=1122m3344p5566s7z&win=7z"
+                                      "&indicator=5m", PHONE)
+    expect(page.locator("#verdict")).to_have_text("不和: not_a_winning_shape")
+    page.locator('.targets [data-target="flowers"]').click()
+    for r in range(1, 9):
+        page.locator(f'#pad [data-tile="{r}f"]').click()
+    # rulesets/cases/tianjin-flowers.yaml: 八花齊 wins at once, 16 fan
+    expect(page.locator("#verdict")).to_have_text("和 16 番")
+    assert parse_qs(urlparse(page.url).query)["flowers"] == ["12345678f"]
+    expect(page.locator("#flower-tiles .t")).to_have_text(list("春夏秋冬梅蘭竹菊"))

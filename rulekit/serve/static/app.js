@@ -5,12 +5,13 @@
 const SUITS = { m: "萬", p: "筒", s: "條" };
 const NUMS = "一二三四五六七八九";
 const HONORS = "東南西北中發白";
+const FLOWERS = "春夏秋冬梅蘭竹菊";
 const OVERLAY = "__overlay__";
 const WIN_BY = ["self_draw", "kong_draw", "discard", "last_draw"];
 
 const state = {
   ruleset: "tianjin", overlay: "", overlayOk: false, players: 4,
-  target: "hand", hand: [], win: "", indicator: "", melds: [], history: [],
+  target: "hand", hand: [], win: "", indicator: "", melds: [], flowers: [], history: [],
   by: "self_draw", heavenly: false, dhun: false,
   dealer: 0, sits: false, winner: 0, discarder: 1, chan: false, stake: 1,
   pulls: [0, 0, 0, 0], kongs: [[0, 0], [0, 0], [0, 0], [0, 0]],
@@ -21,6 +22,7 @@ const $ = (id) => document.getElementById(id);
 function tileLabel(t) {
   const r = Number(t[0]), s = t[1];
   if (s === "z") return HONORS[r - 1] || t;
+  if (s === "f") return FLOWERS[r - 1] || t;
   return NUMS[r - 1] + (SUITS[s] || "");
 }
 
@@ -39,14 +41,14 @@ function parseTiles(text) {
   let digits = [];
   for (const c of (text || "").replace(/\s+/g, "")) {
     if (c >= "1" && c <= "9") digits.push(c);
-    else if ("mpsz".includes(c)) { digits.forEach((d) => out.push(d + c)); digits = []; }
+    else if ("mpszf".includes(c)) { digits.forEach((d) => out.push(d + c)); digits = []; }
     else digits = [];
   }
-  return out.filter((t) => !(t[1] === "z" && Number(t[0]) > 7));
+  return out.filter((t) => !(t[1] === "z" && Number(t[0]) > 7) && !(t[1] === "f" && Number(t[0]) > 8));
 }
 
 function notation(tiles) {
-  const order = "mpsz";
+  const order = "mpszf";
   const sorted = [...tiles].sort((a, b) => order.indexOf(a[1]) - order.indexOf(b[1]) || a[0] - b[0]);
   let out = "", run = "", suit = "";
   for (const t of sorted) {
@@ -64,6 +66,7 @@ function toQuery() {
   if (state.hand.length) q.set("hand", notation(state.hand));
   if (state.win) q.set("win", state.win);
   if (state.indicator) q.set("indicator", state.indicator);
+  if (state.flowers.length) q.set("flowers", notation(state.flowers));
   for (const kind of ["pung", "kong", "ckong"]) {
     const ms = state.melds.filter((m) => m.key === kind).map((m) => m.tiles);
     if (ms.length) q.set(kind, ms.join(","));
@@ -90,6 +93,7 @@ function fromQuery(search) {
   state.hand = parseTiles(q.get("hand"));
   state.win = parseTiles(q.get("win"))[0] || "";
   state.indicator = parseTiles(q.get("indicator"))[0] || "";
+  state.flowers = [...new Set(parseTiles(q.get("flowers")).filter((t) => t[1] === "f"))];
   state.melds = [];
   for (const key of ["pung", "kong", "ckong"]) {
     for (const tiles of (q.get(key) || "").split(",").filter(Boolean)) {
@@ -121,6 +125,7 @@ function meld(key, t) {
 function handDoc(withWin) {
   const doc = { indicator: state.indicator, hand: notation(state.hand),
                 melds: state.melds.map((m) => ({ kind: m.kind, tiles: m.tiles, concealed: m.concealed })) };
+  if (state.flowers.length) doc.flowers = notation(state.flowers);
   if (withWin) Object.assign(doc, { win_tile: state.win, win_by: state.by,
                                     heavenly: state.heavenly, discarded_hun: state.dhun });
   return doc;
@@ -159,6 +164,8 @@ function drawSlots() {
   fill("hand-tiles", state.hand, (i) => { state.hand.splice(i, 1); changed(); });
   fill("win-tiles", state.win ? [state.win] : [], () => { state.win = ""; changed(); });
   fill("indicator-tiles", state.indicator ? [state.indicator] : [], () => { state.indicator = ""; changed(); });
+  fill("flower-tiles", state.flowers, (i) => { state.flowers.splice(i, 1); changed(); });
+  $("pad").classList.toggle("flowers", state.target === "flowers");
   const melds = $("meld-tiles");
   melds.replaceChildren(...state.melds.map((m, i) => {
     const g = document.createElement("span");
@@ -181,10 +188,10 @@ function drawSlots() {
 
 function buildPad() {
   const pad = $("pad");
-  for (const s of ["m", "p", "s", "z"]) {
+  for (const s of ["m", "p", "s", "z", "f"]) {
     const row = document.createElement("div");
-    row.className = "pad-row";
-    for (let r = 1; r <= (s === "z" ? 7 : 9); r++) {
+    row.className = "pad-row" + (s === "f" ? " flower-row" : "");
+    for (let r = 1; r <= (s === "z" ? 7 : s === "f" ? 8 : 9); r++) {
       const t = r + s;
       const b = document.createElement("button");
       b.type = "button";
@@ -201,8 +208,13 @@ function buildPad() {
 
 function press(t) {
   const target = state.target;
-  state.history.push(JSON.stringify([state.hand, state.win, state.indicator, state.melds]));
-  if (target === "hand") {
+  state.history.push(JSON.stringify([state.hand, state.win, state.indicator, state.melds, state.flowers]));
+  if (t[1] === "f") {
+    if (!state.flowers.includes(t)) state.flowers.push(t);
+  } else if (target === "flowers") {
+    state.history.pop();
+    return;
+  } else if (target === "hand") {
     if (state.hand.length < needed()) state.hand.push(t);
     if (state.hand.length === needed() && !state.win) state.target = "win";
   } else if (target === "win") {
@@ -469,10 +481,10 @@ function wire() {
   }
   $("undo").addEventListener("click", () => {
     const last = state.history.pop();
-    if (last) { [state.hand, state.win, state.indicator, state.melds] = JSON.parse(last); changed(); }
+    if (last) { [state.hand, state.win, state.indicator, state.melds, state.flowers] = JSON.parse(last); changed(); }
   });
   $("clear").addEventListener("click", () => {
-    Object.assign(state, { hand: [], win: "", indicator: "", melds: [], target: "hand", history: [] });
+    Object.assign(state, { hand: [], win: "", indicator: "", melds: [], flowers: [], target: "hand", history: [] });
     changed();
   });
   $("ruleset").addEventListener("change", (e) => { state.ruleset = e.target.value; changed(); });
