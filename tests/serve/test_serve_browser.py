@@ -173,3 +173,17 @@ def test_flowers_from_the_pad(browser: Browser, server: Server) -> None:
     expect(page.locator("#verdict")).to_have_text("和 16 番")
     assert parse_qs(urlparse(page.url).query)["flowers"] == ["12345678f"]
     expect(page.locator("#flower-tiles .t")).to_have_text(list("春夏秋冬梅蘭竹菊"))
+
+
+def test_phone_shows_the_verdict_at_the_bottom_of_the_screen(browser: Browser,
+                                                             server: Server) -> None:
+    page = open_page(browser, server, LINK, PHONE)
+    bar = page.locator("#summary")
+    expect(bar).to_have_text("和 14 番 · 捉5 龍 素")
+    box = bar.bounding_box()
+    assert box is not None and box["y"] + box["height"] == PHONE["height"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "phone-viewport.png"))     # the screen, not the page
+    desktop = open_page(browser, server, LINK, DESKTOP)
+    expect(desktop.locator("#verdict")).to_have_text("和 14 番")
+    expect(desktop.locator("#summary")).to_be_hidden()

@@ -229,7 +229,19 @@ function press(t) {
   changed();
 }
 
+// on a phone the result is below the pad: a bar at the bottom of the screen says it at once
+function drawSummary(res) {
+  const bar = $("summary");
+  bar.hidden = !res;
+  if (!res) return;
+  const r = res.data;
+  bar.className = "summary " + (!res.ok ? "bad" : r.win ? "win" : "bad");
+  bar.textContent = !res.ok ? errorText(r)
+    : r.win ? `和 ${r.total_fan} 番 · ${(r.pattern_names || []).join(" ")}` : `不和: ${r.reason}`;
+}
+
 function drawResult(res) {
+  drawSummary(res);
   const box = $("result-body");
   box.className = "";
   if (!res) { box.className = "muted"; box.textContent = "Enter a hand, its winning tile and the indicator."; return; }
