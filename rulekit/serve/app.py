@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -70,125 +71,142 @@ class _Headers:
         await self.app(scope, receive, send_with)
 
 
-def create_app(config: ServeConfig | None = None) -> Starlette:
-    config = config or ServeConfig()
-    lim = config.limits
-    reg = Registry(config)
-    pool = ThreadPoolExecutor(max_workers=lim.workers, thread_name_prefix="rulekit-score")
+class _Api:
+    """The endpoints, sharing one registry, one set of limits and one scoring pool."""
 
-    async def work(fn: Callable[[], Any]) -> Any:
+    def __init__(self, config: ServeConfig) -> None:
+        self.lim = config.limits
+        self.reg = Registry(config)
+        self.pool = ThreadPoolExecutor(max_workers=self.lim.workers,
+                                       thread_name_prefix="rulekit-score")
+
+    async def work(self, fn: Callable[[], Any]) -> Any:
+        """`fn` in the scoring pool, within the request's time limit."""
         loop = asyncio.get_running_loop()
         try:
-            return await asyncio.wait_for(loop.run_in_executor(pool, fn), lim.seconds)
+            return await asyncio.wait_for(loop.run_in_executor(self.pool, fn), self.lim.seconds)
         except asyncio.TimeoutError:
-            raise ApiError(503, "body", f"scoring took longer than the {lim.seconds:g} s "
+            raise ApiError(503, "body", f"scoring took longer than the {self.lim.seconds:g} s "
                                         f"limit of one request") from None
         except RecursionError:
             raise ApiError(422, "body", "the request nests too deeply") from None
 
-    async def json_body(request: Request) -> Any:
-        return body.parse(await body.read(request, lim.body_bytes), lim.json_depth)
+    async def json_body(self, request: Request) -> Any:
+        return body.parse(await body.read(request, self.lim.body_bytes), self.lim.json_depth)
 
-    def api(fn: Callable[[Request], Awaitable[Any]]) -> Handler:
-        async def endpoint(request: Request) -> Response:
-            try:
-                result = await fn(request)
-            except ApiError as err:
-                return _error(err)
-            return result if isinstance(result, Response) else _json(result)
-        return endpoint
+    async def score(self, request: Request) -> Any:
+        req = await self.json_body(request)
+        return await self.work(lambda: handlers.score(self.reg, req))
 
-    async def score(request: Request) -> Any:
-        req = await json_body(request)
-        return await work(lambda: handlers.score(reg, req))
+    async def settle(self, request: Request) -> Any:
+        req = await self.json_body(request)
+        return await self.work(lambda: handlers.settle(self.reg, req))
 
-    async def settle(request: Request) -> Any:
-        req = await json_body(request)
-        return await work(lambda: handlers.settle(reg, req))
+    async def waits(self, request: Request) -> Any:
+        req = await self.json_body(request)
+        return await self.work(lambda: handlers.waits(self.reg, req))
 
-    async def waits(request: Request) -> Any:
-        req = await json_body(request)
-        return await work(lambda: handlers.waits(reg, req))
-
-    async def batch(request: Request) -> Any:
-        docs, jsonl = body.documents(await body.read(request, lim.body_bytes), lim.json_depth,
-                                     lim.batch)
+    async def batch(self, request: Request) -> Any:
+        raw = await body.read(request, self.lim.body_bytes)
+        docs, jsonl = body.documents(raw, self.lim.json_depth, self.lim.batch)
         default = request.query_params.get("ruleset")
-        results = await work(lambda: handlers.batch(reg, docs, default))
+        results = await self.work(lambda: handlers.batch(self.reg, docs, default))
         if not jsonl:
             return results
-        import json
         text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results)
         return Response(text, media_type="application/x-ndjson")
 
-    async def list_rulesets(request: Request) -> Any:
-        return await work(lambda: handlers.rulesets(reg))
+    async def list_rulesets(self, request: Request) -> Any:
+        return await self.work(lambda: handlers.rulesets(self.reg))
 
-    async def one_ruleset(request: Request) -> Any:
+    async def one_ruleset(self, request: Request) -> Any:
         name = request.path_params["name"]
-        return await work(lambda: handlers.ruleset(reg, name))
+        return await self.work(lambda: handlers.ruleset(self.reg, name))
 
-    async def validate(request: Request) -> Any:
-        raw = await body.read(request, lim.body_bytes)
+    async def validate(self, request: Request) -> Any:
+        raw = await body.read(request, self.lim.body_bytes)
+        text: Any
         if raw.lstrip().startswith(b"{"):
-            text = body.parse(raw, lim.json_depth).get("ruleset_yaml")
+            req = body.parse(raw, self.lim.json_depth)
+            text = req.get("ruleset_yaml") if isinstance(req, dict) else None
         else:
             text = raw.decode("utf-8", errors="replace")
-        return await work(lambda: handlers.validate(reg, text))
+        return await self.work(lambda: handlers.validate(self.reg, text))
 
-    async def rule_sheet(request: Request) -> Any:
+    async def rule_sheet(self, request: Request) -> Any:
         name = request.path_params["name"]
-        entry = reg.entries.get(name)
+        entry = self.reg.entries.get(name)
         extra = [entry.path.parent / "cases" / f"{entry.path.stem}.yaml"] if entry else []
-        html = await work(lambda: sheet.render(reg.get(name, "name"), name, extra))
-        return HTMLResponse(html)
+        page = await self.work(lambda: sheet.render(self.reg.get(name, "name"), name, extra))
+        return HTMLResponse(page)
 
-    async def health(request: Request) -> Any:
-        return {"ok": True, "rulesets": len(reg.entries), "inline_cached": reg.cached()}
+    async def health(self, request: Request) -> Any:
+        return {"ok": True, "rulesets": len(self.reg.entries), "inline_cached": self.reg.cached()}
 
-    async def index(request: Request) -> Response:
-        return HTMLResponse((static_dir() / "index.html").read_text(encoding="utf-8"))
 
-    async def spec(request: Request) -> Response:
-        return _json(openapi.document(lim))
+def _endpoint(fn: Callable[[Request], Awaitable[Any]]) -> Handler:
+    """An API endpoint: its value as JSON, its `ApiError` as the error JSON."""
+    async def endpoint(request: Request) -> Response:
+        try:
+            result = await fn(request)
+        except ApiError as err:
+            return _error(err)
+        return result if isinstance(result, Response) else _json(result)
+    return endpoint
+
+
+async def _index(request: Request) -> Response:
+    return HTMLResponse((static_dir() / "index.html").read_text(encoding="utf-8"))
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    if status >= 500:
+        return await _internal(request, exc)
+    msg = "no such endpoint" if status == 404 else "method not allowed here"
+    return _error(ApiError(status, "path", f"{msg}: {request.method} {request.url.path}"))
+
+
+async def _internal(request: Request, exc: Exception) -> Response:
+    """The last guard: a bug answers 500 with no detail; its type goes to the server's log."""
+    sys.stderr.write(f"rulekit serve: internal error on {request.url.path}: "
+                     f"{type(exc).__name__}\n")
+    return _json({"error": {"field": "", "message": "internal error (please report this)"}},
+                 500)
+
+
+def create_app(config: ServeConfig | None = None) -> Starlette:
+    """The whole application: API, calculator, rule sheets, OpenAPI document."""
+    api = _Api(config or ServeConfig())
+    spec = openapi.document(api.lim)
+
+    async def spec_json(request: Request) -> Response:
+        return _json(spec)
 
     async def docs(request: Request) -> Response:
-        return HTMLResponse(openapi.page(openapi.document(lim)))
-
-    async def not_found(request: Request, exc: Exception) -> Response:
-        status = exc.status_code if isinstance(exc, HTTPException) else 500
-        if status >= 500:
-            return await internal(request, exc)
-        msg = "no such endpoint" if status == 404 else "method not allowed here"
-        return _error(ApiError(status, "path", f"{msg}: {request.method} {request.url.path}"))
-
-    async def internal(request: Request, exc: Exception) -> Response:
-        sys.stderr.write(f"rulekit serve: internal error on {request.url.path}: "
-                         f"{type(exc).__name__}\n")
-        return _json({"error": {"field": "", "message": "internal error (please report "
-                                                        "this)"}}, 500)
+        return HTMLResponse(openapi.page(spec))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
-        pool.shutdown(wait=False, cancel_futures=True)
+        api.pool.shutdown(wait=False, cancel_futures=True)
 
     routes = [
-        Route("/", index),
-        Route("/v1/score", api(score), methods=["POST"]),
-        Route("/v1/score:batch", api(batch), methods=["POST"]),
-        Route("/v1/settle", api(settle), methods=["POST"]),
-        Route("/v1/waits", api(waits), methods=["POST"]),
-        Route("/v1/validate", api(validate), methods=["POST"]),
-        Route("/v1/rulesets", api(list_rulesets)),
-        Route("/v1/rulesets/{name:path}", api(one_ruleset)),
-        Route("/rules/{name:path}", api(rule_sheet)),
-        Route("/healthz", api(health)),
-        Route("/openapi.json", spec),
+        Route("/", _index),
+        Route("/v1/score", _endpoint(api.score), methods=["POST"]),
+        Route("/v1/score:batch", _endpoint(api.batch), methods=["POST"]),
+        Route("/v1/settle", _endpoint(api.settle), methods=["POST"]),
+        Route("/v1/waits", _endpoint(api.waits), methods=["POST"]),
+        Route("/v1/validate", _endpoint(api.validate), methods=["POST"]),
+        Route("/v1/rulesets", _endpoint(api.list_rulesets)),
+        Route("/v1/rulesets/{name:path}", _endpoint(api.one_ruleset)),
+        Route("/rules/{name:path}", _endpoint(api.rule_sheet)),
+        Route("/healthz", _endpoint(api.health)),
+        Route("/openapi.json", spec_json),
         Route("/docs", docs),
         Mount("/static", StaticFiles(directory=static_dir()), name="static"),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(_Headers)], lifespan=lifespan,
-                    exception_handlers={HTTPException: not_found, Exception: internal})
-    app.state.registry = reg
+                    exception_handlers={HTTPException: _http_error, Exception: _internal})
+    app.state.registry = api.reg
     return app
