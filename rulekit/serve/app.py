@@ -140,6 +140,16 @@ class _Api:
         page = await self.work(lambda: sheet.render(self.reg.get(name, "name"), name, extra))
         return HTMLResponse(page)
 
+    async def overlay_sheet(self, request: Request) -> Any:
+        """The sheet of a pasted overlay (`/rules?overlay=TEXT`), as the calculator links it."""
+        text = request.query_params.get("overlay")
+        if text is None:
+            raise ApiError(400, "overlay", "give ?overlay=TEXT, or open /rules/NAME")
+
+        def render() -> str:
+            return sheet.render(self.reg.inline(text), "pasted overlay")
+        return HTMLResponse(await self.work(render))
+
     async def health(self, request: Request) -> Any:
         return {"ok": True, "rulesets": len(self.reg.entries), "inline_cached": self.reg.cached()}
 
@@ -200,6 +210,7 @@ def create_app(config: ServeConfig | None = None) -> Starlette:
         Route("/v1/validate", _endpoint(api.validate), methods=["POST"]),
         Route("/v1/rulesets", _endpoint(api.list_rulesets)),
         Route("/v1/rulesets/{name:path}", _endpoint(api.one_ruleset)),
+        Route("/rules", _endpoint(api.overlay_sheet)),
         Route("/rules/{name:path}", _endpoint(api.rule_sheet)),
         Route("/healthz", _endpoint(api.health)),
         Route("/openapi.json", spec_json),

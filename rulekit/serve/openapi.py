@@ -79,6 +79,9 @@ def document(lim: ServeLimits) -> dict[str, Any]:
                               "404": {"description": "no such ruleset"}}}},
             "/rules/{name}": {"get": {"summary": "The rule sheet of a ruleset (HTML)",
                                       "responses": {"200": {"description": "HTML"}}}},
+            "/rules": {"get": {"summary": "The rule sheet of an overlay: ?overlay=TEXT",
+                               "responses": {"200": {"description": "HTML"},
+                                             "422": {"description": "the overlay is refused"}}}},
         },
         "components": {"schemas": {
             "Error": _ERROR,

@@ -254,6 +254,15 @@ def test_served_rule_sheet_uses_its_own_cases(client: TestClient) -> None:
     assert ">+8<" in row and "22 fan" in row
 
 
+def test_overlay_rule_sheet(client: TestClient) -> None:
+    r = client.get("/rules", params={"overlay": OVERLAY_MIN20})
+    assert r.status_code == 200 and "<h1>strict</h1>" in r.text
+    assert "<code>20</code>" in r.text                     # the minimum it sets
+    r = client.get("/rules", params={"overlay": "extends: ../../etc/passwd\n"})
+    assert r.status_code == 422 and error(r)["field"] == "ruleset_yaml"
+    assert client.get("/rules").status_code == 400
+
+
 def test_page_and_static_files(client: TestClient) -> None:
     r = client.get("/")
     assert r.status_code == 200 and 'id="pad"' in r.text

@@ -108,8 +108,14 @@ def test_broken_overlay_shows_its_error_line(browser: Browser, server: Server) -
     page.fill("#overlay", BROKEN.replace(" and\"", " and run(s, 4) and run(s, 7)\""))
     expect(page.locator("#overlay-status")).to_contain_text("✓ table 9")
     expect(page.locator("#verdict")).to_have_text("和 14 番")
-    # the overlay travels in the link too
+    # the overlay travels in the link too, and its rule sheet is one tap away
     assert "minimum: 3" in parse_qs(urlparse(page.url).query)["overlay"][0]
+    again = open_page(browser, server, page.url.removeprefix(server.url), PHONE)
+    expect(again.locator("#overlay-status")).to_contain_text("✓ table 9")
+    expect(again.locator("#verdict")).to_have_text("和 14 番")
+    again.locator("#sheet-link").click()
+    expect(again.locator("h1")).to_have_text("table 9")
+    expect(again.locator("#long .val")).to_have_text("+4")
 
 
 def test_shared_link_shows_the_same_breakdown(browser: Browser, server: Server) -> None:

@@ -407,7 +407,8 @@ function drawRules() {
   if ($("overlay").value !== state.overlay) $("overlay").value = state.overlay;
   const info = rulesetInfo[state.ruleset];
   $("ruleset-title").textContent = overlay ? "" : (info && info.title) || "";
-  $("sheet-link").href = "/rules/" + encodeURIComponent(overlay ? "tianjin" : state.ruleset);
+  $("sheet-link").href = overlay ? "/rules?overlay=" + encodeURIComponent(state.overlay)
+    : "/rules/" + encodeURIComponent(state.ruleset);
   if (!overlay && info) state.players = info.players;
 }
 
