@@ -39,8 +39,15 @@ def static_dir() -> Path:
     return Path(str(files))
 
 
-def _json(data: Any, status: int = 200) -> JSONResponse:
-    return JSONResponse(data, status_code=status)
+def _json(data: Any, status: int = 200) -> Response:
+    """`data` as JSON; a non-finite number (a stake of 1e300 times a fan) is refused, not
+    written as the `Infinity` JSON does not have."""
+    try:
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except ValueError:
+        return _error(ApiError(422, "body", "a number in the result is too large to write "
+                                            "as JSON"))
+    return Response(text, status_code=status, media_type="application/json")
 
 
 def _error(err: ApiError) -> JSONResponse:

@@ -6,11 +6,13 @@ help), and nesting is measured by a linear scan before `json.loads` could recurs
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
 from starlette.requests import Request
 
+from rulekit.limits import INT_DIGITS
 from rulekit.serve.errors import ApiError
 
 _TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
@@ -57,12 +59,31 @@ def parse(data: bytes, max_depth: int, where: str = "body") -> Any:
     except UnicodeDecodeError:
         raise ApiError(400, where, "the body is not UTF-8 text") from None
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
     except json.JSONDecodeError as err:
         raise ApiError(400, where, f"invalid JSON at line {err.lineno} column {err.colno}: "
                                    f"{err.msg}") from None
+    except ValueError as err:           # from the number hooks below
+        raise ApiError(400, where, str(err)) from None
     except RecursionError:
         raise ApiError(413, where, "JSON nested too deeply") from None
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > INT_DIGITS:
+        raise ValueError(f"a number in the JSON is longer than {INT_DIGITS} digits")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:20]} is too large a number")
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise ValueError(f"{text} is not a number JSON allows")
 
 
 def documents(data: bytes, max_depth: int, max_count: int) -> tuple[list[Any], bool]:

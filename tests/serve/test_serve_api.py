@@ -79,6 +79,19 @@ def test_settle_pays_the_winner(client: TestClient) -> None:
     assert r.json() == rulekit.settle(doc).to_dict()
 
 
+def test_settle_numbers_stay_json(client: TestClient) -> None:
+    doc = {"dealer": 0, "pulls": [0, 0, 0, 0], "winner": 0, "hand": HAND,
+           "kongs": [[], [], [], []], "stake": 10 ** 29}
+    r = client.post("/v1/settle", json={"settle": doc})
+    assert r.status_code == 200 and r.json()["payments"][0] == 42 * 10 ** 29
+    r = client.post("/v1/settle", content=json.dumps({"settle": doc}).replace(
+        str(10 ** 29), "1" * 31))
+    assert r.status_code == 400 and "longer than 30 digits" in error(r)["message"]
+    r = client.post("/v1/settle", json={"settle": {**doc, "stake": 1e307}})
+    assert r.status_code in (422, 200), r.text      # never a 500, never "Infinity"
+    assert "Infinity" not in r.text
+
+
 def test_settle_error_names_the_field(client: TestClient) -> None:
     doc = {"dealer": 0, "pulls": [0, 0, 0], "winner": 0, "hand": HAND,
            "kongs": [[], [], [], []], "stake": 1}
@@ -96,9 +109,10 @@ def test_waits_gives_each_tile_its_value(client: TestClient) -> None:
 
 
 def test_rulesets_lists_builtins_and_served(client: TestClient) -> None:
-    names = {r["name"]: r["origin"] for r in client.get("/v1/rulesets").json()["rulesets"]}
-    assert names["tianjin"] == "builtin" and names["table7"] == "served"
-    assert set(names) >= {"tianjin-3p", "tianjin-gold8"}
+    listed = {r["name"]: r for r in client.get("/v1/rulesets").json()["rulesets"]}
+    assert listed["tianjin"]["origin"] == "builtin" and listed["table7"]["origin"] == "served"
+    assert listed["tianjin"]["players"] == 4 and listed["tianjin-3p"]["players"] == 3
+    assert listed["tianjin"]["win_by"] == ["kong_draw", "self_draw"]
 
 
 def test_one_ruleset_has_its_merged_yaml(client: TestClient) -> None:
@@ -189,6 +203,9 @@ def test_deep_json_is_413_before_parsing(client: TestClient) -> None:
     (b"{\"hand\": ", 400, "body"),
     (b"[1, 2]", 400, "body"),
     (b"{\"hand\": 3}", 400, "hand"),
+    (b"{\"hand\": " + b"1" * 5000 + b"}", 400, "body"),
+    (b"{\"hand\": {\"indicator\": \"7p\", \"stake\": 1e999}}", 400, "body"),
+    (b"{\"hand\": NaN}", 400, "body"),
     (b"{\"hand\": {\"indicator\": \"7p\", \"hand\": \"46m123456789s22q\", \"win_tile\": \"5m\"}}",
      422, "hand"),
     (b"{\"hand\": {\"indicator\": \"7p\", \"hand\": \"46m123456789s22z\"}}", 422,
