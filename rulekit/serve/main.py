@@ -23,7 +23,7 @@ def config_from(args: argparse.Namespace) -> ServeConfig:
     given = {"body_bytes": ("--max-body", args.max_body),
              "ruleset_bytes": ("--max-ruleset", args.max_ruleset),
              "batch": ("--max-batch", args.max_batch), "seconds": ("--timeout", args.timeout),
-             "workers": ("--workers", args.workers)}
+             "work": ("--max-work", args.max_work), "workers": ("--workers", args.workers)}
     for key, (flag, value) in given.items():
         if value is not None:
             if value <= 0:
