@@ -104,6 +104,7 @@ def test_broken_overlay_shows_its_error_line(browser: Browser, server: Server) -
     expect(problem).to_have_attribute("data-line", "8")
     expect(problem).to_contain_text("line 8:")
     expect(problem).to_contain_text("unexpected end of expression")
+    expect(page.locator("#result-body")).to_contain_text("does not load yet")
     shot(page, "phone-broken-overlay.png")
     page.fill("#overlay", BROKEN.replace(" and\"", " and run(s, 4) and run(s, 7)\""))
     expect(page.locator("#overlay-status")).to_contain_text("✓ table 9")

@@ -244,7 +244,13 @@ function drawResult(res) {
   drawSummary(res);
   const box = $("result-body");
   box.className = "";
-  if (!res) { box.className = "muted"; box.textContent = "Enter a hand, its winning tile and the indicator."; return; }
+  if (!res) {
+    box.className = "muted";
+    box.textContent = state.ruleset === OVERLAY && !state.overlayOk
+      ? "The pasted overlay does not load yet: see its problems above."
+      : "Enter a hand, its winning tile and the indicator.";
+    return;
+  }
   if (!res.ok) { box.className = "error"; box.textContent = errorText(res.data); return; }
   const r = res.data;
   const head = document.createElement("p");
