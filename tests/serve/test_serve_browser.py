@@ -194,3 +194,27 @@ def test_phone_shows_the_verdict_at_the_bottom_of_the_screen(browser: Browser,
     desktop = open_page(browser, server, LINK, DESKTOP)
     expect(desktop.locator("#verdict")).to_have_text("和 14 番")
     expect(desktop.locator("#summary")).to_be_hidden()
+
+
+def test_settle_with_pulls_kongs_and_chan(browser: Browser, server: Server) -> None:
+    page = open_page(browser, server, LINK, PHONE)
+    expect(page.locator('[data-pay="0"]')).to_have_text("+42")
+    page.select_option("#dealer", "1")
+    pull = page.locator('[data-pull="0"]')            # seat 0 pulls (拉莊) the dealer once
+    pull.fill("1")
+    pull.dispatch_event("change")
+    # ×2 between the dealer and the seat that pulled: 28 from the dealer, 14 from the others
+    expect(page.locator("[data-pay]")).to_have_text(["+56", "-28", "-14", "-14"])
+    kong = page.locator('[data-kong="2.0"]')           # seat 2 has an exposed kong
+    kong.fill("1")
+    kong.dispatch_event("change")
+    page.check("#chan")
+    doc = {"dealer": 1, "dealer_sits": False, "pulls": [1, 0, 0, 0], "winner": 0,
+           "hand": HAND, "kongs": [[], [], ["exposed"], []], "chan": True, "stake": 1}
+    want = [f"+{p}" if p > 0 else str(p) for p in rulekit.settle(doc).payments]
+    expect(page.locator("[data-pay]")).to_have_text(want)
+    query = parse_qs(urlparse(page.url).query)
+    assert (query["dealer"], query["pulls"], query["kongs"], query["chan"]) == \
+        (["1"], ["1,0,0,0"], ["0.0,0.0,1.0,0.0"], ["1"])
+    again = open_page(browser, server, page.url.removeprefix(server.url), PHONE)
+    expect(again.locator("[data-pay]")).to_have_text(want)   # the link keeps the table too
