@@ -218,3 +218,13 @@ def test_settle_with_pulls_kongs_and_chan(browser: Browser, server: Server) -> N
         (["1"], ["1,0,0,0"], ["0.0,0.0,1.0,0.0"], ["1"])
     again = open_page(browser, server, page.url.removeprefix(server.url), PHONE)
     expect(again.locator("[data-pay]")).to_have_text(want)   # the link keeps the table too
+
+
+def test_three_player_ruleset_has_three_seats(browser: Browser, server: Server) -> None:
+    page = open_page(browser, server, LINK, PHONE)
+    expect(page.locator("#seat-rows tr")).to_have_count(4)
+    page.select_option("#ruleset", "tianjin-3p")
+    expect(page.locator("#seat-rows tr")).to_have_count(3)
+    # 14 fan from each of the two others
+    expect(page.locator("[data-pay]")).to_have_text(["+28", "-14", "-14"])
+    expect(page.locator("#winner option")).to_have_count(4)      # three seats and 流局
