@@ -228,3 +228,25 @@ def test_three_player_ruleset_has_three_seats(browser: Browser, server: Server) 
     # 14 fan from each of the two others
     expect(page.locator("[data-pay]")).to_have_text(["+28", "-14", "-14"])
     expect(page.locator("#winner option")).to_have_count(4)      # three seats and 流局
+
+
+def test_melds_from_the_pad(browser: Browser, server: Server) -> None:
+    page = open_page(browser, server, "/", PHONE)
+    page.locator('.targets [data-target="kong"]').click()
+    page.locator('#pad [data-tile="3p"]').click()          # an exposed kong 3333p
+    expect(page.locator("#meld-tiles .t")).to_have_count(4)
+    page.locator('.targets [data-target="hand"]').click()
+    for t in ["1s", "2s", "9s", "4p", "5p", "6p", "7m", "7m", "7m", "5z"]:
+        page.locator(f'#pad [data-tile="{t}"]').click()
+    expect(page.locator("#hand-count")).to_have_text("10/10")
+    page.locator('#pad [data-tile="5z"]').click()          # the winning tile
+    page.locator('#pad [data-tile="8s"]').click()          # the indicator: hun 8s 9s
+    page.select_option("#win-by", "kong_draw")
+    # rulesets/cases/tianjin.yaml, row 3 有混杠開提溜 明杠: 提溜 1 × 杠開 2, + 明杠 1
+    expect(page.locator("#verdict")).to_have_text("和 3 番")
+    doc = {"indicator": "8s", "hand": "12s9s456p777m5z", "win_tile": "5z",
+           "win_by": "kong_draw", "melds": [{"kind": "kong", "tiles": "3333p",
+                                             "concealed": False}]}
+    expect(page.locator("#explain li")).to_have_text(list(rulekit.score(doc).explain))
+    query = parse_qs(urlparse(page.url).query)
+    assert query["kong"] == ["3333p"] and query["by"] == ["kong_draw"]
