@@ -56,6 +56,9 @@ def open_page(browser: Browser, server: Server, path: str, size: dict[str, int])
 def shot(page: Page, name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / name
+    # the phone's verdict bar is fixed to the screen: in a whole-page picture it would sit in
+    # the middle (phone-viewport.png shows it where a player sees it)
+    page.add_style_tag(content=".summary { display: none !important; }")
     page.screenshot(path=str(path), full_page=True)
     return path
 
