@@ -176,6 +176,21 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--jobs", "-j", type=int, default=None,
                    help="worker processes (default: one per core)")
     d.add_argument("--top", type=int, default=10, help="how many largest changes to list")
+
+    sv = sub.add_parser("serve", help="the HTTP JSON API and web calculator (extra: serve)")
+    sv.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--rulesets", metavar="DIR", help="also serve the *.yaml rulesets here")
+    for flag, help_ in (("--max-body", "bytes of one request body"),
+                        ("--max-ruleset", "bytes of one inline ruleset_yaml"),
+                        ("--max-batch", "documents in one batch"),
+                        ("--timeout", "seconds of scoring per request"),
+                        ("--max-work", "static work budget of an inline ruleset's patterns"),
+                        ("--workers", "scoring threads")):
+        sv.add_argument(flag, type=float if flag == "--timeout" else int, help=help_)
+
+    sht = sub.add_parser("sheet", help="a ruleset as a printable HTML rule sheet")
+    sht.add_argument("ruleset", help="a built-in name or a YAML path")
     return parser
 
 
@@ -587,10 +602,26 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if args.fail_on_change and result.changed else 0
 
 
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        from rulekit.serve.main import run
+    except ImportError as err:
+        raise UsageError(f"serve: needs the serve extra (pip install \"rulekit[serve]\"): "
+                         f"{err}") from None
+    return run(args, out)
+
+
+def cmd_sheet(args: argparse.Namespace, out: TextIO) -> int:
+    from rulekit.serve.sheet import sheet_for
+    out.write(sheet_for(args.ruleset))
+    return 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "score": cmd_score, "waits": cmd_waits, "settle": cmd_settle, "session": cmd_session,
     "validate": cmd_validate, "rulesets": cmd_rulesets, "show": cmd_show, "schema": cmd_schema,
     "test": cmd_test, "corpus": cmd_corpus, "diff": cmd_diff,
+    "serve": cmd_serve, "sheet": cmd_sheet,
 }
 
 

@@ -1,0 +1,122 @@
+"""What each API call does, as plain functions of a parsed request (they run in a worker).
+
+Each takes the request's JSON object and returns the response's; library errors become
+`ApiError`s naming the field, so the HTTP layer only turns them into status and JSON.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import rulekit
+from rulekit import report
+from rulekit.errors import (DslError, HandError, RulekitError, RulesetError, SettleError,
+                            TileError)
+from rulekit.ruleset.model import Ruleset
+from rulekit.serve.errors import ApiError, problem_dict
+from rulekit.serve.registry import Registry
+
+
+def _object(value: Any, field: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ApiError(400, field, "expected a JSON object")
+    return value
+
+
+def library_errors(fn: Callable[[], dict[str, Any]], field: str) -> dict[str, Any]:
+    """Run `fn`, turning the library's input errors into 422s that name the field."""
+    try:
+        return fn()
+    except (HandError, SettleError) as err:
+        raise ApiError(422, f"{field}.{err.field}", err.message) from None
+    except TileError as err:
+        raise ApiError(422, field, str(err)) from None
+    except RulesetError as err:
+        raise ApiError(422, "ruleset", str(err).splitlines()[0], err.problems) from None
+    except (DslError, RulekitError) as err:
+        raise ApiError(422, field, str(err).splitlines()[0]) from None
+
+
+def score(reg: Registry, req: Any, default: str | None = None) -> dict[str, Any]:
+    """`{"ruleset" | "ruleset_yaml", "hand": {...}}` → the `ScoreResult` as a dict."""
+    req = _object(req, "body")
+    rs = reg.pick(req, default)
+    doc = _object(req.get("hand"), "hand")
+    return library_errors(lambda: rulekit.score(doc, rs).to_dict(), "hand")
+
+
+def settle(reg: Registry, req: Any) -> dict[str, Any]:
+    """`{"ruleset" | "ruleset_yaml", "settle": {...}}` → the `SettleResult` as a dict."""
+    req = _object(req, "body")
+    rs = reg.pick(req)
+    doc = _object(req.get("settle"), "settle")
+    return library_errors(lambda: rulekit.settle(doc, rs).to_dict(), "settle")
+
+
+def waits(reg: Registry, req: Any) -> dict[str, Any]:
+    """`{"ruleset" | "ruleset_yaml", "hand": {...13 tiles...}}` → each waited tile's score."""
+    req = _object(req, "body")
+    rs = reg.pick(req)
+    doc = _object(req.get("hand"), "hand")
+
+    def run() -> dict[str, Any]:
+        out = []
+        for item in rulekit.waits({k: v for k, v in doc.items() if k != "win_tile"}, rs):
+            tile = item if isinstance(item, str) else str(getattr(item, "tile", item))
+            result = rulekit.score({**doc, "win_tile": tile}, rs)
+            out.append({"tile": tile, "win": result.win, "total_fan": result.total_fan,
+                        "hand_fan": result.hand_fan, "patterns": list(result.patterns),
+                        "pattern_names": list(result.pattern_names),
+                        "reason": result.reason})
+        return {"waits": out}
+    return library_errors(run, "hand")
+
+
+def batch(reg: Registry, docs: list[Any], default: str | None) -> list[dict[str, Any]]:
+    """One result per document, in order; a bad document's result is its error."""
+    out: list[dict[str, Any]] = []
+    for doc in docs:
+        try:
+            if isinstance(doc, ApiError):
+                raise doc
+            out.append(score(reg, doc, default))
+        except ApiError as err:
+            out.append(err.body())
+    return out
+
+
+def describe(reg: Registry, name: str, rs: Ruleset) -> dict[str, Any]:
+    entry = reg.entries.get(name)
+    first = rs.description.splitlines()[0] if rs.description else ""
+    return {"name": name, "origin": entry.origin if entry else "inline", "title": first,
+            "players": rs.players, "hun_kinds": rs.hun_kinds, "win_by": sorted(rs.win_by)}
+
+
+def rulesets(reg: Registry) -> dict[str, Any]:
+    out = []
+    for entry in reg.names():
+        try:
+            out.append(describe(reg, entry.name, reg.get(entry.name)))
+        except ApiError as err:
+            out.append({"name": entry.name, "origin": entry.origin, "broken": err.message})
+    return {"rulesets": out}
+
+
+def ruleset(reg: Registry, name: str) -> dict[str, Any]:
+    rs = reg.get(name)
+    return {**describe(reg, name, rs), "description": rs.description, "chain": list(rs.chain),
+            "patterns": [{"id": p.id, "name": p.name} for p in rs.patterns],
+            "yaml": report.ruleset_yaml(rs)}
+
+
+def validate(reg: Registry, text: Any) -> dict[str, Any]:
+    """Every problem of an overlay with its line; `ok` with the ruleset's name when none."""
+    try:
+        rs = reg.inline(text)
+    except ApiError as err:
+        if err.status != 422:
+            raise
+        return {"ok": False, "field": err.field, "message": err.message,
+                "problems": [problem_dict(p) for p in err.problems or [err.message]]}
+    return {"ok": True, "name": rs.name, "patterns": [{"id": p.id, "name": p.name}
+                                                      for p in rs.patterns],
+            "players": rs.players, "chain": list(rs.chain)}

@@ -1,0 +1,30 @@
+"""What one request may cost the server: each bound is a `rulekit serve` flag.
+
+The defaults are generous for a club's calculator and a game server's batches, and small
+enough that a hostile request is refused in milliseconds while the others keep being served.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulekit import limits as lib
+
+
+@dataclass(frozen=True, slots=True)
+class ServeLimits:
+    body_bytes: int = 1024 * 1024          # one request body (a batch included)
+    ruleset_bytes: int = 64 * 1024         # one inline `ruleset_yaml` overlay
+    batch: int = 1000                      # documents in one `/v1/score:batch`
+    seconds: float = 5.0                   # wall time of one request's scoring
+    json_depth: int = lib.JSON_DEPTH       # nesting of a request's JSON
+    yaml_depth: int = lib.YAML_DEPTH       # nesting of an inline overlay
+    work: int = 200_000                    # static cost estimate of one inline pattern
+    cache: int = 128                       # compiled inline rulesets kept (LRU)
+    workers: int = 4                       # threads that score
+
+
+@dataclass(frozen=True, slots=True)
+class ServeConfig:
+    limits: ServeLimits = ServeLimits()
+    rulesets_dir: Path | None = None       # `--rulesets DIR`: more rulesets served by name

@@ -1,0 +1,48 @@
+"""`rulekit serve`: flags → limits → uvicorn. Binds to loopback unless told otherwise."""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+import uvicorn
+
+from rulekit.errors import RulekitError
+from rulekit.serve.app import create_app
+from rulekit.serve.limits import ServeConfig, ServeLimits
+
+
+class ServeError(RulekitError):
+    """A bad `rulekit serve` flag."""
+
+
+def config_from(args: argparse.Namespace) -> ServeConfig:
+    lim = ServeLimits()
+    given = {"body_bytes": ("--max-body", args.max_body),
+             "ruleset_bytes": ("--max-ruleset", args.max_ruleset),
+             "batch": ("--max-batch", args.max_batch), "seconds": ("--timeout", args.timeout),
+             "work": ("--max-work", args.max_work), "workers": ("--workers", args.workers)}
+    for key, (flag, value) in given.items():
+        if value is not None:
+            if value <= 0:
+                raise ServeError(f"serve: {flag} must be positive")
+            lim = replace(lim, **{key: value})
+    folder = None
+    if args.rulesets:
+        folder = Path(args.rulesets)
+        if not folder.is_dir():
+            raise ServeError(f"serve: --rulesets {args.rulesets}: not a directory")
+    return ServeConfig(limits=lim, rulesets_dir=folder)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    config = config_from(args)
+    app = create_app(config)
+    n = len(app.state.registry.entries)
+    sys.stderr.write(f"rulekit serve: http://{args.host}:{args.port}/ ({n} rulesets; "
+                     f"API docs at /docs)\n")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                access_log=False, server_header=False)
+    return 0

@@ -1,0 +1,298 @@
+"""The HTTP API in process: each endpoint's answer, and each refusal as a clean JSON 4xx."""
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+import rulekit
+from rulekit.cli import main
+from serve.serve_helpers import HAND, SERVED, make_client
+
+OVERLAY_MIN20 = "extends: tianjin\nname: strict\nwin:\n  minimum: 20\n"
+
+
+def error(r: Any) -> dict[str, Any]:
+    body = r.json()
+    assert set(body) == {"error"}, body
+    assert "Traceback" not in r.text
+    err: dict[str, Any] = body["error"]
+    return err
+
+
+def test_score_is_what_the_cli_prints(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(HAND)))
+    out = io.StringIO()
+    assert main(["score", "--json", "-"], out=out) == 0
+    r = client.post("/v1/score", content=json.dumps({"ruleset": "tianjin", "hand": HAND}))
+    assert r.status_code == 200
+    assert r.json() == json.loads(out.getvalue())
+    # the hand of docs/api.md: (捉5 3 + 龍 4) × 素 2 = 14
+    assert r.json()["total_fan"] == 14
+    assert r.json()["pattern_names"] == ["捉5", "龍", "素"]
+
+
+def test_score_defaults_to_tianjin_and_ignores_content_type(client: TestClient) -> None:
+    r = client.post("/v1/score", content=json.dumps({"hand": HAND}),
+                    headers={"content-type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 200 and r.json()["total_fan"] == 14
+
+
+def test_batch_array_keeps_order_and_puts_errors_in_place(client: TestClient) -> None:
+    docs = [{"hand": HAND}, {"hand": {**HAND, "hand": "46m1234567s22z"}},
+            {"ruleset": "table7", "hand": HAND}]
+    r = client.post("/v1/score:batch", json=docs)
+    assert r.status_code == 200
+    first, second, third = r.json()
+    assert first["total_fan"] == 14
+    assert second["error"]["field"] == "hand.hand"          # 11 tiles where 13 are needed
+    assert third["total_fan"] == 22                         # table7: (3 + 8) × 2
+
+
+def test_batch_jsonl_answers_jsonl(client: TestClient) -> None:
+    body = "\n".join([json.dumps({"hand": HAND}), "{not json", json.dumps({"hand": HAND})])
+    r = client.post("/v1/score:batch?ruleset=table7", content=body)
+    assert r.headers["content-type"].startswith("application/x-ndjson")
+    lines = [json.loads(x) for x in r.text.splitlines()]
+    assert [x.get("total_fan") for x in lines] == [22, None, 22]
+    assert lines[1]["error"]["field"] == "line 2"
+
+
+def test_batch_longer_than_the_limit_is_413() -> None:
+    with make_client(batch=3) as c:
+        r = c.post("/v1/score:batch", json=[{"hand": HAND}] * 4)
+    assert r.status_code == 413 and "at most 3" in error(r)["message"]
+
+
+def test_settle_pays_the_winner(client: TestClient) -> None:
+    doc = {"dealer": 0, "dealer_sits": False, "pulls": [0, 0, 0, 0], "winner": 0,
+           "hand": HAND, "kongs": [[], [], [], []], "chan": False, "stake": 1}
+    r = client.post("/v1/settle", json={"ruleset": "tianjin", "settle": doc})
+    assert r.status_code == 200
+    # 14 fan from each of the three others, no 坐莊 or 拉莊
+    assert r.json()["payments"] == [42, -14, -14, -14]
+    assert r.json() == rulekit.settle(doc).to_dict()
+
+
+def test_settle_numbers_stay_json(client: TestClient) -> None:
+    doc = {"dealer": 0, "pulls": [0, 0, 0, 0], "winner": 0, "hand": HAND,
+           "kongs": [[], [], [], []], "stake": 10 ** 29}
+    r = client.post("/v1/settle", json={"settle": doc})
+    assert r.status_code == 200 and r.json()["payments"][0] == 42 * 10 ** 29
+    r = client.post("/v1/settle", content=json.dumps({"settle": doc}).replace(
+        str(10 ** 29), "1" * 31))
+    assert r.status_code == 400 and "longer than 30 digits" in error(r)["message"]
+    r = client.post("/v1/settle", json={"settle": {**doc, "stake": 1e307}})
+    assert r.status_code in (422, 200), r.text      # never a 500, never "Infinity"
+    assert "Infinity" not in r.text
+
+
+def test_settle_error_names_the_field(client: TestClient) -> None:
+    doc = {"dealer": 0, "pulls": [0, 0, 0], "winner": 0, "hand": HAND,
+           "kongs": [[], [], [], []], "stake": 1}
+    r = client.post("/v1/settle", json={"settle": doc})
+    assert r.status_code == 422 and error(r)["field"].startswith("settle.pulls")
+
+
+def test_waits_gives_each_tile_its_value(client: TestClient) -> None:
+    r = client.post("/v1/waits", json={"hand": {"indicator": "7p", "hand": "46m123456789s1z7p"}})
+    assert r.status_code == 200
+    got = {w["tile"]: (w["total_fan"], w["pattern_names"]) for w in r.json()["waits"]}
+    # docs/api.md's waits; 5m: 捉5 3 + 龍 4 (the held 7p hun keeps it from 素); 1z: 龍 alone
+    assert got == {"5m": (7, ["捉5", "龍"]), "7p": (7, ["捉5", "龍"]),
+                   "8p": (7, ["捉5", "龍"]), "1z": (4, ["龍"])}
+
+
+def test_rulesets_lists_builtins_and_served(client: TestClient) -> None:
+    listed = {r["name"]: r for r in client.get("/v1/rulesets").json()["rulesets"]}
+    assert listed["tianjin"]["origin"] == "builtin" and listed["table7"]["origin"] == "served"
+    assert listed["tianjin"]["players"] == 4 and listed["tianjin-3p"]["players"] == 3
+    assert listed["tianjin"]["win_by"] == ["kong_draw", "self_draw"]
+
+
+def test_one_ruleset_has_its_merged_yaml(client: TestClient) -> None:
+    r = client.get("/v1/rulesets/table7")
+    body = r.json()
+    assert r.status_code == 200 and body["chain"][-1] == "rulesets/tianjin.yaml"
+    assert "minimum: 4" in body["yaml"] and "long: 8" in body["yaml"]
+    assert {"id": "long", "name": "龍"} in body["patterns"]
+
+
+@pytest.mark.parametrize("name,status", [("no-such", 404), ("..%2F..%2Fetc%2Fpasswd", 400),
+                                         ("../tianjin", 400), ("tianjin.yaml", 400)])
+def test_ruleset_names_never_reach_files(client: TestClient, name: str, status: int) -> None:
+    r = client.post("/v1/score", json={"ruleset": name.replace("%2F", "/"), "hand": HAND})
+    assert r.status_code == status and error(r)["field"] == "ruleset"
+    # in a URL, the client may fold "../" away before sending: any clean 4xx then
+    r = client.get(f"/v1/rulesets/{name}")
+    assert r.status_code == (status if "%2F" in name or "/" not in name else r.status_code)
+    assert 400 <= r.status_code < 500 and error(r)["message"]
+
+
+def test_inline_overlay_is_compiled_and_cached(client: TestClient) -> None:
+    reg = client.app.state.registry  # type: ignore[attr-defined]
+    before = reg.cached()
+    for _ in range(3):
+        r = client.post("/v1/score", json={"ruleset_yaml": OVERLAY_MIN20, "hand": HAND})
+        assert r.json()["win"] is False and r.json()["reason"] == "below_minimum"
+    assert reg.cached() == before + 1
+
+
+def test_inline_overlay_may_extend_a_served_ruleset(client: TestClient) -> None:
+    text = "extends: table7\nname: table7-strict\nwin:\n  minimum: 30\n"
+    r = client.post("/v1/score", json={"ruleset_yaml": text, "hand": HAND})
+    assert r.status_code == 200 and r.json()["hand_fan"] == 22 and not r.json()["win"]
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "../../rulesets/tianjin.yaml",
+                                    "tianjin.yaml", str(SERVED / "table7.yaml")])
+def test_inline_extends_may_not_name_a_file(client: TestClient, target: str) -> None:
+    text = f"name: x\nextends: {json.dumps(target)}\n"
+    r = client.post("/v1/score", json={"ruleset_yaml": text, "hand": HAND})
+    err = error(r)
+    assert r.status_code == 422 and err["field"] == "ruleset_yaml"
+    assert err["message"].startswith("<inline>:2: extends:")
+
+
+def test_both_ruleset_and_overlay_is_400(client: TestClient) -> None:
+    r = client.post("/v1/score", json={"ruleset": "tianjin", "ruleset_yaml": OVERLAY_MIN20,
+                                       "hand": HAND})
+    assert r.status_code == 400
+
+
+def test_alias_bomb_is_refused_at_its_line(client: TestClient) -> None:
+    bomb = "extends: tianjin\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a]\n" \
+           "c: &c [*b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c]\n"
+    r = client.post("/v1/score", json={"ruleset_yaml": bomb, "hand": HAND})
+    assert r.status_code == 422
+    assert error(r)["message"].startswith("<inline>:2: YAML anchors and aliases")
+
+
+def test_pattern_over_the_work_budget_is_refused(client: TestClient) -> None:
+    when = "some a in hand.tiles: some b in hand.tiles: some c in hand.tiles: " \
+           "some d in hand.tiles: some e in hand.tiles: a == b and c == d and d == e"
+    text = f"extends: tianjin\npatterns:\n  slow:\n    name: slow\n    when: \"{when}\"\n"
+    r = client.post("/v1/score", json={"ruleset_yaml": text, "hand": HAND})
+    assert r.status_code == 422 and "work budget" in error(r)["message"]
+    assert error(r)["message"].startswith("<inline>:5:")
+
+
+def test_overlay_larger_than_its_limit_is_413() -> None:
+    with make_client(ruleset_bytes=100) as c:
+        r = c.post("/v1/score", json={"ruleset_yaml": "#" * 101, "hand": HAND})
+    assert r.status_code == 413 and error(r)["field"] == "ruleset_yaml"
+
+
+def test_body_larger_than_its_limit_is_413() -> None:
+    with make_client(body_bytes=1000) as c:
+        r = c.post("/v1/score", content=b"{" + b" " * 2000 + b"}")
+    assert r.status_code == 413 and error(r)["field"] == "body"
+
+
+def test_deep_json_is_413_before_parsing(client: TestClient) -> None:
+    r = client.post("/v1/score", content=b"[" * 100_000 + b"]" * 100_000)
+    assert r.status_code == 413 and "nested deeper" in error(r)["message"]
+
+
+@pytest.mark.parametrize("body,status,field", [
+    (b"{\"hand\": ", 400, "body"),
+    (b"[1, 2]", 400, "body"),
+    (b"{\"hand\": 3}", 400, "hand"),
+    (b"{\"hand\": " + b"1" * 5000 + b"}", 400, "body"),
+    (b"{\"hand\": {\"indicator\": \"7p\", \"stake\": 1e999}}", 400, "body"),
+    (b"{\"hand\": NaN}", 400, "body"),
+    (b"{\"hand\": {\"indicator\": \"7p\", \"hand\": \"46m123456789s22q\", \"win_tile\": \"5m\"}}",
+     422, "hand"),
+    (b"{\"hand\": {\"indicator\": \"7p\", \"hand\": \"46m123456789s22z\"}}", 422,
+     "hand.win_tile"),
+])
+def test_bad_documents(client: TestClient, body: bytes, status: int, field: str) -> None:
+    r = client.post("/v1/score", content=body)
+    assert r.status_code == status and error(r)["field"].startswith(field)
+
+
+def test_unknown_paths_and_methods_answer_json(client: TestClient) -> None:
+    assert client.get("/v1/nothing").status_code == 404
+    r = client.get("/v1/score")
+    assert r.status_code == 405 and error(r)["field"] == "path"
+
+
+def test_time_limit_answers_503() -> None:
+    with make_client(seconds=0.001) as c:
+        r = c.post("/v1/score:batch", json=[{"hand": HAND}] * 1000)
+    assert r.status_code == 503 and "limit" in error(r)["message"]
+
+
+def test_validate_reports_every_problem_with_its_line(client: TestClient) -> None:
+    text = ("extends: tianjin\nname: broken\npatterns:\n  bad:\n    name: 壞\n"
+            "    when: \"some s in suits: run(s, 1) and\"\nwin:\n  minimum: many\n")
+    r = client.post("/v1/validate", json={"ruleset_yaml": text})
+    body = r.json()
+    assert r.status_code == 200 and body["ok"] is False
+    lines = {p["line"] for p in body["problems"]}
+    assert 6 in lines and 8 in lines, body
+
+
+def test_validate_accepts_raw_yaml_and_says_ok(client: TestClient) -> None:
+    r = client.post("/v1/validate", content=OVERLAY_MIN20.encode(),
+                    headers={"content-type": "application/yaml"})
+    body = r.json()
+    assert body["ok"] is True and body["name"] == "strict"
+    assert body["chain"] == ["<inline>", "rulesets/tianjin.yaml"]
+
+
+def test_openapi_and_docs(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    assert spec["openapi"].startswith("3.")
+    assert {"/v1/score", "/v1/score:batch", "/v1/settle", "/v1/waits", "/v1/validate",
+            "/v1/rulesets", "/v1/rulesets/{name}"} <= set(spec["paths"])
+    page = client.get("/docs").text
+    assert "POST /v1/score:batch" in page
+
+
+def test_rule_sheet_shows_values_and_examples(client: TestClient) -> None:
+    r = client.get("/rules/tianjin")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    row = r.text.split('<tr id="long">')[1].split("</tr>")[0]
+    assert ">+4<" in row and "fan" in row                  # 龍: add 4, with a scored example
+    out = io.StringIO()
+    assert main(["sheet", "tianjin"], out=out) == 0
+    assert out.getvalue() == r.text
+
+
+def test_served_rule_sheet_uses_its_own_cases(client: TestClient) -> None:
+    text = client.get("/rules/table7").text
+    row = text.split('<tr id="long">')[1].split("</tr>")[0]
+    assert ">+8<" in row and "22 fan" in row
+
+
+def test_overlay_rule_sheet(client: TestClient) -> None:
+    r = client.get("/rules", params={"overlay": OVERLAY_MIN20})
+    assert r.status_code == 200 and "<h1>strict</h1>" in r.text
+    assert "<code>20</code>" in r.text                     # the minimum it sets
+    r = client.get("/rules", params={"overlay": "extends: ../../etc/passwd\n"})
+    assert r.status_code == 422 and error(r)["field"] == "ruleset_yaml"
+    assert client.get("/rules").status_code == 400
+
+
+def test_page_and_static_files(client: TestClient) -> None:
+    r = client.get("/")
+    assert r.status_code == 200 and 'id="pad"' in r.text
+    assert client.get("/static/app.js").status_code == 200
+    assert "default-src 'self'" in r.headers["content-security-policy"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=300) | st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+    lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4),
+    max_leaves=20).map(lambda v: json.dumps(v).encode()))
+def test_no_body_makes_a_500(client: TestClient, body: bytes) -> None:
+    for path in ("/v1/score", "/v1/settle", "/v1/waits", "/v1/validate", "/v1/score:batch"):
+        r = client.post(path, content=body)
+        assert r.status_code in (200, 400, 404, 413, 422), (path, body, r.text)

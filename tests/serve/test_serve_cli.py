@@ -1,0 +1,68 @@
+"""`rulekit serve` and `rulekit sheet` on the command line; the overlay work estimate."""
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from rulekit.cli import build_parser, main
+from rulekit.dsl.parse import parse
+from rulekit.serve.inline import work
+from rulekit.serve.main import config_from
+from serve.serve_helpers import SERVED, child_env
+
+
+def test_core_cli_does_not_import_the_server() -> None:
+    code = "import sys, rulekit.cli; print(sorted(m for m in ('starlette', 'uvicorn') " \
+           "if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=tempfile.gettempdir(), env=child_env()).stdout
+    assert out.strip() == "[]"
+
+
+def test_flags_become_limits() -> None:
+    args = build_parser().parse_args(["serve", "--max-body", "5000", "--max-ruleset", "700",
+                                      "--max-batch", "9", "--timeout", "0.5", "--workers", "2",
+                                      "--max-work", "1000", "--rulesets", str(SERVED)])
+    config = config_from(args)
+    lim = config.limits
+    assert (lim.body_bytes, lim.ruleset_bytes, lim.batch, lim.seconds, lim.workers,
+            lim.work) == (5000, 700, 9, 0.5, 2, 1000)
+    assert config.rulesets_dir == SERVED
+    assert args.host == "127.0.0.1"             # loopback unless told otherwise
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["serve", "--max-body", "0"], "--max-body must be positive"),
+    (["serve", "--rulesets", "/no/such/dir"], "not a directory"),
+])
+def test_bad_flags_are_one_line(argv: list[str], message: str,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_sheet_of_a_ruleset_file_uses_the_cases_beside_it() -> None:
+    out = io.StringIO()
+    assert main(["sheet", str(SERVED / "table7.yaml")], out=out) == 0
+    row = out.getvalue().split('<tr id="long">')[1].split("</tr>")[0]
+    assert ">+8<" in row and "22 fan" in row and "捉5 龍 素" in row
+
+
+def test_sheet_of_an_unknown_ruleset_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sheet", "no-such-ruleset"]) == 2
+    assert "no such ruleset" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("depth,steps", [(1, 2 + 18 * 3), (2, 1010), (3, 18182),
+                                         (4, 327278)])
+def test_work_estimate_multiplies_nested_quantifiers(depth: int, steps: int) -> None:
+    # body `v0 == v1` (or `v0 == v0`): compare + two names = 3; each level adds the list's
+    # cost (hand.tiles: attribute + name = 2) and 18 times its body
+    names = [f"v{i}" for i in range(depth)]
+    text = ": ".join(f"some {v} in hand.tiles" for v in names) + f": v0 == {names[-1]}"
+    assert work(parse(text)) == steps
