@@ -42,6 +42,8 @@ LINK = re.compile(r"\]\(([^)\s]+)\)")
 MENTION = re.compile(r"(?<![\w./:~-])((?:\.{1,2}/|/)?(?:[\w.*-]+/)+[\w.*-]*)")
 # a name that stands for any: NAME, ID, or a one-letter name
 PLACEHOLDER = re.compile(r"(?<=/)(?:[A-Z]+|[a-z])(?=\.|/|$)")
+# not files: the HTTP routes of `rulekit serve` (docs/serve.md) and Debian's browser binary
+NOT_FILES = ("/v1/", "/rules/", "/usr/bin/")
 BARE_MD = re.compile(r"(?<![\w./-])([\w-]+\.md)\b")
 
 
@@ -61,6 +63,8 @@ def missing_paths(doc: Path) -> list[str]:
     for path in MENTION.findall(prose(text)):
         path = path.rstrip(".")                    # the end of a sentence
         path = PLACEHOLDER.sub("*", path)          # rulesets/NAME.yaml, rulesets/x.yaml
+        if path.startswith(NOT_FILES):
+            continue
         if path.startswith(("/", "../", "~")) or path.split("/")[0] in ("shared", "seeds"):
             bad.append(path)      # outside the repository, whatever is there
         elif path.split("/")[0] in TOP and not list(ROOT.glob(path.rstrip("/") or ".")):
