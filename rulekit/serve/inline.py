@@ -19,7 +19,7 @@ import yaml
 from rulekit import resources
 from rulekit.errors import RulesetError
 from rulekit.ruleset import yamlmarks
-from rulekit.serve.errors import ApiError
+from rulekit.serve.errors import ApiError, first_problem
 from rulekit.serve.limits import ServeLimits
 
 FIELD = "ruleset_yaml"
@@ -42,7 +42,7 @@ def prepare(text: str, lim: ServeLimits, builtins: Iterable[str],
     try:
         node, _ = yamlmarks.compose(text, SHOWN)     # the library's bounded loader
     except RulesetError as err:
-        raise ApiError(422, FIELD, err.problems[0], err.problems) from None
+        raise ApiError(422, FIELD, first_problem(err.problems), err.problems) from None
     base = resources.rulesets_dir() / f"{SHOWN}.yaml"
     ext = _value(node, "extends") if isinstance(node, yaml.MappingNode) else None
     if ext is None:

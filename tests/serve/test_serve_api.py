@@ -184,6 +184,19 @@ def test_pattern_over_the_work_budget_is_refused(client: TestClient) -> None:
     assert "(at most 100,000)" in error(r)["message"]     # the library's budget by default
 
 
+def test_overlay_with_several_problems_names_the_first_and_lists_all(client: TestClient
+                                                                     ) -> None:
+    when = " or ".join(["true"] * 1200)            # 9,596 characters: limits.DSL_CHARS is 4,000
+    text = f"extends: tianjin\npatterns:\n  x:\n    name: x\n    when: \"{when}\"\n"
+    r = client.post("/v1/score", json={"ruleset_yaml": text, "hand": HAND})
+    err = error(r)
+    assert r.status_code == 422 and len(err["problems"]) == 2
+    assert [p["line"] for p in err["problems"]] == [5, 5]
+    assert err["message"].startswith("<inline>:5")
+    assert err["message"].endswith(" (and 1 more)")
+    assert "pattern too long (9596 characters; at most 4000)" in err["problems"][1]["message"]
+
+
 def _nested(depth: int) -> str:
     """An overlay whose one pattern nests `depth` loops over hand.tiles, on line 5; dsl/cost.py
     counts 1,371 steps for 2 levels, 24,699 for 3 and 444,603 for 4."""
