@@ -2,8 +2,8 @@
 
 Scoring runs in a small thread pool with a wall-time limit per request, so the event loop
 keeps accepting and answering while a slow request is refused. (Python cannot stop a thread:
-inline overlays are held to a static work budget before they run, see `inline.py`; the time
-limit is the backstop.)
+inline overlays are held to the library's static work budget when they load, `dsl/cost.py`;
+the time limit is the backstop.)
 """
 from __future__ import annotations
 
