@@ -185,7 +185,8 @@ def build_parser() -> argparse.ArgumentParser:
                         ("--max-ruleset", "bytes of one inline ruleset_yaml"),
                         ("--max-batch", "documents in one batch"),
                         ("--timeout", "seconds of scoring per request"),
-                        ("--max-work", "static work budget of an inline ruleset's patterns"),
+                        ("--max-work", "steps one pattern of an inline ruleset may take "
+                                     "(default and most: the library budget)"),
                         ("--workers", "scoring threads")):
         sv.add_argument(flag, type=float if flag == "--timeout" else int, help=help_)
 

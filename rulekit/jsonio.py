@@ -20,14 +20,17 @@ from rulekit.limits import DOC_BYTES, INT_DIGITS, JSON_DEPTH, excerpt
 class JsonError(RulekitError):
     """A document that is not UTF-8, not JSON, or beyond the bounds in `rulekit.limits`.
 
-    `line` and `column` locate a syntax error (1-based) when there is one, else they are 0.
+    `line` and `column` locate a syntax error (1-based) when there is one, else they are 0;
+    `too_big` says the document passed a size or nesting bound (a server answers 413).
     """
 
-    def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
+    def __init__(self, message: str, line: int = 0, column: int = 0,
+                 too_big: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.column = column
+        self.too_big = too_big
 
     def located(self, name: str) -> str:
         """The message prefixed with `name` and, for a syntax error, `:line:column`."""
@@ -61,18 +64,18 @@ def _constant(text: str) -> Any:
     raise _Refused(f"{text} is not a JSON number")
 
 
-def _check_depth(text: str) -> None:
-    """Refuse nesting deeper than JSON_DEPTH before `json` recurses into it."""
-    if text.count("[") + text.count("{") <= JSON_DEPTH:
+def _check_depth(text: str, max_depth: int = JSON_DEPTH) -> None:
+    """Refuse nesting deeper than `max_depth` before `json` recurses into it."""
+    if text.count("[") + text.count("{") <= max_depth:
         return
     depth = 0
     for m in _BRACKET_OR_STRING.finditer(text):
         tok = m.group()
         if tok in "[{":
             depth += 1
-            if depth > JSON_DEPTH:
-                raise JsonError(f"invalid JSON: nested deeper than {JSON_DEPTH} levels "
-                                f"at character {m.start() + 1}")
+            if depth > max_depth:
+                raise JsonError(f"invalid JSON: nested deeper than {max_depth} levels "
+                                f"at character {m.start() + 1}", too_big=True)
         elif tok in "]}":
             depth -= 1
 
@@ -101,20 +104,26 @@ def decode(data: bytes) -> str:
                         ) from None
 
 
-def read_document(data: bytes | str) -> Any:
-    """Parse one JSON document within the bounds of `rulekit.limits`; JsonError otherwise."""
+def read_document(data: bytes | str, max_bytes: int = DOC_BYTES,
+                  max_depth: int = JSON_DEPTH) -> Any:
+    """Parse one JSON document within the bounds of `rulekit.limits`; JsonError otherwise.
+
+    A server passes its own `max_bytes` (a request may carry a whole ruleset) and one more
+    level of `max_depth` for a batch (an array of documents)."""
     size = len(data)
-    if size > DOC_BYTES:
-        raise JsonError(f"document too large: over {DOC_BYTES} bytes")
+    if size > max_bytes:
+        raise JsonError(f"document too large: over {max_bytes} bytes", too_big=True)
     text = decode(data) if isinstance(data, bytes) else data
-    _check_depth(text)
+    _check_depth(text, max_depth)
     try:
         value = json.loads(text, parse_int=_int, parse_float=_float,
                            parse_constant=_constant)
     except json.JSONDecodeError as err:
         raise JsonError(f"invalid JSON: {err.msg}", err.lineno, err.colno) from None
-    except (_Refused, RecursionError) as err:
-        raise JsonError(f"invalid JSON: {excerpt(str(err) or 'nested too deeply')}") from None
+    except _Refused as err:
+        raise JsonError(f"invalid JSON: {excerpt(str(err))}") from None
+    except RecursionError:
+        raise JsonError("invalid JSON: nested too deeply", too_big=True) from None
     _check_strings(value)
     return value
 

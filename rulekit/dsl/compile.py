@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from rulekit import limits
 from rulekit.dsl import ast
-from rulekit.dsl.cost import cost
+from rulekit.dsl.cost import cost, pattern_budget
 from rulekit.dsl.parse import parse
 from rulekit.arrange import KONG, NUM_KINDS, PAIR, SET
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES, SKELETON
@@ -624,11 +624,12 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
 def _work_errors(costs: list[tuple[PatternSource, int, int]]) -> list[DslError]:
     """The scoring work budget (limits.py): each pattern's steps per evaluation, and all of
     them per hand, an arrangement-level pattern counting ARRANGEMENT_EVALS times."""
+    budget = pattern_budget()
     errors = [DslError(f"pattern '{s.id}' too costly: one evaluation may take {steps:,} steps "
-                       f"(at most {limits.PATTERN_STEPS:,}); nested loops multiply their "
+                       f"(at most {budget:,}); nested loops multiply their "
                        f"lists' sizes (hand.tiles holds 18)",
                        source=s.source, line=s.line, column=s.column)
-              for s, _, steps in costs if steps > limits.PATTERN_STEPS]
+              for s, _, steps in costs if steps > budget]
     if errors:
         return errors
     per_hand = [(steps * (limits.ARRANGEMENT_EVALS if dep else 1), s) for s, dep, steps in costs]

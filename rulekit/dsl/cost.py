@@ -12,14 +12,38 @@ evaluates anything. Iterative over expression nesting is not needed: parse() bou
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
+from rulekit import limits
 from rulekit.dsl import ast
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES
 
 # a list whose size the vocabulary does not give (a comprehension of lists): the most tiles
 # a hand holds, every list the DSL can build being made from a hand's tiles and groups
 UNKNOWN_SIZE = 18
+
+
+_PATTERN_STEPS: ContextVar[int] = ContextVar("pattern_steps", default=limits.PATTERN_STEPS)
+
+
+def pattern_budget() -> int:
+    """The most steps one evaluation of one pattern may take: `limits.PATTERN_STEPS`, or less
+    inside `stricter` (a server's `--max-work`)."""
+    return _PATTERN_STEPS.get()
+
+
+@contextmanager
+def stricter(pattern_steps: int) -> Iterator[None]:
+    """Within the block (in this thread), rulesets that load are held to `pattern_steps` per
+    pattern; never more than `limits.PATTERN_STEPS`."""
+    token = _PATTERN_STEPS.set(min(pattern_steps, limits.PATTERN_STEPS))
+    try:
+        yield
+    finally:
+        _PATTERN_STEPS.reset(token)
 
 
 class _Scope:

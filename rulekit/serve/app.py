@@ -2,14 +2,13 @@
 
 Scoring runs in a small thread pool with a wall-time limit per request, so the event loop
 keeps accepting and answering while a slow request is refused. (Python cannot stop a thread:
-inline overlays are held to a static work budget before they run, see `inline.py`; the time
-limit is the backstop.)
+inline overlays are held to the library's static work budget when they load, `dsl/cost.py`;
+the time limit is the backstop.)
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -20,11 +19,12 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from rulekit import jsonio
 from rulekit.serve import body, handlers, openapi, sheet
 from rulekit.serve.errors import ApiError
 from rulekit.serve.limits import ServeConfig
@@ -40,19 +40,19 @@ def static_dir() -> Path:
 
 
 def _json(data: Any, status: int = 200) -> Response:
-    """`data` as JSON; a non-finite number (a stake of 1e300 times a fan) is refused, not
-    written as the `Infinity` JSON does not have."""
+    """`data` as strict JSON (`jsonio.dumps`); a non-finite number (a stake of 1e300 times a
+    fan) is refused, not written as the `Infinity` JSON does not have."""
     try:
-        text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    except ValueError:
-        return _error(ApiError(422, "body", "a number in the result is too large to write "
-                                            "as JSON"))
+        text = jsonio.dumps(data)
+    except jsonio.JsonError as err:
+        return _error(ApiError(422, "body", err.message))
     return Response(text, status_code=status, media_type="application/json")
 
 
-def _error(err: ApiError) -> JSONResponse:
+def _error(err: ApiError) -> Response:
     headers = {"Retry-After": "1"} if err.status == 503 else None
-    return JSONResponse(err.body(), status_code=err.status, headers=headers)
+    return Response(jsonio.dumps(err.body()), status_code=err.status, headers=headers,
+                    media_type="application/json")
 
 
 class _Headers:
@@ -99,7 +99,7 @@ class _Api:
             raise ApiError(422, "body", "the request nests too deeply") from None
 
     async def json_body(self, request: Request) -> Any:
-        return body.parse(await body.read(request, self.lim.body_bytes), self.lim.json_depth)
+        return body.parse(await body.read(request, self.lim.body_bytes), self.lim.body_bytes)
 
     async def score(self, request: Request) -> Any:
         req = await self.json_body(request)
@@ -115,12 +115,15 @@ class _Api:
 
     async def batch(self, request: Request) -> Any:
         raw = await body.read(request, self.lim.body_bytes)
-        docs, jsonl = body.documents(raw, self.lim.json_depth, self.lim.batch)
+        docs, jsonl = body.documents(raw, self.lim.body_bytes, self.lim.batch)
         default = request.query_params.get("ruleset")
         results = await self.work(lambda: handlers.batch(self.reg, docs, default))
         if not jsonl:
             return results
-        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in results)
+        try:
+            text = "".join(jsonio.dumps(r) + "\n" for r in results)
+        except jsonio.JsonError as err:
+            raise ApiError(422, "body", err.message) from None
         return Response(text, media_type="application/x-ndjson")
 
     async def list_rulesets(self, request: Request) -> Any:
@@ -134,7 +137,7 @@ class _Api:
         raw = await body.read(request, self.lim.body_bytes)
         text: Any
         if raw.lstrip().startswith(b"{"):
-            req = body.parse(raw, self.lim.json_depth)
+            req = body.parse(raw, self.lim.body_bytes)
             text = req.get("ruleset_yaml") if isinstance(req, dict) else None
         else:
             text = raw.decode("utf-8", errors="replace")

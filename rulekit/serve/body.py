@@ -1,21 +1,17 @@
-"""Reading a request body within its limits: size first, then JSON nesting, then parsing.
+"""Reading a request body within its limits: its size while it streams, then `rulekit.jsonio`.
 
-The size is enforced while the body streams in (a lying or absent Content-Length does not
-help), and nesting is measured by a linear scan before `json.loads` could recurse.
+The size is the server's own bound (HTTP: a lying or absent Content-Length does not help), so
+it is enforced here as the body arrives; everything about the JSON itself (nesting, long
+integers, NaN, non-finite numbers, UTF-8, lone surrogates) is the library's one reader.
 """
 from __future__ import annotations
 
-import json
-import math
-import re
 from typing import Any
 
 from starlette.requests import Request
 
-from rulekit.limits import INT_DIGITS
+from rulekit import jsonio, limits
 from rulekit.serve.errors import ApiError
-
-_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
 async def read(request: Request, limit: int) -> bytes:
@@ -33,65 +29,23 @@ async def read(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def depth(data: bytes, stop: int = 1 << 30) -> int:
-    """The deepest nesting of arrays and objects in a JSON text (strings skipped); the scan
-    ends as soon as it passes `stop`."""
-    level = deepest = 0
-    for m in _TOKENS.finditer(data):
-        c = m.group()
-        if c in (b"[", b"{"):
-            level += 1
-            if level > deepest:
-                deepest = level
-                if deepest > stop:
-                    break
-        elif c in (b"]", b"}"):
-            level -= 1
-    return deepest
-
-
-def parse(data: bytes, max_depth: int, where: str = "body") -> Any:
-    """One JSON value; 400 naming the line and column when it is not JSON, 413 if too deep."""
-    if depth(data, max_depth) > max_depth:
-        raise ApiError(413, where, f"JSON nested deeper than {max_depth} levels")
+def parse(data: bytes, max_bytes: int, where: str = "body", batch: bool = False) -> Any:
+    """One JSON value read by `jsonio.read_document`: 413 past a size or nesting bound, else 400
+    naming the line and column of a syntax error. A batch array may nest one level more."""
+    depth = limits.JSON_DEPTH + (1 if batch else 0)
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ApiError(400, where, "the body is not UTF-8 text") from None
-    try:
-        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
-    except json.JSONDecodeError as err:
-        raise ApiError(400, where, f"invalid JSON at line {err.lineno} column {err.colno}: "
-                                   f"{err.msg}") from None
-    except ValueError as err:           # from the number hooks below
-        raise ApiError(400, where, str(err)) from None
-    except RecursionError:
-        raise ApiError(413, where, "JSON nested too deeply") from None
+        return jsonio.read_document(data, max_bytes=max_bytes, max_depth=depth)
+    except jsonio.JsonError as err:
+        at = f" at line {err.line} column {err.column}" if err.line else ""
+        raise ApiError(413 if err.too_big else 400, where, err.message + at) from None
 
 
-def _int(text: str) -> int:
-    if len(text.lstrip("-")) > INT_DIGITS:
-        raise ValueError(f"a number in the JSON is longer than {INT_DIGITS} digits")
-    return int(text)
-
-
-def _float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text[:20]} is too large a number")
-    return value
-
-
-def _constant(text: str) -> Any:
-    raise ValueError(f"{text} is not a number JSON allows")
-
-
-def documents(data: bytes, max_depth: int, max_count: int) -> tuple[list[Any], bool]:
+def documents(data: bytes, max_bytes: int, max_count: int) -> tuple[list[Any], bool]:
     """A batch body: a JSON array, or JSON lines (a line that is not JSON comes back as its
     `ApiError`, in place). Returns the documents and whether the body was JSONL."""
     stripped = data.lstrip()
     if stripped.startswith(b"["):
-        docs = parse(stripped, max_depth + 1)
+        docs = parse(stripped, max_bytes, batch=True)
         if not isinstance(docs, list):      # pragma: no cover - '[' always parses to a list
             raise ApiError(400, "body", "expected a JSON array")
         if len(docs) > max_count:
@@ -104,7 +58,7 @@ def documents(data: bytes, max_depth: int, max_count: int) -> tuple[list[Any], b
     out: list[Any] = []
     for i, ln in enumerate(lines, 1):
         try:
-            out.append(parse(ln, max_depth, f"line {i}"))
+            out.append(parse(ln, max_bytes, f"line {i}"))
         except ApiError as err:         # one bad line is that line's result, not the batch's
             out.append(err)
     return out, True

@@ -24,6 +24,15 @@ class ApiError(Exception):
         return {"error": err}
 
 
+def first_problem(problems: list[str]) -> str:
+    """A one-line message for a ruleset that does not load: its first problem, and how many
+    more there are (all of them go in `problems`)."""
+    if not problems:
+        return "the ruleset does not load"
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return problems[0] + more
+
+
 _WHERE = re.compile(r"^([^:\n]*):(\d+)(?::(\d+))?: ")
 
 

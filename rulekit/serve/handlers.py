@@ -12,7 +12,7 @@ from rulekit import report
 from rulekit.errors import (DslError, HandError, RulekitError, RulesetError, SettleError,
                             TileError)
 from rulekit.ruleset.model import Ruleset
-from rulekit.serve.errors import ApiError, problem_dict
+from rulekit.serve.errors import ApiError, first_problem, problem_dict
 from rulekit.serve.registry import Registry
 
 
@@ -31,7 +31,7 @@ def library_errors(fn: Callable[[], dict[str, Any]], field: str) -> dict[str, An
     except TileError as err:
         raise ApiError(422, field, str(err)) from None
     except RulesetError as err:
-        raise ApiError(422, "ruleset", str(err).splitlines()[0], err.problems) from None
+        raise ApiError(422, "ruleset", first_problem(err.problems), err.problems) from None
     except (DslError, RulekitError) as err:
         raise ApiError(422, field, str(err).splitlines()[0]) from None
 

@@ -2,6 +2,8 @@
 
 The defaults are generous for a club's calculator and a game server's batches, and small
 enough that a hostile request is refused in milliseconds while the others keep being served.
+What a JSON document or a ruleset may hold (nesting, numbers, YAML) is the library's
+`rulekit.limits`, the same for the CLI and the server, and is not repeated here.
 """
 from __future__ import annotations
 
@@ -17,9 +19,8 @@ class ServeLimits:
     ruleset_bytes: int = 64 * 1024         # one inline `ruleset_yaml` overlay
     batch: int = 1000                      # documents in one `/v1/score:batch`
     seconds: float = 5.0                   # wall time of one request's scoring
-    json_depth: int = lib.JSON_DEPTH       # nesting of a request's JSON
-    yaml_depth: int = lib.YAML_DEPTH       # nesting of an inline overlay
-    work: int = 200_000                    # static cost estimate of one inline pattern
+    work: int = lib.PATTERN_STEPS          # steps of one pattern of an inline overlay (the
+    #                                        library's budget, dsl/cost.py; never more)
     cache: int = 128                       # compiled inline rulesets kept (LRU)
     workers: int = 4                       # threads that score
 

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import rulekit
+from rulekit import limits as lib
 from rulekit.serve.limits import ServeLimits
 
 _ERROR = {"type": "object", "required": ["error"], "properties": {"error": {
@@ -38,7 +39,7 @@ def _envelope(doc_key: str, description: str) -> dict[str, Any]:
 def document(lim: ServeLimits) -> dict[str, Any]:
     limits = (f"Limits: body {lim.body_bytes} bytes, inline ruleset {lim.ruleset_bytes} bytes, "
               f"batch {lim.batch} documents, {lim.seconds:g} s per request, JSON depth "
-              f"{lim.json_depth}.")
+              f"{lib.JSON_DEPTH}.")
     return {
         "openapi": "3.1.0",
         "info": {"title": "rulekit", "version": rulekit.__version__, "description":

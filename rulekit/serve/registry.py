@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulekit import api
+from rulekit.dsl import cost
 from rulekit.errors import RulesetError
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset, load_text
 from rulekit.serve import inline
-from rulekit.serve.errors import ApiError
+from rulekit.serve.errors import ApiError, first_problem
 from rulekit.serve.limits import ServeConfig
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -64,7 +65,7 @@ class Registry:
         try:
             return api.load_ruleset(entry.path)
         except RulesetError as err:        # a served file broken since the server started
-            raise ApiError(422, field, str(err), err.problems) from None
+            raise ApiError(422, field, first_problem(err.problems), err.problems) from None
 
     def inline(self, text: object) -> Ruleset:
         """Compile an overlay (cached by content hash); 413/422 with its lines when refused."""
@@ -79,9 +80,10 @@ class Registry:
         prepared = inline.prepare(text, self.limits, [e.name for e in self.entries.values()
                                                       if e.origin == "builtin"], self.served)
         try:
-            rs = load_text(prepared.text, prepared.base, inline.SHOWN)
+            with cost.stricter(self.limits.work):      # `--max-work`, in the library's check
+                rs = load_text(prepared.text, prepared.base, inline.SHOWN)
         except RulesetError as err:
-            raise ApiError(422, inline.FIELD, str(err).splitlines()[0], err.problems) from None
+            raise ApiError(422, inline.FIELD, first_problem(err.problems), err.problems) from None
         except RecursionError:
             raise ApiError(422, inline.FIELD, "the overlay nests too deeply") from None
         with self._lock:

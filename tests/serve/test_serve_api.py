@@ -86,7 +86,8 @@ def test_settle_numbers_stay_json(client: TestClient) -> None:
     assert r.status_code == 200 and r.json()["payments"][0] == 42 * 10 ** 29
     r = client.post("/v1/settle", content=json.dumps({"settle": doc}).replace(
         str(10 ** 29), "1" * 31))
-    assert r.status_code == 400 and "longer than 30 digits" in error(r)["message"]
+    assert r.status_code == 400                     # rulekit.jsonio's bound, limits.INT_DIGITS
+    assert error(r)["message"] == "invalid JSON: an integer of more than 30 digits"
     r = client.post("/v1/settle", json={"settle": {**doc, "stake": 1e307}})
     assert r.status_code in (422, 200), r.text      # never a 500, never "Infinity"
     assert "Infinity" not in r.text
@@ -170,7 +171,7 @@ def test_alias_bomb_is_refused_at_its_line(client: TestClient) -> None:
            "c: &c [*b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c]\n"
     r = client.post("/v1/score", json={"ruleset_yaml": bomb, "hand": HAND})
     assert r.status_code == 422
-    assert error(r)["message"].startswith("<inline>:2: YAML anchors and aliases")
+    assert error(r)["message"].startswith("<inline>:2: YAML anchors (&a) are not allowed")
 
 
 def test_pattern_over_the_work_budget_is_refused(client: TestClient) -> None:
@@ -178,8 +179,64 @@ def test_pattern_over_the_work_budget_is_refused(client: TestClient) -> None:
            "some d in hand.tiles: some e in hand.tiles: a == b and c == d and d == e"
     text = f"extends: tianjin\npatterns:\n  slow:\n    name: slow\n    when: \"{when}\"\n"
     r = client.post("/v1/score", json={"ruleset_yaml": text, "hand": HAND})
-    assert r.status_code == 422 and "work budget" in error(r)["message"]
-    assert error(r)["message"].startswith("<inline>:5:")
+    assert r.status_code == 422 and "too costly" in error(r)["message"]
+    assert error(r)["message"].startswith("<inline>:5:12: patterns.slow.when: pattern 'slow'")
+    assert "(at most 100,000)" in error(r)["message"]     # the library's budget by default
+
+
+def test_overlay_with_several_problems_names_the_first_and_lists_all(client: TestClient
+                                                                     ) -> None:
+    when = " or ".join(["true"] * 1200)            # 9,596 characters: limits.DSL_CHARS is 4,000
+    text = f"extends: tianjin\npatterns:\n  x:\n    name: x\n    when: \"{when}\"\n"
+    r = client.post("/v1/score", json={"ruleset_yaml": text, "hand": HAND})
+    err = error(r)
+    assert r.status_code == 422 and len(err["problems"]) == 2
+    assert [p["line"] for p in err["problems"]] == [5, 5]
+    assert err["message"].startswith("<inline>:5")
+    assert err["message"].endswith(" (and 1 more)")
+    assert "pattern too long (9596 characters; at most 4000)" in err["problems"][1]["message"]
+
+
+def _nested(depth: int) -> str:
+    """An overlay whose one pattern nests `depth` loops over hand.tiles, on line 5; dsl/cost.py
+    counts 1,371 steps for 2 levels, 24,699 for 3 and 444,603 for 4."""
+    when = ": ".join(f"some v{i} in hand.tiles" for i in range(depth)) + f": v0 == v{depth - 1}"
+    return f"extends: tianjin\npatterns:\n  loops:\n    name: loops\n    when: \"{when}\"\n"
+
+
+@pytest.mark.parametrize("work,depth,status", [
+    (24_699, 3, 200), (24_698, 3, 422), (1_371, 2, 200), (1_370, 2, 422),
+    (10 ** 9, 4, 422)])          # --max-work never raises the library's 100,000
+def test_max_work_lowers_the_library_budget(work: int, depth: int, status: int) -> None:
+    with make_client(work=work) as c:
+        r = c.post("/v1/score", json={"ruleset_yaml": _nested(depth), "hand": HAND})
+    assert r.status_code == status, r.text
+    if status == 422:
+        bound = f"{min(work, 100_000):,}"
+        assert error(r)["message"].startswith("<inline>:5:12: patterns.loops.when: pattern "
+                                              f"'loops' too costly")
+        assert f"(at most {bound})" in error(r)["message"]
+
+
+def test_max_work_holds_only_inside_its_block() -> None:
+    from rulekit.dsl import cost
+    assert cost.pattern_budget() == 100_000
+    with cost.stricter(500):
+        assert cost.pattern_budget() == 500
+    assert cost.pattern_budget() == 100_000
+    with cost.stricter(10 ** 9):
+        assert cost.pattern_budget() == 100_000
+    # a strict server's refusal leaves the thread that loaded the overlay at the library's
+    from rulekit.serve.errors import ApiError
+    from rulekit.serve.limits import ServeConfig, ServeLimits
+    from rulekit.serve.registry import Registry
+    reg = Registry(ServeConfig(limits=ServeLimits(work=200)))
+    with pytest.raises(ApiError) as refused:
+        reg.inline(_nested(2))
+    assert refused.value.status == 422 and "(at most 200)" in refused.value.message
+    assert cost.pattern_budget() == 100_000
+    # the parent's patterns are held to it too: tianjin's costliest takes 138 steps
+    assert reg.inline("extends: tianjin\nname: t\n").name == "t"
 
 
 def test_overlay_larger_than_its_limit_is_413() -> None:
@@ -197,6 +254,29 @@ def test_body_larger_than_its_limit_is_413() -> None:
 def test_deep_json_is_413_before_parsing(client: TestClient) -> None:
     r = client.post("/v1/score", content=b"[" * 100_000 + b"]" * 100_000)
     assert r.status_code == 413 and "nested deeper" in error(r)["message"]
+
+
+def test_json_is_read_by_the_library(client: TestClient) -> None:
+    # the messages are rulekit.jsonio's, the same the CLI prints for a document
+    r = client.post("/v1/score", content=b'{"hand": ')
+    assert (r.status_code, error(r)["message"]) == (
+        400, "invalid JSON: Expecting value at line 1 column 10")
+    r = client.post("/v1/score", content=b'{"hand": {"indicator": "\\ud800"}}')
+    assert r.status_code == 400 and "lone surrogate" in error(r)["message"]
+    r = client.post("/v1/score", content=b"[" * 33 + b"]" * 33)
+    assert (r.status_code, error(r)["message"]) == (
+        413, "invalid JSON: nested deeper than 32 levels at character 33")
+    # a batch array holds documents one level down, so it may nest one level more
+    r = client.post("/v1/score:batch", content=b"[" * 33 + b"]" * 33)
+    assert r.status_code == 200 and r.json()[0]["error"]["field"] == "body"
+
+
+def test_a_request_may_be_larger_than_one_cli_document() -> None:
+    # rulekit.limits.DOC_BYTES (64 KiB) bounds a CLI document; a request's bound is --max-body
+    overlay = "extends: tianjin\nname: long\n" + "# a long comment\n" * 5000
+    with make_client(ruleset_bytes=200_000) as c:
+        r = c.post("/v1/score", json={"ruleset_yaml": overlay, "hand": HAND})
+    assert len(overlay) > 64 * 1024 and r.status_code == 200, r.text
 
 
 @pytest.mark.parametrize("body,status,field", [

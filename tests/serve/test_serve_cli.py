@@ -1,4 +1,4 @@
-"""`rulekit serve` and `rulekit sheet` on the command line; the overlay work estimate."""
+"""`rulekit serve` and `rulekit sheet` on the command line."""
 from __future__ import annotations
 
 import io
@@ -9,8 +9,6 @@ import tempfile
 import pytest
 
 from rulekit.cli import build_parser, main
-from rulekit.dsl.parse import parse
-from rulekit.serve.inline import work
 from rulekit.serve.main import config_from
 from serve.serve_helpers import SERVED, child_env
 
@@ -56,13 +54,3 @@ def test_sheet_of_a_ruleset_file_uses_the_cases_beside_it() -> None:
 def test_sheet_of_an_unknown_ruleset_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sheet", "no-such-ruleset"]) == 2
     assert "no such ruleset" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("depth,steps", [(1, 2 + 18 * 3), (2, 1010), (3, 18182),
-                                         (4, 327278)])
-def test_work_estimate_multiplies_nested_quantifiers(depth: int, steps: int) -> None:
-    # body `v0 == v1` (or `v0 == v0`): compare + two names = 3; each level adds the list's
-    # cost (hand.tiles: attribute + name = 2) and 18 times its body
-    names = [f"v{i}" for i in range(depth)]
-    text = ": ".join(f"some {v} in hand.tiles" for v in names) + f": v0 == {names[-1]}"
-    assert work(parse(text)) == steps
