@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Mapping
 
-from rulekit.waits import waits as _waits_of
+from rulekit.waits import Wait, scored_waits as _scored_waits_of, waits as _waits_of
 from rulekit.hand import Hand
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset, load
@@ -116,5 +116,13 @@ def settle(doc: Mapping[str, Any], ruleset: RulesetRef = DEFAULT_RULESET) -> "Se
 
 
 def waits(doc: Mapping[str, Any], ruleset: RulesetRef = DEFAULT_RULESET) -> tuple[str, ...]:
-    """The tiles that complete a 13-tile hand document (no `win_tile`)."""
+    """The tiles that complete a 13-tile hand document's shape, in kind order (no scoring:
+    a few microseconds; `scored_waits` adds each tile's fan)."""
     return _waits_of(doc, load_ruleset(ruleset))
+
+
+def scored_waits(doc: Mapping[str, Any], ruleset: RulesetRef = DEFAULT_RULESET
+                 ) -> tuple[Wait, ...]:
+    """Each tile that completes a 13-tile hand document, scored as its winning tile: a
+    `Wait(tile, fan, win, reason)` per tile of `waits`, one score each."""
+    return _scored_waits_of(doc, load_ruleset(ruleset))

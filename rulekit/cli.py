@@ -13,7 +13,7 @@ import sys
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Sequence, TextIO, cast
 
 from rulekit import api, jsonio, report
-from rulekit.errors import HandError, RulekitError, RulesetError
+from rulekit.errors import RulekitError, RulesetError
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset
 
@@ -308,17 +308,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_waits(args: argparse.Namespace, out: TextIO) -> int:
     """Each tile that completes the shape, scored as the winning tile (`win_by` as given)."""
     rs = api.load_ruleset(args.ruleset)
-    doc = _hand_doc(args, with_win=False)
-    rows = []
-    for tile in api.waits(doc, rs):
-        try:
-            result = api.score({**doc, "win_tile": tile}, rs)
-        except HandError as err:
-            if err.field != "win_tile":
-                raise
-            continue            # this tile cannot be the 14th (a fifth copy): not a wait
-        rows.append({"tile": tile, "fan": result.total_fan, "win": result.win,
-                     **({} if result.win else {"reason": result.reason})})
+    rows = [w.to_dict() for w in api.scored_waits(_hand_doc(args, with_win=False), rs)]
     if args.format == "json":
         _emit(rows, out)
     else:
