@@ -109,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--heavenly", action="store_true", help="天和: the dealer's first 14 tiles")
     s.add_argument("--json", metavar="FILE", help="one hand document (JSON), - for stdin")
     s.add_argument("--jsonl", metavar="FILE", help="one hand document per line, - for stdin")
+    s.add_argument("--jobs", "-j", type=int, default=1,
+                   help="worker processes for --jsonl (default 1: this process); the "
+                        "output is the same, in input order")
     _format_arg(s, default=None)
 
     w = sub.add_parser("waits", help="which tiles complete a 13-tile hand")
@@ -286,9 +289,9 @@ def _one_format(args: argparse.Namespace, command: str) -> None:
 
 def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     _one_format(args, "score")
-    rs = api.load_ruleset(args.ruleset)
     if args.jsonl:
-        return _batch(args.jsonl, lambda d: api.score(d, rs).to_dict(), out)
+        return _score_jsonl(args, out)
+    rs = api.load_ruleset(args.ruleset)
     if args.json:
         doc = _load_json_one(args.json)
         if args.format != "text":
@@ -303,6 +306,26 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(report.score_text(doc, result, rs))
     return 0
+
+
+def _score_jsonl(args: argparse.Namespace, out: TextIO) -> int:
+    """`score --jsonl`, in this process or in `--jobs` workers (rulekit.batch); exit 3 if a
+    worker dies."""
+    from rulekit import batch
+    if args.jobs < 1:
+        raise UsageError(f"score: --jobs must be 1 or more, got {args.jobs}")
+    outside = resolve.allow_outside_default(None)
+    with _nullctx(_open_bytes(args.jsonl), close=args.jsonl != "-") as fh:
+        try:
+            failed = batch.score_lines(fh, out, args.ruleset, outside=outside, jobs=args.jobs)
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise UsageError(f"{args.jsonl}: cannot read: {err.strerror}") from None
+        except batch.WorkerError as err:
+            sys.stderr.write(f"rulekit: error: {err}\n")
+            return 3
+    return 1 if failed else 0
 
 
 def cmd_waits(args: argparse.Namespace, out: TextIO) -> int:

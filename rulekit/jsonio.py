@@ -130,6 +130,16 @@ def iter_lines(fh: IO[bytes]) -> Iterator[tuple[int, Any, str | None]]:
     Lines are read as bytes, at most DOC_BYTES + 1 at a time, so a line that is too long,
     not UTF-8 or not JSON is one error and the next line is read as usual.
     """
+    for n, raw, err in raw_lines(fh):
+        if raw is None:
+            yield n, None, err
+        else:
+            yield (n, *line_document(n, raw))
+
+
+def raw_lines(fh: IO[bytes]) -> Iterator[tuple[int, bytes | None, str | None]]:
+    """(line number, the line's bytes or None, error or None) for each non-blank line: the
+    reading half of `iter_lines`, so that another process can decode the lines."""
     n = 0
     while True:
         raw = fh.readline(DOC_BYTES + 1)
@@ -143,11 +153,16 @@ def iter_lines(fh: IO[bytes]) -> Iterator[tuple[int, Any, str | None]]:
             continue
         if not raw.strip():
             continue
-        try:
-            yield n, read_document(raw.rstrip(b"\r\n")), None
-        except JsonError as err:
-            at = f" at column {err.column}" if err.line == 1 else ""
-            yield n, None, f"line {n}: {err}{at}"
+        yield n, raw, None
+
+
+def line_document(n: int, raw: bytes) -> tuple[Any, str | None]:
+    """(document, None) for line `n` of a JSON-lines input, or (None, its error)."""
+    try:
+        return read_document(raw.rstrip(b"\r\n")), None
+    except JsonError as err:
+        at = f" at column {err.column}" if err.line == 1 else ""
+        return None, f"line {n}: {err}{at}"
 
 
 def dumps(value: Any) -> str:
