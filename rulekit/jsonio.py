@@ -11,7 +11,7 @@ import json
 import math
 import re
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, Any, Final
 
 from rulekit.errors import RulekitError
 from rulekit.limits import DOC_BYTES, INT_DIGITS, JSON_DEPTH, excerpt
@@ -115,7 +115,8 @@ def read_document(data: bytes | str) -> Any:
         raise JsonError(f"invalid JSON: {err.msg}", err.lineno, err.colno) from None
     except (_Refused, RecursionError) as err:
         raise JsonError(f"invalid JSON: {excerpt(str(err) or 'nested too deeply')}") from None
-    _check_strings(value)
+    if "\\u" in text or _SURROGATE.search(text):
+        _check_strings(value)       # a surrogate comes from the text or from an escape only
     return value
 
 
@@ -165,13 +166,19 @@ def line_document(n: int, raw: bytes) -> tuple[Any, str | None]:
         return None, f"line {n}: {err}{at}"
 
 
+_STRICT: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+_STRICT_ASCII: Final = json.JSONEncoder(ensure_ascii=True, allow_nan=False)
+"""Built once: `json.dumps` with options builds an encoder per call (a batch writes one per
+line). An encoder keeps no state between `encode` calls, so threads may share these."""
+
+
 def dumps(value: Any) -> str:
     """Strict JSON text (no NaN or Infinity), valid UTF-8 whatever strings `value` holds."""
     try:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        text: str = _STRICT.encode(value)
     except ValueError:
         raise JsonError("the result holds a number that is not finite (NaN or Infinity), "
                         "which JSON cannot carry") from None
     if _SURROGATE.search(text):
-        text = json.dumps(value, ensure_ascii=True, allow_nan=False)
+        text = _STRICT_ASCII.encode(value)
     return text
