@@ -1,7 +1,8 @@
 """The `rulekit` command: parse arguments, call the library, print. No rules in here.
 
 Exit codes: 0 done (a hand that does not win is not an error), 1 some `--jsonl` lines or
-`rulekit test` cases failed, 2 bad input (one line on stderr naming the problem).
+`rulekit test` cases failed, 2 bad input (one line on stderr naming the problem), 3 a worker
+process of `diff` or `score --jobs` died, 130 Ctrl-C.
 """
 from __future__ import annotations
 
