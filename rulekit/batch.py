@@ -13,7 +13,7 @@ import signal
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import IO, Iterable, Iterator
+from typing import IO, Any, Iterable, Iterator
 
 from rulekit import api, jsonio
 from rulekit.errors import RulekitError
@@ -41,7 +41,7 @@ def score_chunk(task: Task) -> tuple[str, int]:
     out: list[str] = []
     failed = 0
     for n, raw, err in lines:
-        doc = None
+        doc: Any = None             # any JSON value: `score` refuses what is not a document
         if raw is not None:
             doc, err = jsonio.line_document(n, raw)
         text = ""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import pytest
 from hypothesis import given, settings
@@ -118,9 +118,10 @@ def test_score_many_equals_a_loop_of_score() -> None:
     rng = random.Random(7)
     docs = [random_hand(rng, mix=DEALT) for _ in range(60)]
     hands = [parse_hand(d, hun_kind_count=2, win_by_allowed=RS.win_by) for d in docs[:5]]
-    many = rulekit.score_many([*docs, *hands], "tianjin")
-    assert many == [rulekit.score(d, RS) for d in [*docs, *hands]]
-    assert [r.to_dict() for r in many] == [rulekit.score(d).to_dict() for d in [*docs, *hands]]
+    both: list[Mapping[str, Any] | rulekit.Hand] = [*docs, *hands]
+    many = rulekit.score_many(both, "tianjin")
+    assert many == [rulekit.score(d, RS) for d in both]
+    assert [r.to_dict() for r in many] == [rulekit.score(d).to_dict() for d in both]
     with pytest.raises(HandError, match="win_tile: required field is missing"):
         rulekit.score_many([docs[0], {"indicator": "1m", "hand": "1m"}], RS)
 
