@@ -23,7 +23,7 @@ from lark import Lark, __version__ as lark_version
 import rulekit
 from rulekit import arrange, casefile, limits, resources
 from rulekit.cli import main
-from rulekit.dsl.cost import cost
+from rulekit.dsl.walk import cost
 from rulekit.errors import RulesetError
 from rulekit.ruleset import resolve
 dsl_parse = importlib.import_module("rulekit.dsl.parse")   # the module, not the function
