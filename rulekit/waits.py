@@ -89,9 +89,12 @@ def _wait_kinds(hand: Hand) -> list[int]:
         sight[m.tile] += m.size
     sight[hand.indicator] += 1
     melds = len(hand.melds)
-    kinds = [k for k in shape.waits(counts, wild, melds) if sight[k] < 4 and k not in hun]
+    found = shape.waits(counts, wild, melds)
+    kinds = [k for k in found if sight[k] < 4 and k not in hun]
     drawable_hun = [h for h in hun if sight[h] < 4]
-    if drawable_hun and shape.is_win(counts, wild + 1, melds):
+    # a wildcard wins wherever a real tile does; only a hand whose one wait is a fifth copy
+    # (never in `found`) needs the check
+    if drawable_hun and (found or shape.is_win(counts, wild + 1, melds)):
         kinds = sorted(kinds + drawable_hun)
     return kinds
 
