@@ -28,6 +28,7 @@ HOT_PATH = [
     "rulekit/dsl/compile.py",
     "rulekit/scoring.py",
     "rulekit/shape.py",
+    "rulekit/waits.py",
 ]
 # rulekit/api.py stays Python on purpose: the public functions keep their docstrings and
 # signatures (`help(rulekit.score)`), which mypyc-compiled functions lose; it only forwards

@@ -1,11 +1,12 @@
 """rulekit: Tianjin mahjong house rules as data. The public API, and nothing else."""
-from rulekit.api import load_ruleset, score, settle, waits
+from rulekit.api import load_ruleset, score, score_many, scored_waits, settle, waits
 from rulekit.errors import (DslError, HandError, RulekitError, RulesetError, SettleError,
                             TileError)
 from rulekit.hand import Hand, Meld, parse_hand
 from rulekit.ruleset.model import Ruleset
 from rulekit import scoring as _scoring
 from rulekit.scoring import ScoreResult
+from rulekit.waits import Wait
 
 COMPILED: bool = not _scoring.__file__.endswith(".py")
 """True when the scoring hot path runs as mypyc-compiled C (setup.py); False for pure Python."""
@@ -13,7 +14,7 @@ COMPILED: bool = not _scoring.__file__.endswith(".py")
 __all__ = [
     "DslError", "Hand", "HandError", "Meld", "Ruleset", "RulekitError", "RulesetError",
     "ScoreResult", "SettleError", "TileError", "load_ruleset", "parse_hand", "score", "settle",
-    "waits", "COMPILED", "__version__",
+    "waits", "score_many", "scored_waits", "Wait", "COMPILED", "__version__",
 ]
 
 

@@ -5,10 +5,11 @@ import hashlib
 import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, Mapping
+from typing import TYPE_CHECKING, Any, Final, Iterable, Mapping
 
-from rulekit.waits import waits as _waits_of
+from rulekit.waits import Wait, scored_waits as _scored_waits_of, waits as _waits_of
 from rulekit.hand import Hand
+from rulekit import resources
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset, load
 from rulekit.scoring import ScoreResult, score_document, score_hand
@@ -26,6 +27,12 @@ CACHE_SIZE: Final = 64
 # same timestamp tick (coarse clocks, 1-2 s on some filesystems): its content is compared.
 RACY_NS: Final = 2_000_000_000
 _CACHE: Final[dict[tuple[str, bool], tuple[Ruleset, tuple[Stamp, ...], int]]] = {}
+# A built-in name (`tianjin`) → its `_CACHE` key and when its files are next checked: a call
+# by name skips locating and resolving the file, and stats the chain at most once per
+# NAME_RECHECK_NS (an edited built-in is seen within that time). Only names whose whole chain
+# lies among the built-ins are kept, so the `extends` permission cannot change what they load.
+NAME_RECHECK_NS: Final = 100_000_000
+_NAMED: Final[dict[str, tuple[tuple[str, bool], int]]] = {}
 
 
 def load_ruleset(ref: RulesetRef = DEFAULT_RULESET, *,
@@ -40,24 +47,65 @@ def load_ruleset(ref: RulesetRef = DEFAULT_RULESET, *,
     """
     if isinstance(ref, Ruleset):
         return ref
-    path = resolve.locate(str(ref)) if not isinstance(ref, Path) else ref
+    if isinstance(ref, str) and ref in _NAMED:
+        by_name = _by_name(ref)
+        if by_name is not None:
+            return by_name
     outside = resolve.allow_outside_default(allow_outside)
+    path = resolve.locate(str(ref)) if not isinstance(ref, Path) else ref
     key = (str(path.resolve()), outside)
+    cached = _cached(key)
+    if cached is None:
+        now = time.time_ns()
+        stamps = tuple(_stamp(p) for p in resolve.resolve(path, allow_outside=outside)[2])
+        cached = load(path, allow_outside=outside)
+        _CACHE.pop(key, None)
+        if len(_CACHE) >= CACHE_SIZE:
+            del _CACHE[next(iter(_CACHE))]
+        _CACHE[key] = (cached, stamps, now)
+    if isinstance(ref, str) and len(_NAMED) < CACHE_SIZE and _is_builtin_name(ref, path) \
+            and _all_builtin(_CACHE[key][1]):
+        _NAMED[ref] = (key, time.monotonic_ns() + NAME_RECHECK_NS)
+    return cached
+
+
+def _by_name(ref: str) -> Ruleset | None:
+    """The ruleset a built-in name last loaded, its files checked if NAME_RECHECK_NS passed;
+    None if they changed (or it left the cache): the caller loads it afresh."""
+    key, next_check = _NAMED[ref]
+    now = time.monotonic_ns()
+    if now < next_check:
+        entry = _CACHE.get(key)
+        return entry[0] if entry is not None else None
+    cached = _cached(key)
+    if cached is not None:
+        _NAMED[ref] = (key, now + NAME_RECHECK_NS)
+    return cached
+
+
+def _all_builtin(stamps: tuple[Stamp, ...]) -> bool:
+    builtins = str(resources.rulesets_dir().resolve())
+    return all(os.path.dirname(name) == builtins for name, _, _, _ in stamps)
+
+
+def _is_builtin_name(ref: str, path: Path) -> bool:
+    """`ref` is a bare name that `locate` found among the built-ins: it names the same file
+    whatever the working directory, so the name alone can key the cache."""
+    return (path.parent == resources.rulesets_dir() and "/" not in ref and "\\" not in ref
+            and not ref.endswith((".yaml", ".yml")))
+
+
+def _cached(key: tuple[str, bool]) -> Ruleset | None:
+    """The cached ruleset for `key` if every file of its chain is unchanged, else None."""
     entry = _CACHE.get(key)
-    if entry is not None:
-        checked = _recheck(entry[1], entry[2])
-        if checked >= 0:
-            if checked != entry[2]:
-                _CACHE[key] = (entry[0], entry[1], checked)
-            return entry[0]
-    now = time.time_ns()
-    stamps = tuple(_stamp(p) for p in resolve.resolve(path, allow_outside=outside)[2])
-    rs = load(path, allow_outside=outside)
-    _CACHE.pop(key, None)
-    if len(_CACHE) >= CACHE_SIZE:
-        del _CACHE[next(iter(_CACHE))]
-    _CACHE[key] = (rs, stamps, now)
-    return rs
+    if entry is None:
+        return None
+    checked = _recheck(entry[1], entry[2])
+    if checked < 0:
+        return None
+    if checked != entry[2]:
+        _CACHE[key] = (entry[0], entry[1], checked)
+    return entry[0]
 
 
 def _stat(path: str) -> tuple[int, int]:
@@ -109,6 +157,18 @@ def score(doc: Mapping[str, Any] | Hand, ruleset: RulesetRef = DEFAULT_RULESET) 
     return score_document(doc, rs)
 
 
+def score_many(docs: Iterable[Mapping[str, Any] | Hand],
+               ruleset: RulesetRef = DEFAULT_RULESET) -> list[ScoreResult]:
+    """Score every document (or `Hand`) under one ruleset, resolved once; the results in order.
+
+    The same as `[score(d, ruleset) for d in docs]`, raising the first bad document's
+    `HandError` as that loop would; for a batch that keeps going past bad documents, call
+    `score` per document (as `rulekit score --jsonl` does).
+    """
+    rs = load_ruleset(ruleset)
+    return [score_hand(d, rs) if isinstance(d, Hand) else score_document(d, rs) for d in docs]
+
+
 def settle(doc: Mapping[str, Any], ruleset: RulesetRef = DEFAULT_RULESET) -> "SettleResult":
     """Payments for one settle document; raises `SettleError` on bad input."""
     from rulekit.settlement import settle_document
@@ -116,5 +176,13 @@ def settle(doc: Mapping[str, Any], ruleset: RulesetRef = DEFAULT_RULESET) -> "Se
 
 
 def waits(doc: Mapping[str, Any], ruleset: RulesetRef = DEFAULT_RULESET) -> tuple[str, ...]:
-    """The tiles that complete a 13-tile hand document (no `win_tile`)."""
+    """The tiles that complete a 13-tile hand document's shape, in kind order (no scoring:
+    a few microseconds; `scored_waits` adds each tile's fan)."""
     return _waits_of(doc, load_ruleset(ruleset))
+
+
+def scored_waits(doc: Mapping[str, Any], ruleset: RulesetRef = DEFAULT_RULESET
+                 ) -> tuple[Wait, ...]:
+    """Each tile that completes a 13-tile hand document, scored as its winning tile: a
+    `Wait(tile, fan, win, reason)` per tile of `waits`, one score each."""
+    return _scored_waits_of(doc, load_ruleset(ruleset))

@@ -1,7 +1,8 @@
 """The `rulekit` command: parse arguments, call the library, print. No rules in here.
 
 Exit codes: 0 done (a hand that does not win is not an error), 1 some `--jsonl` lines or
-`rulekit test` cases failed, 2 bad input (one line on stderr naming the problem).
+`rulekit test` cases failed, 2 bad input (one line on stderr naming the problem), 3 a worker
+process of `diff` or `score --jobs` died, 130 Ctrl-C.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import sys
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Sequence, TextIO, cast
 
 from rulekit import api, jsonio, report
-from rulekit.errors import HandError, RulekitError, RulesetError
+from rulekit.errors import RulekitError, RulesetError
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset
 
@@ -109,6 +110,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--heavenly", action="store_true", help="天和: the dealer's first 14 tiles")
     s.add_argument("--json", metavar="FILE", help="one hand document (JSON), - for stdin")
     s.add_argument("--jsonl", metavar="FILE", help="one hand document per line, - for stdin")
+    s.add_argument("--jobs", "-j", type=int, default=1,
+                   help="worker processes for --jsonl (default 1: this process); the "
+                        "output is the same, in input order")
     _format_arg(s, default=None)
 
     w = sub.add_parser("waits", help="which tiles complete a 13-tile hand")
@@ -302,9 +306,9 @@ def _one_format(args: argparse.Namespace, command: str) -> None:
 
 def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     _one_format(args, "score")
-    rs = api.load_ruleset(args.ruleset)
     if args.jsonl:
-        return _batch(args.jsonl, lambda d: api.score(d, rs).to_dict(), out)
+        return _score_jsonl(args, out)
+    rs = api.load_ruleset(args.ruleset)
     if args.json:
         doc = _load_json_one(args.json)
         if args.format != "text":
@@ -321,20 +325,30 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _score_jsonl(args: argparse.Namespace, out: TextIO) -> int:
+    """`score --jsonl`, in this process or in `--jobs` workers (rulekit.batch); exit 3 if a
+    worker dies."""
+    from rulekit import batch
+    if args.jobs < 1:
+        raise UsageError(f"score: --jobs must be 1 or more, got {args.jobs}")
+    outside = resolve.allow_outside_default(None)
+    with _nullctx(_open_bytes(args.jsonl), close=args.jsonl != "-") as fh:
+        try:
+            failed = batch.score_lines(fh, out, args.ruleset, outside=outside, jobs=args.jobs)
+        except BrokenPipeError:
+            raise
+        except OSError as err:
+            raise UsageError(f"{args.jsonl}: cannot read: {err.strerror}") from None
+        except batch.WorkerError as err:
+            sys.stderr.write(f"rulekit: error: {err}\n")
+            return 3
+    return 1 if failed else 0
+
+
 def cmd_waits(args: argparse.Namespace, out: TextIO) -> int:
     """Each tile that completes the shape, scored as the winning tile (`win_by` as given)."""
     rs = api.load_ruleset(args.ruleset)
-    doc = _hand_doc(args, with_win=False)
-    rows = []
-    for tile in api.waits(doc, rs):
-        try:
-            result = api.score({**doc, "win_tile": tile}, rs)
-        except HandError as err:
-            if err.field != "win_tile":
-                raise
-            continue            # this tile cannot be the 14th (a fifth copy): not a wait
-        rows.append({"tile": tile, "fan": result.total_fan, "win": result.win,
-                     **({} if result.win else {"reason": result.reason})})
+    rows = [w.to_dict() for w in api.scored_waits(_hand_doc(args, with_win=False), rs)]
     if args.format == "json":
         _emit(rows, out)
     else:

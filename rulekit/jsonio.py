@@ -11,7 +11,7 @@ import json
 import math
 import re
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, Any, Final
 
 from rulekit.errors import RulekitError
 from rulekit.limits import DOC_BYTES, INT_DIGITS, JSON_DEPTH, excerpt
@@ -124,7 +124,8 @@ def read_document(data: bytes | str, max_bytes: int = DOC_BYTES,
         raise JsonError(f"invalid JSON: {excerpt(str(err))}") from None
     except RecursionError:
         raise JsonError("invalid JSON: nested too deeply", too_big=True) from None
-    _check_strings(value)
+    if "\\u" in text or _SURROGATE.search(text):
+        _check_strings(value)       # a surrogate comes from the text or from an escape only
     return value
 
 
@@ -139,6 +140,16 @@ def iter_lines(fh: IO[bytes]) -> Iterator[tuple[int, Any, str | None]]:
     Lines are read as bytes, at most DOC_BYTES + 1 at a time, so a line that is too long,
     not UTF-8 or not JSON is one error and the next line is read as usual.
     """
+    for n, raw, err in raw_lines(fh):
+        if raw is None:
+            yield n, None, err
+        else:
+            yield (n, *line_document(n, raw))
+
+
+def raw_lines(fh: IO[bytes]) -> Iterator[tuple[int, bytes | None, str | None]]:
+    """(line number, the line's bytes or None, error or None) for each non-blank line: the
+    reading half of `iter_lines`, so that another process can decode the lines."""
     n = 0
     while True:
         raw = fh.readline(DOC_BYTES + 1)
@@ -152,20 +163,31 @@ def iter_lines(fh: IO[bytes]) -> Iterator[tuple[int, Any, str | None]]:
             continue
         if not raw.strip():
             continue
-        try:
-            yield n, read_document(raw.rstrip(b"\r\n")), None
-        except JsonError as err:
-            at = f" at column {err.column}" if err.line == 1 else ""
-            yield n, None, f"line {n}: {err}{at}"
+        yield n, raw, None
+
+
+def line_document(n: int, raw: bytes) -> tuple[Any, str | None]:
+    """(document, None) for line `n` of a JSON-lines input, or (None, its error)."""
+    try:
+        return read_document(raw.rstrip(b"\r\n")), None
+    except JsonError as err:
+        at = f" at column {err.column}" if err.line == 1 else ""
+        return None, f"line {n}: {err}{at}"
+
+
+_STRICT: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+_STRICT_ASCII: Final = json.JSONEncoder(ensure_ascii=True, allow_nan=False)
+"""Built once: `json.dumps` with options builds an encoder per call (a batch writes one per
+line). An encoder keeps no state between `encode` calls, so threads may share these."""
 
 
 def dumps(value: Any) -> str:
     """Strict JSON text (no NaN or Infinity), valid UTF-8 whatever strings `value` holds."""
     try:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        text: str = _STRICT.encode(value)
     except ValueError:
         raise JsonError("the result holds a number that is not finite (NaN or Infinity), "
                         "which JSON cannot carry") from None
     if _SURROGATE.search(text):
-        text = json.dumps(value, ensure_ascii=True, allow_nan=False)
+        text = _STRICT_ASCII.encode(value)
     return text

@@ -24,7 +24,7 @@ DSL_CHARS: Final = 4000               # one pattern expression
 DSL_DEPTH: Final = 64                 # nesting of one pattern expression
 
 
-# -- scoring work (rulekit/dsl/cost.py counts steps: one pattern node evaluated once) --------
+# -- scoring work (rulekit/dsl/walk.py counts steps: one pattern node evaluated once) --------
 PATTERN_STEPS: Final = 100_000        # one evaluation of one pattern (a few ms)
 ARRANGEMENT_EVALS: Final = 10_000     # evaluations per hand of a pattern that reads the
 #                                       arrangement (measured: under 6,000 on 7-hun hands)

@@ -338,6 +338,7 @@ def test_licence_is_an_spdx_string_with_a_licence_file() -> None:
     (rulekit.score, ["doc", "ruleset"]),
     (rulekit.settle, ["doc", "ruleset"]),
     (rulekit.waits, ["doc", "ruleset"]),
+    (rulekit.scored_waits, ["doc", "ruleset"]),
     (rulekit.load_ruleset, ["ref", "allow_outside"]),
 ])
 def test_public_api_keeps_docstrings_and_signatures(fn: Any, params: list[str]) -> None:

@@ -23,7 +23,7 @@ from lark import Lark, __version__ as lark_version
 import rulekit
 from rulekit import arrange, casefile, limits, resources
 from rulekit.cli import main
-from rulekit.dsl.cost import cost
+from rulekit.dsl.walk import cost
 from rulekit.errors import RulesetError
 from rulekit.ruleset import resolve
 dsl_parse = importlib.import_module("rulekit.dsl.parse")   # the module, not the function
@@ -261,7 +261,7 @@ def test_a_pattern_that_reads_the_arrangement_counts_once_per_evaluation(
         tmp_path: Path) -> None:
     # 3,315 steps (two loops over hand.tiles) is within PATTERN_STEPS, but it reads the
     # arrangement: x ARRANGEMENT_EVALS (10,000) per hand is 33M, over HAND_STEPS (10M);
-    # tianjin's own patterns add 303 x 10,000 + 19 (their sizes in cost.py's steps)
+    # tianjin's own patterns add 303 x 10,000 + 19 (their sizes in walk.cost's steps)
     pats = ('  p0:\n    name: p0\n    when: "some a in hand.tiles: some b in hand.tiles: '
             'a == b and win.group.hun == 0"\n')
     path = tmp_path / "many.yaml"

@@ -68,3 +68,10 @@ def test_dumps_is_strict_and_utf8() -> None:
     with pytest.raises(JsonError, match="not finite"):
         dumps({"a": float("nan")})
     assert dumps("\ud800") == '"\\ud800"'          # never an unencodable character
+
+
+def test_a_raw_lone_surrogate_in_text_is_refused_like_an_escaped_one() -> None:
+    # text (not bytes) can hold a surrogate without any escape: the walk is not skipped
+    with pytest.raises(JsonError, match="lone surrogate"):
+        read_document('{"hand": ["1m", "\ud800"]}')
+    assert read_document('{"hand": "1m\\u4e94"}') == {"hand": "1m五"}

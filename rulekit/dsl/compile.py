@@ -2,7 +2,8 @@
 
 Each node becomes a `fn(facts, env)`; `env` is a list of quantifier-variable slots. Checking
 happens in the same walk, so every closure that exists is well typed, and unknown names get a
-"did you mean" from the vocabulary. Nothing is ever passed to `eval`.
+"did you mean" from the vocabulary. Nothing is ever passed to `eval`. What a compiled pattern
+reads, needs and costs is found by the analyses in `walk.py`, not here.
 """
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ from graphlib import CycleError, TopologicalSorter
 from typing import Any, Callable
 
 from rulekit import limits
-from rulekit.dsl import ast
-from rulekit.dsl.cost import cost, pattern_budget
+from rulekit.dsl import ast, walk
+from rulekit.dsl.budget import pattern_budget
 from rulekit.dsl.parse import parse
-from rulekit.arrange import KONG, NUM_KINDS, PAIR, SET
+from rulekit.arrange import KONG, PAIR, SET
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES, SKELETON
 from rulekit.facts import SUIT_NAMES, run_key
 from rulekit.errors import DslError
@@ -90,20 +91,15 @@ _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 class _Compiler:
+    """Type-checks one pattern's tree and emits its closures (one walk, nothing else)."""
+
     def __init__(self, src: PatternSource, patterns: dict[str, int],
-                 all_ids: frozenset[str] = frozenset(),
-                 pattern_queries: dict[str, frozenset[int] | None] | None = None) -> None:
+                 all_ids: frozenset[str] = frozenset()) -> None:
         self.src = src
-        self.pattern_queries = pattern_queries or {}
-        self.queries: set[int] | None = set()     # None: reads the skeleton another way
-        self.const_vars: dict[str, tuple[Any, ...]] = {}
         self.all_ids = all_ids             # every pattern id, for suggestions
         self.patterns = patterns           # known pattern ids → dep level (filled in order)
         self.scopes: list[dict[str, tuple[int, str]]] = []
         self.nslots = 0
-        self.refs: set[str] = set()
-        self.tiles: set[int] = set()
-        self.ranks: set[int] = set()
 
     def error(self, msg: str, pos: ast.Pos) -> DslError:
         return DslError(msg, source=self.src.source, line=pos.line, column=pos.column,
@@ -131,8 +127,6 @@ class _Compiler:
         return _const("int", n.value)
 
     def c_TileLit(self, n: ast.TileLit) -> _Typed:
-        if n.kind < NUM_KINDS:
-            self.tiles.add(n.kind)
         return _const("tile", n.kind)
 
     def c_BoolLit(self, n: ast.BoolLit) -> _Typed:
@@ -145,8 +139,6 @@ class _Compiler:
             return _Typed(type_, 0, lambda f, env: env[slot])
         if n.id in NAMES:
             entry = NAMES[n.id]
-            if entry.dep >= SKELETON:
-                self.queries = None
             getter = operator.attrgetter(n.id)
             return _Typed(entry.type, entry.dep, lambda f, env: getter(f))
         if n.id in CONSTANTS:
@@ -155,14 +147,7 @@ class _Compiler:
         if n.id == self.src.id:
             raise self.error(f"pattern '{n.id}' refers to itself", n.pos)
         if n.id in self.patterns:
-            self.refs.add(n.id)
             pid = n.id
-            if self.patterns[pid] == SKELETON:
-                theirs = self.pattern_queries.get(pid)
-                if theirs is None or self.queries is None:
-                    self.queries = None
-                else:
-                    self.queries |= theirs
             return _Typed("bool", self.patterns[pid], lambda f, env: f.pats[pid])
         if n.id in FUNCTIONS:
             raise self.error(f"'{n.id}' is a function: call it as {n.id}(...)", n.pos)
@@ -179,8 +164,6 @@ class _Compiler:
                              f"{self.suggest(n.name, attrs)}", n.pos)
         entry = attrs[n.name]
         dep = max(obj.dep, entry.dep)
-        if entry.dep >= SKELETON:
-            self.queries = None
         chain = _chain(n)
         if chain is not None and self.lookup_var(chain[0]) is None:
             # a path off the facts object, e.g. win.group.shape: one C-level getter
@@ -202,8 +185,6 @@ class _Compiler:
             raise self.error(f"{n.fn}() takes {len(fn.params)} argument"
                              f"{'s' if len(fn.params) != 1 else ''}, got {len(n.args)}", n.pos)
         args = [self.c(a) for a in n.args]
-        if n.fn == "run" and len(args) == 2 and args[1].is_const:
-            self.ranks.add(args[1].const)
         for a, want, node in zip(args, fn.params, n.args):
             ok = a.type.startswith("list:") if want == "list:*" else a.type == want
             if not ok:
@@ -213,7 +194,6 @@ class _Compiler:
         fns = [a.fn for a in args]
         dep = max([fn.dep, *(a.dep for a in args)])
         if fn.impl is None:                    # run(), set(), pair(): skeleton index lookups
-            self._note_queries(n, args)
             return _Typed(result, dep, _shape_query(n.fn, args))
         impl = fn.impl
         if len(fns) == 1:
@@ -237,9 +217,6 @@ class _Compiler:
 
     def c_Compare(self, n: ast.Compare) -> _Typed:
         left, right = self.c(n.left), self.c(n.right)
-        if _reads_rank(n.left) and right.is_const:
-            consts = right.const if isinstance(right.const, tuple) else (right.const,)
-            self.ranks.update(c for c in consts if isinstance(c, int))
         lf, rf = left.fn, right.fn
         dep = max(left.dep, right.dep)
         if n.op == "in":
@@ -319,28 +296,6 @@ class _Compiler:
             return False
         return _Typed("bool", dep, or_)
 
-    def _values(self, node: ast.Node, typed: _Typed) -> tuple[Any, ...] | None:
-        """Every value an argument can take, when that is known while compiling."""
-        if typed.is_const:
-            return (typed.const,)
-        if isinstance(node, ast.Name) and node.id in self.const_vars:
-            return self.const_vars[node.id]
-        return None
-
-    def _note_queries(self, n: ast.Call, args: list[_Typed]) -> None:
-        if self.queries is None:
-            return
-        values = [self._values(a, t) for a, t in zip(n.args, args)]
-        if any(v is None for v in values):
-            self.queries = None
-            return
-        if n.fn == "run":
-            self.queries |= {run_key(su, r) for su in values[0] for r in values[1]}  # type: ignore[union-attr]
-        elif n.fn == "pair":
-            self.queries |= {PAIR * 64 + t for t in values[0]}  # type: ignore[union-attr]
-        else:
-            self.queries |= {k * 64 + t for t in values[0] for k in (SET, KONG)}  # type: ignore[union-attr]
-
     def _bind(self, var: str, coll_node: ast.Node, pos: ast.Pos) -> tuple[_Typed, int]:
         coll = self.c(coll_node)
         if not coll.type.startswith("list:"):
@@ -350,10 +305,6 @@ class _Compiler:
         slot = self.nslots
         self.nslots += 1
         self.scopes.append({var: (slot, coll.type[5:])})
-        if coll.is_const:
-            self.const_vars[var] = tuple(coll.const)
-        else:
-            self.const_vars.pop(var, None)
         return coll, slot
 
     def c_Quantified(self, n: ast.Quantified) -> _Typed:
@@ -440,75 +391,6 @@ def _shape_query(fn: str, args: list[_Typed]) -> Fn:
                            or KONG * 64 + tf(f, env) in f.index)
 
 
-def _reads_rank(n: ast.Node) -> bool:
-    return ((isinstance(n, ast.Attr) and n.name == "rank")
-            or (isinstance(n, ast.Call) and n.fn == "rank"))
-
-
-def _path(n: ast.Node) -> str | None:
-    """`win.group.shape` for an attribute chain off a top-level name, else None."""
-    if isinstance(n, ast.Name) and n.id in NAMES:
-        return n.id
-    if isinstance(n, ast.Attr):
-        inner = _path(n.obj)
-        return f"{inner}.{n.name}" if inner else None
-    return None
-
-
-def _reads(n: Any) -> set[str]:
-    """The fact paths an expression reads: whole chains, never their prefixes."""
-    path = _path(n) if isinstance(n, (ast.Name, ast.Attr)) else None
-    if path is not None:
-        return {path}
-    out: set[str] = set()
-    if isinstance(n, tuple):
-        for x in n:
-            out |= _reads(x)
-    elif hasattr(n, "__slots__"):
-        for slot in n.__slots__:
-            if slot != "pos":
-                out |= _reads(getattr(n, slot))
-    return out
-
-
-def _literal(n: ast.Node) -> tuple[bool, Any]:
-    if isinstance(n, (ast.Num, ast.BoolLit)):
-        return True, n.value
-    if isinstance(n, ast.TileLit):
-        return True, n.kind
-    if isinstance(n, ast.Name) and n.id in CONSTANTS:
-        return True, CONSTANTS[n.id][1]
-    return False, None
-
-
-def _needs(n: ast.Node, patterns: dict[str, frozenset[tuple[str, Any, bool]]]
-           ) -> set[tuple[str, Any, bool]]:
-    """Facts a condition requires: its top-level conjuncts of the form `path == constant`.
-
-    Sound but partial: anything more complex requires nothing. Lets the scorer know that,
-    say, 混吊 (pair) and 雙混吊 (not a pair) never hold together, so its bound is reachable.
-    """
-    if isinstance(n, ast.BoolOp) and n.op == "and":
-        out: set[tuple[str, Any, bool]] = set()
-        for o in n.operands:
-            out |= _needs(o, patterns)
-        return out
-    if isinstance(n, ast.Compare) and n.op in ("==", "!="):
-        path, (is_lit, value) = _path(n.left), _literal(n.right)
-        if path and is_lit:
-            return {(path, value, n.op == "==")}
-        return set()
-    if isinstance(n, ast.Not):
-        path = _path(n.operand)
-        return {(path, True, False)} if path else set()
-    path = _path(n)
-    if path:
-        return {(path, True, True)}
-    if isinstance(n, ast.Name) and n.id in patterns:
-        return set(patterns[n.id])
-    return set()
-
-
 def _pos_of(n: ast.Node) -> ast.Pos:
     return n.pos
 
@@ -531,20 +413,6 @@ def _relocate(err: DslError, src: PatternSource) -> DslError:
     column = err.column + (src.column - 1 if err.line == 1 else 0)
     return DslError(err.message, source=src.source, line=line, column=column, text=err.text,
                     caret=err.caret)
-
-
-def _references(node: Any) -> set[str]:
-    out: set[str] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, ast.Name):
-            out.add(n.id)
-        elif isinstance(n, tuple):
-            stack.extend(n)
-        elif hasattr(n, "__slots__"):
-            stack.extend(getattr(n, s) for s in n.__slots__ if s != "pos")
-    return out
 
 
 def _entry(body: Fn, nslots: int) -> PatternFn:
@@ -586,7 +454,7 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
             trees[s.id] = parse(s.text, s.source)
         except DslError as err:
             errors.append(_relocate(err, s))
-    graph = {pid: {r for r in _references(t) if r in by_id and r != pid}
+    graph = {pid: {r for r in walk.references(t) if r in by_id and r != pid}
              for pid, t in trees.items()}
     order, cyclic = _order(graph, by_id, errors)
     compiled: list[CompiledPattern] = []
@@ -599,7 +467,7 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
         if pid not in trees:
             continue
         s = by_id[pid]
-        comp = _Compiler(s, known, frozenset(i for i in by_id if ":" not in i), queries)
+        comp = _Compiler(s, known, frozenset(i for i in by_id if ":" not in i))
         try:
             typed = comp._bool(trees[pid])
         except DslError as err:
@@ -607,16 +475,17 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
             known[pid] = 0
             continue
         fn = _entry(typed.fn, comp.nslots)
+        seen = walk.Analysis(pid, known, queries).run(trees[pid])
         known[pid] = typed.dep
-        needs[pid] = frozenset(_needs(trees[pid], needs))
-        queries[pid] = (frozenset(comp.queries) if comp.queries is not None
+        needs[pid] = frozenset(walk.needs(trees[pid], needs))
+        queries[pid] = (frozenset(seen.queries) if seen.queries is not None
                         and typed.dep == SKELETON else None)
-        compiled.append(CompiledPattern(pid, s.name, fn, typed.dep, frozenset(comp.tiles),
-                                        frozenset(comp.ranks), needs[pid],
-                                        frozenset(comp.refs), queries[pid],
-                                        frozenset(_reads(trees[pid]))))
+        compiled.append(CompiledPattern(pid, s.name, fn, typed.dep, frozenset(seen.tiles),
+                                        frozenset(seen.ranks), needs[pid],
+                                        frozenset(seen.refs), queries[pid],
+                                        frozenset(walk.reads(trees[pid]))))
     deps = {c.id: c.dep for c in compiled}
-    errors += _work_errors([(s, deps[s.id], cost(trees[s.id])) for s in sources
+    errors += _work_errors([(s, deps[s.id], walk.cost(trees[s.id])) for s in sources
                             if s.id in deps])
     return compiled, errors
 

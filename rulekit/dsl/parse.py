@@ -16,6 +16,7 @@ from lark.exceptions import (LarkError, UnexpectedCharacters, UnexpectedEOF, Une
 
 from rulekit import limits, resources
 from rulekit.dsl import ast
+from rulekit.dsl.walk import children
 from rulekit.errors import DslError
 
 _TILE_BASE = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34}
@@ -185,17 +186,12 @@ def _check_depth(tree: Tree, source: str) -> None:  # type: ignore[type-arg]
 def _check_ast_depth(node: ast.Node, source: str) -> None:
     """Refuse a syntax tree deeper than DSL_DEPTH (`1+1+...+1` nests although the parse tree
     is flat), so the compiler's and the patterns' recursion stay shallow."""
-    stack: list[tuple[Any, int]] = [(node, 1)]
+    stack: list[tuple[ast.Node, int]] = [(node, 1)]
     while stack:
         n, depth = stack.pop()
-        if isinstance(n, tuple):
-            stack.extend((x, depth) for x in n)
-            continue
-        if not hasattr(n, "__slots__") or isinstance(n, ast.Pos):
-            continue
         if depth > limits.DSL_DEPTH:
             raise _too_deep(source, n.pos.line, n.pos.column)
-        stack.extend((getattr(n, s), depth + 1) for s in n.__slots__ if s != "pos")
+        stack.extend((c, depth + 1) for c in children(n))
 
 
 def _line(text: str, line: int) -> str:

@@ -2,7 +2,7 @@
 
 Scoring runs in a small thread pool with a wall-time limit per request, so the event loop
 keeps accepting and answering while a slow request is refused. (Python cannot stop a thread:
-inline overlays are held to the library's static work budget when they load, `dsl/cost.py`;
+inline overlays are held to the library's static work budget when they load, `dsl/walk.py and dsl/budget.py`;
 the time limit is the backstop.)
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The library's loader already refuses what makes any ruleset hostile (YAML anchors, aliases
 and merge keys, deep nesting, over-long numbers: `ruleset/yamlmarks.py`; patterns over the
-scoring work budget: `dsl/cost.py`). A request can do one more thing a file on disk cannot be
+scoring work budget: `dsl/walk.py and dsl/budget.py`). A request can do one more thing a file on disk cannot be
 trusted with: `extends` a path on the server's disk. So the server, and only the server,
 bounds the overlay's size by its own `--max-ruleset`, and lets `extends` name only a built-in
 or a served ruleset, rewriting a served name to that file.

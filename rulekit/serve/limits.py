@@ -20,7 +20,7 @@ class ServeLimits:
     batch: int = 1000                      # documents in one `/v1/score:batch`
     seconds: float = 5.0                   # wall time of one request's scoring
     work: int = lib.PATTERN_STEPS          # steps of one pattern of an inline overlay (the
-    #                                        library's budget, dsl/cost.py; never more)
+    #                                        library's budget, dsl/walk.py and dsl/budget.py; never more)
     cache: int = 128                       # compiled inline rulesets kept (LRU)
     workers: int = 4                       # threads that score
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulekit import api
-from rulekit.dsl import cost
+from rulekit.dsl import budget
 from rulekit.errors import RulesetError
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset, load_text
@@ -80,7 +80,7 @@ class Registry:
         prepared = inline.prepare(text, self.limits, [e.name for e in self.entries.values()
                                                       if e.origin == "builtin"], self.served)
         try:
-            with cost.stricter(self.limits.work):      # `--max-work`, in the library's check
+            with budget.stricter(self.limits.work):      # `--max-work`, in the library's check
                 rs = load_text(prepared.text, prepared.base, inline.SHOWN)
         except RulesetError as err:
             raise ApiError(422, inline.FIELD, first_problem(err.problems), err.problems) from None

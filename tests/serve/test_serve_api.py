@@ -198,7 +198,7 @@ def test_overlay_with_several_problems_names_the_first_and_lists_all(client: Tes
 
 
 def _nested(depth: int) -> str:
-    """An overlay whose one pattern nests `depth` loops over hand.tiles, on line 5; dsl/cost.py
+    """An overlay whose one pattern nests `depth` loops over hand.tiles, on line 5; dsl/walk.py and dsl/budget.py
     counts 1,371 steps for 2 levels, 24,699 for 3 and 444,603 for 4."""
     when = ": ".join(f"some v{i} in hand.tiles" for i in range(depth)) + f": v0 == v{depth - 1}"
     return f"extends: tianjin\npatterns:\n  loops:\n    name: loops\n    when: \"{when}\"\n"
@@ -219,13 +219,13 @@ def test_max_work_lowers_the_library_budget(work: int, depth: int, status: int) 
 
 
 def test_max_work_holds_only_inside_its_block() -> None:
-    from rulekit.dsl import cost
-    assert cost.pattern_budget() == 100_000
-    with cost.stricter(500):
-        assert cost.pattern_budget() == 500
-    assert cost.pattern_budget() == 100_000
-    with cost.stricter(10 ** 9):
-        assert cost.pattern_budget() == 100_000
+    from rulekit.dsl import budget
+    assert budget.pattern_budget() == 100_000
+    with budget.stricter(500):
+        assert budget.pattern_budget() == 500
+    assert budget.pattern_budget() == 100_000
+    with budget.stricter(10 ** 9):
+        assert budget.pattern_budget() == 100_000
     # a strict server's refusal leaves the thread that loaded the overlay at the library's
     from rulekit.serve.errors import ApiError
     from rulekit.serve.limits import ServeConfig, ServeLimits
@@ -234,7 +234,7 @@ def test_max_work_holds_only_inside_its_block() -> None:
     with pytest.raises(ApiError) as refused:
         reg.inline(_nested(2))
     assert refused.value.status == 422 and "(at most 200)" in refused.value.message
-    assert cost.pattern_budget() == 100_000
+    assert budget.pattern_budget() == 100_000
     # the parent's patterns are held to it too: tianjin's costliest takes 138 steps
     assert reg.inline("extends: tianjin\nname: t\n").name == "t"
 

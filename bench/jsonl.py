@@ -1,0 +1,115 @@
+"""`rulekit score --jsonl` end to end against scoring the same hands in process.
+
+    python bench/jsonl.py [--count 20000] [--seed 1] [--jobs 1 2] [--repeat 3]
+
+The corpus comes from `rulekit corpus` (hand documents, one per line). In process: the
+documents already parsed, `rulekit.score(doc, ruleset)` each (no JSON either way). End to
+end: `rulekit score --jsonl FILE` as a subprocess writing to a file, wall time from start to
+exit (interpreter start, imports and ruleset load included), once per --jobs value. Also
+`rulekit.score(doc, "tianjin")` by name against a `Ruleset` (the target: within 15%). Each is
+run --repeat times, the best kept; the ratio is end-to-end hands/s over in-process hands/s
+(the issue's target: at least 0.7 with one job), by the wall clock and by CPU time.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import rulekit  # noqa: E402
+
+CLI = "import sys; from rulekit.cli import main; sys.exit(main())"
+
+
+def make_corpus(path: Path, count: int, seed: int) -> list[dict[str, object]]:
+    with open(path, "w", encoding="utf-8") as fh:
+        subprocess.run([sys.executable, "-c", CLI, "corpus", "--count", str(count),
+                        "--seed", str(seed)], stdout=fh, check=True, cwd=ROOT,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def in_process(docs: list[dict[str, object]], repeat: int) -> tuple[float, float, float]:
+    """Best hands/s of `rulekit.score` over the documents (after one warm pass): with a
+    `Ruleset` by the wall clock and by CPU time, and by the name "tianjin" (CPU time), in
+    turn."""
+    rs = rulekit.load_ruleset("tianjin")
+    score = rulekit.score
+    for d in docs[:2000]:
+        score(d, rs)
+    best_rs = best_cpu = best_name = 0.0
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.process_time()
+        for d in docs:
+            score(d, rs)
+        best_rs = max(best_rs, len(docs) / (time.perf_counter() - t0))
+        best_cpu = max(best_cpu, len(docs) / (time.process_time() - c0))
+        c0 = time.process_time()
+        for d in docs:
+            score(d, "tianjin")
+        best_name = max(best_name, len(docs) / (time.process_time() - c0))
+    return best_rs, best_cpu, best_name
+
+
+def end_to_end(path: Path, count: int, jobs: int, repeat: int) -> tuple[float, float]:
+    """Best hands/s of the command from its start to its exit: by the wall clock, and by the
+    CPU time it and its workers used (steadier on a loaded machine; for --jobs > 1 it adds
+    the workers' time, so only the wall clock shows what they gain)."""
+    best_wall = best_cpu = 0.0
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with tempfile.TemporaryFile() as out:
+        for _ in range(repeat):
+            out.seek(0)
+            out.truncate()
+            before = _children_cpu()
+            t0 = time.perf_counter()
+            proc = subprocess.run([sys.executable, "-c", CLI, "score", "--jsonl", str(path),
+                                   "--jobs", str(jobs)], stdout=out, cwd=ROOT, env=env,
+                                  check=False)
+            elapsed = time.perf_counter() - t0
+            if proc.returncode != 0:
+                raise SystemExit(f"rulekit score --jsonl exited {proc.returncode}")
+            best_wall = max(best_wall, count / elapsed)
+            best_cpu = max(best_cpu, count / (_children_cpu() - before))
+    return best_wall, best_cpu
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--count", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each, best kept")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "corpus.jsonl"
+        docs = make_corpus(path, args.count, args.seed)
+        inside, inside_cpu, by_name = in_process(docs, args.repeat)
+        print(f"rulekit {'compiled (mypyc)' if rulekit.COMPILED else 'pure Python'}; "
+              f"{args.count} hands from `rulekit corpus --seed {args.seed}`, best of "
+              f"{args.repeat}; {os.cpu_count()} cores; hands/s by wall clock (by CPU time)")
+        print(f"in process (rulekit.score)        {inside:>9.0f} ({inside_cpu:.0f})")
+        print(f"in process, ruleset by name       {'':>9} ({by_name:.0f})  ratio "
+              f"({by_name / inside_cpu:.2f})")
+        for jobs in args.jobs:
+            wall, cpu = end_to_end(path, args.count, jobs, args.repeat)
+            print(f"rulekit score --jsonl --jobs {jobs:<4} {wall:>9.0f} ({cpu:.0f})  ratio "
+                  f"{wall / inside:.2f} ({cpu / inside_cpu:.2f})")
+
+
+if __name__ == "__main__":
+    main()

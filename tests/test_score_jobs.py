@@ -1,0 +1,189 @@
+"""`rulekit score --jsonl --jobs N`: the same bytes as one process; a dead worker or Ctrl-C
+ends the run cleanly. The subprocess tests act on the workers as soon as they exist and
+bound every wait (the pattern of tests/test_diff_workers.py)."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rulekit import api, batch, cli
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = "import sys; from rulekit.cli import main; sys.exit(main())"
+BAD = [b'{"indicator": "1m"}\n', b"not json\n", b"\n", b'{"hand": ' + b"1" * 70000 + b"}\n",
+       b"[1, 2]\n", b'{"indicator": "7p", "hand": "46m123456789s22z", "win_tile": "5m"}\n']
+
+
+def corpus_bytes(count: int, seed: int) -> bytes:
+    out = io.StringIO()
+    assert cli.main(["corpus", "--count", str(count), "--seed", str(seed)], out=out) == 0
+    return out.getvalue().encode("utf-8")
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Hands, with bad lines among them (each kind of line error, a blank line, a known
+    hand) about the chunk boundaries: input lines 1, 200, 201, 402, 403 and 651."""
+    lines = corpus_bytes(700, 5).splitlines(keepends=True)
+    for at, bad in zip((0, 199, 200, 401, 402, 650), BAD):
+        lines.insert(at, bad)
+    path = tmp_path_factory.mktemp("jobs") / "mixed.jsonl"
+    path.write_bytes(b"".join(lines))
+    return path
+
+
+def run(argv: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    return cli.main(argv, out=out), out.getvalue()
+
+
+def test_two_jobs_write_the_same_bytes_as_one(mixed: Path) -> None:
+    one = run(["score", "--jsonl", str(mixed)])
+    two = run(["score", "--jsonl", str(mixed), "--jobs", "2"])
+    assert one == two
+    code, text = one
+    rows = [json.loads(line) for line in text.splitlines()]
+    assert code == 1 and len(rows) == 700 + 5         # the blank line has no output line
+    errors = [(i, r["error"]) for i, r in enumerate(rows) if "error" in r]
+    assert [e for _, e in errors] == [
+        "line 1: hand: required field is missing",
+        "line 200: invalid JSON: Expecting value at column 1",
+        "line 402: document too large: over 65536 bytes",
+        "line 403: document: expected an object, got array"]
+    assert rows[649] == json.loads(run(["score", "46m123456789s22z", "--win", "5m",   # line 651
+                                        "--indicator", "7p", "--format", "json"])[1])
+    assert rows[649]["total_fan"] == 14
+
+
+def test_the_chunk_size_does_not_change_the_output(mixed: Path) -> None:
+    data = mixed.read_bytes()
+    texts = []
+    for jobs, chunk in ((1, 1), (2, 7), (2, 1000)):
+        out = io.StringIO()
+        failed = batch.score_lines(io.BytesIO(data), out, "tianjin", outside=False,
+                                   jobs=jobs, chunk=chunk)
+        texts.append((failed, out.getvalue()))
+    assert texts[0] == texts[1] == texts[2] and texts[0][0] == 4
+
+
+def test_jobs_below_one_is_a_usage_error(mixed: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["score", "--jsonl", str(mixed), "--jobs", "0"]) == (2, "")
+    assert capsys.readouterr().err == ("rulekit: error: score: --jobs must be 1 or more, "
+                                       "got 0\n")
+
+
+def test_a_dead_worker_is_a_worker_error_in_the_library(mixed: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    parent, real = os.getpid(), api.load_ruleset
+
+    def dying(ref: object, **kw: object) -> object:
+        if os.getpid() != parent:
+            os._exit(9)                      # a worker (forked with this patch) dies
+        return real(ref, **kw)               # type: ignore[arg-type]
+
+    monkeypatch.setattr(api, "load_ruleset", dying)
+    with pytest.raises(batch.WorkerError, match="a score worker process died"):
+        batch.score_lines(io.BytesIO(mixed.read_bytes()), io.StringIO(), "tianjin",
+                          outside=False, jobs=2, chunk=50)
+
+
+# -- the command, as a user runs it -----------------------------------------------------------
+
+pytestmark_proc = pytest.mark.skipif(not Path("/proc/self/task").is_dir(),
+                                     reason="finds worker processes through /proc")
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """18,000 hands (6,000 three times): enough to keep two workers busy for a few seconds
+    even compiled, so the tests act while they run."""
+    path = tmp_path_factory.mktemp("jobs") / "big.jsonl"
+    path.write_bytes(corpus_bytes(6000, 12) * 3)
+    return path
+
+
+def start(corpus: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-c", CLI, "score", "--jsonl", str(corpus),
+                             "--jobs", "2", "-r", "tianjin-gold8"],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+
+
+def workers(proc: subprocess.Popen[str], timeout: float = 30.0) -> list[int]:
+    """The pids of the run's worker processes (its children with its command line)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        cmdline = _cmdline(proc.pid)
+        kids = []
+        for task in Path(f"/proc/{proc.pid}/task").iterdir():
+            try:
+                kids += [int(k) for k in (task / "children").read_text().split()]
+            except OSError:
+                continue
+        found = [k for k in kids if b"tianjin-gold8" in cmdline and _cmdline(k) == cmdline]
+        if found:
+            return found
+        time.sleep(0.01)
+    pytest.fail("the run ended or started no worker before the test could act")
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+@pytestmark_proc
+def test_a_killed_worker_ends_the_run_with_exit_3(big: Path) -> None:
+    proc = start(big)
+    try:
+        pids = workers(proc)
+        time.sleep(0.2)                              # mid-chunk: its task is lost
+        os.kill(pids[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 3
+    assert err == ("rulekit: error: a score worker process died (killed, or out of memory); "
+                   "the output is incomplete\n")
+    assert len(out.splitlines()) < 18000             # what came before, in order, then stop
+    assert all("total_fan" in json.loads(line) for line in out.splitlines())
+
+
+@pytestmark_proc
+def test_ctrl_c_exits_130_without_tracebacks(big: Path) -> None:
+    proc = start(big)
+    try:
+        pids = workers(proc)
+        time.sleep(0.2)                              # the workers are busy scoring
+        os.killpg(proc.pid, signal.SIGINT)           # as a terminal does: the whole group
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in pids)          # no worker left running
