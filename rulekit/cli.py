@@ -176,6 +176,29 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--jobs", "-j", type=int, default=None,
                    help="worker processes (default: one per core)")
     d.add_argument("--top", type=int, default=10, help="how many largest changes to list")
+
+    g = sub.add_parser("simulate", help="play hands under a ruleset; rates, fan, money (95%% CI)")
+    _ruleset_arg(g)
+    g.add_argument("--hands", "-n", type=int, required=True)
+    g.add_argument("--seed", "-s", type=int, default=0)
+    g.add_argument("--players", default=None,
+                   help="one built-in player per seat: random, greedy, value (default greedy)")
+    g.add_argument("--workers", "-j", type=int, default=1, help="local worker processes")
+    g.add_argument("--cluster", metavar="ADDRESS|local",
+                   help="run on a Dask cluster (local: a LocalCluster on this machine)")
+    g.add_argument("--log", metavar="FILE", help="write one JSON line per hand")
+    g.add_argument("--versus", metavar="OTHER",
+                   help="play the same deals under OTHER too; report the differences")
+    g.add_argument("--session-hands", type=int, default=16,
+                   help="hands per session (the dealer carries within one)")
+    g.add_argument("--json", action="store_true", help="the same as --format json")
+    _format_arg(g)
+
+    rp = sub.add_parser("replay", help="re-play a --log file; with --ruleset, under another")
+    rp.add_argument("log", metavar="FILE.jsonl")
+    rp.add_argument("--ruleset", "-r", default=None,
+                    help="re-score and re-settle the same play under this ruleset")
+    _format_arg(rp)
     return parser
 
 
@@ -587,10 +610,21 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if args.fail_on_change and result.changed else 0
 
 
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from rulekit.game import cli as game_cli
+    return game_cli.simulate(args, out)
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    from rulekit.game import cli as game_cli
+    return game_cli.replay(args, out)
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "score": cmd_score, "waits": cmd_waits, "settle": cmd_settle, "session": cmd_session,
     "validate": cmd_validate, "rulesets": cmd_rulesets, "show": cmd_show, "schema": cmd_schema,
     "test": cmd_test, "corpus": cmd_corpus, "diff": cmd_diff,
+    "simulate": cmd_simulate, "replay": cmd_replay,
 }
 
 

@@ -362,13 +362,6 @@ def _run(hand: _Hand) -> None:
         hand.log(seat, "draw", drawn)
 
 
-def _in_ruleset_order(patterns: tuple[str, ...], rs: Ruleset) -> list[str]:
-    """The patterns in the ruleset's order: the scorer's order may vary between calls, and a
-    log must not."""
-    order = {pid: i for i, pid in enumerate(rs.names)}
-    return sorted(patterns, key=lambda p: (order.get(p, len(order)), p))
-
-
 def _settle(hand: _Hand) -> tuple[dict[str, Any], dict[str, Any]]:
     """Pay the hand through the settle pipeline; the result as the log shows it."""
     st = hand.st
@@ -382,7 +375,7 @@ def _settle(hand: _Hand) -> tuple[dict[str, Any], dict[str, Any]]:
     out = res.to_dict()
     result = {"winner": winner,
               "win_by": doc["win_by"] if doc else None,
-              "patterns": _in_ruleset_order(score.patterns, hand.rs) if score else [],
+              "patterns": sorted(score.patterns) if score else [],
               "total_fan": score.total_fan if score else 0,
               "kongs": sdoc["kongs"], "chan": chan,
               "payments": out["payments"], "next_dealer": res.next_dealer,
