@@ -96,6 +96,7 @@ class _Hand:
         for s in order:
             for t in dealt[s]:
                 st.seats[s].counts[t] += 1
+        for s in order:
             self.log(s, "deal", -1, "拿牌: " + format_tiles(dealt[s]))
         st.seen[st.wall.indicator] += 1
         self.log((st.dealer + n // 2) % n, "indicator", st.wall.indicator,
@@ -198,14 +199,20 @@ class _Hand:
 
     def offer_win(self, seat: int, tile: int, doc: dict[str, Any], rule: str,
                   discarder: int | None) -> bool:
+        if not self.accepts(seat, doc):
+            return False
+        self.won(seat, tile, doc, rule, discarder)
+        return True
+
+    def accepts(self, seat: int, doc: dict[str, Any]) -> bool:
+        """The ruleset lets the hand win (patterns, minimum, 小相公) and the player takes it."""
         score = score_document(doc, self.rs)
-        if not score.win:
-            return False
-        if not self.players[seat].choose_win(self.st, seat, score):
-            return False
+        return score.win and self.players[seat].choose_win(self.st, seat, score)
+
+    def won(self, seat: int, tile: int, doc: dict[str, Any], rule: str,
+            discarder: int | None) -> None:
         self.log(seat, "win", tile, rule)
         self.outcome = (seat, doc, discarder)
-        return True
 
     # -- discards and claims ---------------------------------------------------------------
     def discard(self, seat: int) -> None:
@@ -228,27 +235,26 @@ class _Hand:
         self.log(seat, "discard", t, rule)
 
     def discard_wins(self, discarder: int, t: int, rule: str) -> bool:
-        """Seats after the discarder, in turn, may win on its tile (點炮 rulesets only)."""
+        """Seats after the discarder, in turn, may win on its tile (點炮 rulesets only, or
+        搶杠 on an added kong's tile)."""
         st = self.st
         for i in range(1, st.players):
             seat = (discarder + i) % st.players
             s = st.seats[seat]
             s.counts[t] += 1
             c, h = st.shape_counts(seat)
-            won = False
-            if shape.is_win(c, h, len(s.melds)):
-                doc = documents.hand_doc(st, seat, t, "discard")
-                won = self.offer_win(seat, t, doc, rule, discarder)
-            s.counts[t] -= 1
-            if won:
-                s.counts[t] += 1
+            doc = documents.hand_doc(st, seat, t, "discard") \
+                if shape.is_win(c, h, len(s.melds)) else None
+            if doc is not None and self.accepts(seat, doc):
                 st.seen[t] -= 1
                 loser = st.seats[discarder]
                 if rule == "點炮":
                     loser.river.pop()
                 else:                                  # 搶杠: the kong stays a pung
                     next(m for m in loser.melds if m.kind == t).shape = PUNG
+                self.won(seat, t, doc, rule, discarder)
                 return True
+            s.counts[t] -= 1
         return False
 
     def claims(self, discarder: int) -> tuple[int, str] | None:

@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 from rulekit.errors import RulekitError
 from rulekit.game.players import ReplayMismatch, Script, ScriptedPlayer
-from rulekit.game.procedure import Event, event_dict, play_hand
+from rulekit.game.procedure import Event, IllegalMove, event_dict, play_hand
 from rulekit.game.rules import game_rules
 from rulekit.ruleset.model import Ruleset
 from rulekit.tiles import NUM_KINDS, TILE_NAMES
@@ -62,7 +62,7 @@ def replay(rec: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     try:
         got = play_hand(rs, players, seed=rec.get("seed"), dealer=dealer, rules=rules,
                         order=order, hun_dice=hun_dice, observer=script.observe)
-    except ReplayMismatch as err:
+    except (ReplayMismatch, IllegalMove) as err:
         return {"same": False, "mismatch": str(err), "result": None}
     events = [event_dict(e) for e in got.events]
     same = events == rec.get("events") and got.result == rec.get("result")
