@@ -86,9 +86,10 @@ def replay(args: argparse.Namespace, out: TextIO) -> int:
         raise GameUsageError(f"{args.log}: cannot open: {err.strerror}") from None
     rows: list[dict[str, Any]] = []
     with fh:
-        for n, rec, err in jsonio.iter_lines(fh):
-            if err is not None or not isinstance(rec, dict):
-                raise GameUsageError(f"{args.log}: {err or f'line {n}: not a hand record'}")
+        for n, rec, problem in jsonio.iter_lines(fh):
+            if problem is not None or not isinstance(rec, dict):
+                why = problem or f"line {n}: not a hand record"
+                raise GameUsageError(f"{args.log}: {why}")
             rs = api.load_ruleset(args.ruleset or rec.get("ruleset") or api.DEFAULT_RULESET)
             got = replay_one(rec, rs)
             rows.append(_row(n, rec, got, rs.name))

@@ -2,8 +2,9 @@
 or on a Dask cluster. No scheduler of our own; results come back in task order."""
 from __future__ import annotations
 
+import importlib
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 from rulekit.errors import RulekitError
 from rulekit.game.simulate import Task, run_task
@@ -32,9 +33,10 @@ def _dask(tasks: Sequence[Task], workers: int, address: str) -> Iterator[Result]
     address. Workers receive the tasks (seeds, player names, ruleset text) and the
     reference to `run_task`, which they import from their own rulekit."""
     try:
-        from dask.distributed import Client, LocalCluster
+        distributed: Any = importlib.import_module("dask.distributed")
     except ImportError:
         raise ClusterError('--cluster needs Dask: pip install "rulekit[dask]"') from None
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
     cluster = None
     try:
         if address == "local":
@@ -55,5 +57,3 @@ def _dask(tasks: Sequence[Task], workers: int, address: str) -> Iterator[Result]
         if cluster is not None:
             cluster.close()
 
-
-Runner = Callable[[Sequence[Task], int, "str | None"], Iterator[Result]]

@@ -53,14 +53,25 @@ def replay(rec: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
         raise RecordError(f"a record needs wall, hun_dice and dealer ({err})") from None
     if sorted(order) != sorted(k for k in range(NUM_KINDS) for _ in range(4)):
         raise RecordError("wall: not a permutation of the 136 tiles")
+    if len(hun_dice) != 2 or not all(1 <= d <= 6 for d in hun_dice):
+        raise RecordError(f"hun_dice: two dice from 1 to 6, not {list(hun_dice)}")
+    if not 0 <= dealer < rs.players:
+        raise RecordError(f"dealer: a seat from 0 to {rs.players - 1}, not {dealer}")
+    seed = rec.get("seed")
+    if seed is not None and not isinstance(seed, int):
+        raise RecordError("seed: a whole number or null")
+    if not isinstance(rec.get("events"), list):
+        raise RecordError("events: a list of {seat, action, tile}")
     script = Script(_events(rec))
     rules = game_rules(rs)
     pulls = rec.get("pulls") or [0]
-    rules = replace(rules, dealer_sits=bool(rec.get("dealer_sits", False)),
-                    pulls=max(int(p) for p in pulls))
+    if not isinstance(pulls, list) or not all(isinstance(p, int) and 0 <= p <= 4 for p in pulls):
+        raise RecordError("pulls: a list of whole numbers from 0 to 4")
+    rules = replace(rules, dealer_sits=rec.get("dealer_sits") is True,
+                    pulls=max(pulls, default=0))
     players = [ScriptedPlayer(script) for _ in range(rules.players)]
     try:
-        got = play_hand(rs, players, seed=rec.get("seed"), dealer=dealer, rules=rules,
+        got = play_hand(rs, players, seed=seed, dealer=dealer, rules=rules,
                         order=order, hun_dice=hun_dice, observer=script.observe)
     except (ReplayMismatch, IllegalMove) as err:
         return {"same": False, "mismatch": str(err), "result": None}
