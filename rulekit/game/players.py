@@ -63,8 +63,14 @@ def _keep_value(c: list[int], k: int) -> int:
     among equally good discards the least connected goes first."""
     if k >= 27:
         return c[k] - 1
-    base = k - k % 9
-    return sum(c[j] for j in range(max(base, k - 2), min(base + 9, k + 3)) if j != k)
+    r = k % 9
+    base = k - r
+    lo = base + (r - 2 if r >= 2 else 0)
+    hi = base + (r + 3 if r <= 6 else 9)
+    total = -c[k]
+    for j in range(lo, hi):
+        total += c[j]
+    return total
 
 
 def ranked_discards(st: HandState, seat: int) -> list[tuple[int, int, int]]:
@@ -92,7 +98,8 @@ def greedy_discard(st: HandState, seat: int) -> tuple[int, int] | None:
     if not kinds:
         return None
     target = max(shape.deficiency(c, h, m), 1)
-    order = sorted(kinds, key=lambda k: (_keep_value(c, k), k))
+    order = sorted(kinds, key=lambda k: _keep_value(c, k) * 64 + k) if len(kinds) > 1 \
+        else kinds
     best = (order[0], 99)
     for k in order:
         c[k] -= 1
