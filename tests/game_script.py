@@ -24,10 +24,11 @@ def deal_positions(dealer: int, players: int = 4) -> list[list[int]]:
 
 
 def stacked(hands: Sequence[str], draws: str, indicator: str, hun_dice: tuple[int, int],
-            dealer: int = 0) -> list[int]:
+            dealer: int = 0, tail: str = "") -> list[int]:
     """A wall in dealing order: seat s is dealt `hands[s]` (the dealer's last tile is its
     fourteenth), the head then gives `draws` in order, the indicator sits `sum(hun_dice)`
-    stacks from the tail, and the other tiles fill the rest in kind order."""
+    stacks from the tail, the tail gives `tail` to kong replacements, and the other tiles
+    fill the rest in kind order."""
     order: list[int | None] = [None] * 136
     left = [4] * 34
     for seat, pos in enumerate(deal_positions(dealer)):
@@ -44,6 +45,12 @@ def stacked(hands: Sequence[str], draws: str, indicator: str, hun_dice: tuple[in
     assert order[at] is None
     order[at] = k
     left[k] -= 1
+    stacks = [(2 * s, 2 * s + 1) for s in range(67, -1, -1)]
+    tail_order = [i for pair in stacks for i in pair if i != at]
+    for i, t in zip(tail_order, parse_tiles(tail) if tail else ()):
+        assert order[i] is None
+        order[i] = t
+        left[t] -= 1
     assert min(left) >= 0, left
     rest = [t for t in range(34) for _ in range(left[t])]
     out = []

@@ -104,11 +104,6 @@ def test_dealer_on_draw_passes_when_only_others_konged(tmp_path) -> None:  # typ
     when the dealer has no kong and another seat has one."""
     hands = [FAR[0], "1m4m7m1p4p7p1s4s7s8s8s8s8s", FAR[2], FAR3B]
 
-    class Konger(Plan):
-        def choose_kong(self, st: HandState, seat: int, options: tuple[tuple[int, str], ...]
-                        ) -> tuple[int, str] | None:
-            return options[0] if options else None
-
     path = tmp_path / "pass.yaml"
     path.write_text("extends: tianjin\nname: pass\nsettlement: {dealer_on_draw: pass_if_no_kong}\n")
     rs = rulekit.load_ruleset(str(path))
@@ -155,3 +150,27 @@ def test_an_illegal_move_is_refused_naming_it() -> None:
     order = stacked(FAR, "", IND, DICE)
     with pytest.raises(IllegalMove, match=r"seat 0: discard (5m|6m) is not legal"):
         play_hand(TJ, [Cheat(), Plan(), Plan(), Plan()], seed=None, order=order, hun_dice=DICE)
+
+
+class Konger(Plan):
+    """A plan that takes the first kong offered."""
+
+    def choose_kong(self, st: HandState, seat: int, options: tuple[tuple[int, str], ...]
+                    ) -> tuple[int, str] | None:
+        return options[0] if options else None
+
+
+def test_a_win_on_the_replacement_is_gang_kai_and_the_kong_is_the_last_declared() -> None:
+    """杠開 (000/Ⅲ): the dealer konges four 8s before the first discard; the replacement from
+    the tail (000/Ⅲ 杠後補牌) completes a 龍: not 天和 (「暗杠，補杠後胡牌，不算天胡」).
+    tianjin: 龍 4 × 素 2 × 杠開 2 + 暗杠 2 = 18; tianjin-laizi (002): 暗杠杠開 doubles the
+    whole total with the kong as exposed, (16 + 1) × 2 = 34 (002: 杠開素龍 17 / 34)."""
+    hands = ["8s8s8s8s123456789m1z", "2m5m8m2p5p8p2s5s3s1z2z3z4z", FAR[2], FAR3B]
+    order = stacked(hands, "", IND, DICE, tail="1z")
+    for name, fan in (("tianjin", 18), ("tianjin-laizi", 34)):
+        rec = play_hand(rulekit.load_ruleset(name), [Konger(wins=True), Plan(), Plan(), Plan()],
+                        seed=None, order=order, hun_dice=DICE)
+        acts = [(e[1], e[3]) for e in rec.events if e[0] == 0][-3:]
+        assert acts == [("concealed_kong", "暗杠"), ("replacement", "杠後補牌"), ("win", "杠開")]
+        assert rec.result["win_by"] == "kong_draw" and rec.result["total_fan"] == fan
+        assert rec.result["payments"] == [3 * fan, -fan, -fan, -fan]

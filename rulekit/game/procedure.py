@@ -153,7 +153,9 @@ class _Hand:
         s = self.st.seats[seat]
         if kind == ADDED:
             s.counts[k] -= 1
-            next(m for m in s.melds if m.kind == k and m.shape == PUNG).shape = EXPOSED
+            pung = next(m for m in s.melds if m.kind == k and m.shape == PUNG)
+            s.melds.remove(pung)              # melds in the order declared: the hand
+            s.melds.append(Meld(k, EXPOSED))  # document's last kong is this one (context.last_kong)
             self.st.seen[k] += 1
             self.log(seat, "added_kong", k, KONG_RULE[ADDED])
             if self.rules.rob_kong and self.discard_wins(seat, k, "搶杠"):
@@ -251,7 +253,7 @@ class _Hand:
                 if rule == "點炮":
                     loser.river.pop()
                 else:                                  # 搶杠: the kong stays a pung
-                    next(m for m in loser.melds if m.kind == t).shape = PUNG
+                    loser.melds[-1] = Meld(t, PUNG)
                 self.won(seat, t, doc, rule, discarder)
                 return True
             s.counts[t] -= 1
