@@ -57,6 +57,16 @@ def test_simulate_json_reports_rates_with_intervals(tmp_path: Path) -> None:
     assert sum(rep["fan"]["distribution"].values()) == w["count"]
     assert abs(sum(m["value"] for m in rep["money"])) < 1e-6       # money only moves
     assert all(r["count"] <= w["count"] for r in rep["patterns"].values())
+    assert set(rep["by_player"]) == {"greedy", "value", "random"}
+
+
+def test_simulate_compares_two_kinds_of_player_within_each_hand() -> None:
+    code, out = run("simulate", "--hands", "16", "--seed", "5", "--json",
+                    "--players", "value,greedy,value,greedy")
+    by = json.loads(out)["by_player"]
+    # payments sum to zero, so the two kinds' means are opposite and differ by twice one
+    assert by["value"]["value"] == pytest.approx(-by["greedy"]["value"])
+    assert by["value - greedy"]["value"] == pytest.approx(2 * by["value"]["value"])
 
 
 def test_simulate_versus_same_deals(tmp_path: Path) -> None:

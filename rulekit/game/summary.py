@@ -38,7 +38,24 @@ def summarise(outs: Sequence[dict[str, Any]], rs: Ruleset, players: Sequence[str
                 "distribution": dict(sorted(fans.items(), key=lambda kv: float(kv[0])))},
         "money": [mean([_f(o["payments"][s]) for o in outs]) for s in range(seats)],
         "dealer_edge": mean([_f(o["payments"][o["dealer"]]) for o in outs]),
+        "by_player": _by_player(outs, players),
     }
+
+
+def _by_player(outs: Sequence[dict[str, Any]], players: Sequence[str]) -> dict[str, Any]:
+    """Per kind of player, its seats' mean money per hand; with two kinds, the per-hand
+    difference between them (the first named minus the other), paired within each hand."""
+    kinds = list(dict.fromkeys(players))
+    seats = {k: [s for s, p in enumerate(players) if p == k] for k in kinds}
+
+    def avg(o: dict[str, Any], k: str) -> float:
+        return sum(_f(o["payments"][s]) for s in seats[k]) / len(seats[k])
+
+    out: dict[str, Any] = {k: mean([avg(o, k) for o in outs]) for k in kinds}
+    if len(kinds) == 2:
+        a, b = kinds
+        out[f"{a} - {b}"] = mean([avg(o, a) - avg(o, b) for o in outs])
+    return out
 
 
 def _fan_key(x: Any) -> str:
@@ -97,6 +114,8 @@ def text(s: dict[str, Any]) -> str:
     for seat, m in enumerate(s["money"]):
         lines.append(f"  seat {seat} ({s['players'][seat]}) per hand  {shown(m)}")
     lines.append(f"  dealer's edge per hand  {shown(s['dealer_edge'])}")
+    for k, m in s["by_player"].items():
+        lines.append(f"  {k} per seat per hand  {shown(m)}")
     return "\n".join(lines) + "\n"
 
 
