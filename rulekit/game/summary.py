@@ -46,6 +46,8 @@ def _by_player(outs: Sequence[dict[str, Any]], players: Sequence[str]) -> dict[s
     """Per kind of player, its seats' mean money per hand; with two kinds, the per-hand
     difference between them (the first named minus the other), paired within each hand."""
     kinds = list(dict.fromkeys(players))
+    if len(kinds) < 2:
+        return {}
     seats = {k: [s for s, p in enumerate(players) if p == k] for k in kinds}
 
     def avg(o: dict[str, Any], k: str) -> float:
