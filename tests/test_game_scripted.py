@@ -174,3 +174,30 @@ def test_a_win_on_the_replacement_is_gang_kai_and_the_kong_is_the_last_declared(
         assert acts == [("concealed_kong", "暗杠"), ("replacement", "杠後補牌"), ("win", "杠開")]
         assert rec.result["win_by"] == "kong_draw" and rec.result["total_fan"] == fan
         assert rec.result["payments"] == [3 * fan, -fan, -fan, -fan]
+
+
+def test_an_illegal_claim_or_kong_is_refused_naming_it() -> None:
+    """Seat 1 holds two 東 and is offered 東 from the dealer: "chow" is not among
+    pass / pung; seat 1 then holds four 8s and names a kong of 9s."""
+    class Chow(Plan):
+        def choose_claim(self, st: HandState, seat: int, tile: int,
+                         options: tuple[str, ...]) -> str:
+            return "chow"
+
+    hands = [FAR[0], "2m5m8m2p5p8p2s5s8s1z1z3z4z", FAR[2], FAR3B]
+    order = stacked(hands, "", IND, DICE)
+    with pytest.raises(IllegalMove, match=r"seat 1: claim 'chow' of 1z is not legal; "
+                                          r"legal: pass, pung"):
+        play_hand(TJ, [Plan("1z"), Chow(), Plan(), Plan()], seed=None, order=order,
+                  hun_dice=DICE)
+
+    class BadKong(Plan):
+        def choose_kong(self, st: HandState, seat: int, options: tuple[tuple[int, str], ...]
+                        ) -> tuple[int, str] | None:
+            return (26, "concealed")
+
+    hands = ["8s8s8s8s123456789m1z", "2m5m8m2p5p8p2s5s3s1z2z3z4z", FAR[2], FAR3B]
+    with pytest.raises(IllegalMove, match=r"seat 0: kong concealed 9s is not legal; "
+                                          r"legal: concealed 8s"):
+        play_hand(TJ, [BadKong(), Plan(), Plan(), Plan()], seed=None,
+                  order=stacked(hands, "", IND, DICE), hun_dice=DICE)

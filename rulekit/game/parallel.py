@@ -46,7 +46,7 @@ def _dask(tasks: Sequence[Task], workers: int, address: str) -> Iterator[Result]
             client = Client(cluster)
         else:
             client = Client(address, timeout="10s")
-    except (OSError, TimeoutError) as err:
+    except (OSError, TimeoutError, ValueError, TypeError) as err:
         raise ClusterError(f"cannot reach the Dask cluster at {address}: {err}") from None
     try:
         futures = client.map(run_task, list(tasks), pure=False)
