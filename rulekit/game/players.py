@@ -15,7 +15,7 @@ from rulekit import shape
 from rulekit.game.state import ADDED, GOLDEN, HandState
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import ScoreResult, score_document
-from rulekit.tiles import TILE_NAMES, format_tiles
+from rulekit.tiles import TILE_NAMES
 
 Kong = tuple[int, str]          # kind, and "concealed", "golden" or "added"
 
@@ -164,7 +164,8 @@ class GreedyPlayer(Player):
 class ValuePlayer(GreedyPlayer):
     """Greedy until ready; then, among the discards that keep the hand ready, the one whose
     waits are worth most: the fan of each winning tile (scored by the ruleset) times the
-    copies of it not in sight. Takes a 金杠 whenever offered (its points are paid win or not)."""
+    copies of it not in sight. Takes a 金杠 whenever offered (its points are paid win or not).
+    To score a wait it changes its own seat's counts for a moment and puts them back."""
 
     name = "value"
 
@@ -295,8 +296,3 @@ def make_player(name: str, rs: Ruleset, seed: int) -> Player:
         raise ValueError(f"unknown player {name!r}; built-in players: {', '.join(PLAYERS)}")
     return makers[name]()
 
-
-def describe_hand(st: HandState, seat: int) -> str:
-    """A seat's concealed tiles as text (for errors and debugging)."""
-    s = st.seats[seat]
-    return format_tiles(k for k in range(34) for _ in range(s.counts[k]))

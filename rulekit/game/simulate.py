@@ -11,7 +11,7 @@ import hashlib
 import json
 import random
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -131,6 +131,3 @@ def tasks(rs: Ruleset, players: Sequence[str], hands: int, seed: int, *, chunks:
                         seed, first, n, session_hands, log))
     return out
 
-
-def with_table(rules: GameRules, dealer_sits: bool, pulls: int) -> GameRules:
-    return replace(rules, dealer_sits=dealer_sits, pulls=pulls)
