@@ -201,3 +201,24 @@ def test_an_illegal_claim_or_kong_is_refused_naming_it() -> None:
                                           r"legal: concealed 8s"):
         play_hand(TJ, [BadKong(), Plan(), Plan(), Plan()], seed=None,
                   order=stacked(hands, "", IND, DICE), hun_dice=DICE)
+
+
+def test_dealing_starts_where_the_dice_say() -> None:
+    """000/Ⅲ 拿牌: 從自己面前的牌墩 ... 數到「兩個篩子點數之和+1」那一墩開始拿牌: with 17 stacks a
+    seat, dealer 2 rolling 3 + 4 starts at stack 2·17 + 7 (0-based: the 8th of its wall).
+    000/Ⅷ 開牌: dealer 0 rolls 2 + 3, counting 本人 1, 下家 2, ... to seat 0 + 5 - 1 = seat 0
+    (the fifth count comes round to itself), who rolls 1 + 1: 7 stacks into seat 0's wall."""
+    from rulekit.game.wall import break_stack
+    assert break_stack(2, 4, 68, (3, 4)) == 2 * 17 + 7
+    assert break_stack(3, 4, 68, (6, 6)) == (3 * 17 + 12) % 68
+    assert break_stack(0, 4, 68, (2, 3, 1, 1)) == 7
+    assert break_stack(0, 4, 68, (1, 1, 3, 3)) == 17 + 8       # 下家 (count 2) rolls
+
+
+def test_three_players_pay_three_numbers() -> None:
+    rs = rulekit.load_ruleset("tianjin-3p")
+    from rulekit.game.players import make_player
+    for seed in range(6):
+        rec = play_hand(rs, [make_player("greedy", rs, 0)] * 3, seed=seed, dealer=seed % 3)
+        assert len(rec.result["payments"]) == 3 and sum(rec.result["payments"]) == 0
+        assert len([e for e in rec.events if e[1] == "deal"]) == 3
