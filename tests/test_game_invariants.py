@@ -19,6 +19,7 @@ from rulekit.game.procedure import Event
 from rulekit.game.replay import replay
 from rulekit.game.simulate import run_task, tasks
 from rulekit.game.state import PUNG, HandState
+from rulekit.tiles import parse_tiles
 
 TJ = rulekit.load_ruleset("tianjin")
 TILES = sorted(k for k in range(34) for _ in range(4))
@@ -36,8 +37,8 @@ def check_conserved(st: HandState, e: Event) -> None:
     for s in st.seats:
         places += [k for k in range(34) for _ in range(s.counts[k])]
         places += [m.kind for m in s.melds for _ in range(3 if m.shape == PUNG else 4)]
-        places += s.river
-    assert sorted(places) == TILES, f"tiles not conserved after {e}"
+        places += s.river + s.flowers
+    assert sorted(places) == sorted(w.tiles), f"tiles not conserved after {e}"
 
 
 @settings(max_examples=40, deadline=None)
@@ -122,3 +123,31 @@ def test_logs_are_byte_identical_on_a_local_dask_cluster(tmp_path: Path) -> None
                          "--workers", "1")
     assert code == code2 == 0 and ref == got
     assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+
+
+def test_flowers_are_shown_replaced_and_conserved() -> None:
+    """tianjin-flowers (game.flowers): 144 tiles; every flower dealt or drawn is shown and
+    replaced from the tail (補花), and a replay of the hand is exact."""
+    from rulekit.game.simulate import hand_seed, log_line
+    from rulekit.game.rules import game_rules
+    from rulekit.game.wall import tile_set
+    rs = rulekit.load_ruleset("tianjin-flowers")
+    shown = 0
+    for seed in range(12):
+        players = [make_player("greedy", rs, seed)] * 4
+        rec = play_hand(rs, players, seed=hand_seed(5, seed), dealer=seed % 4,
+                        observer=check_conserved)
+        assert sorted(rec.wall) == tile_set(True) and len(rec.wall) == 144
+        assert sum(rec.result["payments"]) == 0
+        flowers = [e for e in rec.events if e[3] == "補花: a flower, shown"]
+        assert all(e[2] >= 34 for e in flowers)
+        shown += len(flowers)
+        line = json.loads(log_line(rec, rs, game_rules(rs), ["greedy"] * 4, seed))
+        assert replay(line, rs)["same"]
+        if rec.result["winner"] is not None:          # the winner's flowers reach its hand
+            seat = rec.result["winner"]
+            dealt = next(e[3] for e in rec.events if e[0] == seat and e[1] == "deal")
+            held = [k for k in parse_tiles(dealt.split(": ")[1]) if k >= 34]
+            held += [e[2] for e in flowers if e[0] == seat]
+            assert parse_tiles(rec.result["hand"].get("flowers", "")) == tuple(sorted(held))
+    assert shown > 0

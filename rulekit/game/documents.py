@@ -32,6 +32,8 @@ def hand_doc(st: HandState, seat: int, win_tile: int, win_by: str, *, heavenly: 
         doc["earthly"] = True
     if s.discarded_hun:
         doc["discarded_hun"] = True
+    if s.flowers:
+        doc["flowers"] = format_tiles(s.flowers)
     return doc
 
 

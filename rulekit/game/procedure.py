@@ -22,7 +22,7 @@ from rulekit.hand import win_by_allowed_by
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import ScoreResult, score_document
 from rulekit.settlement import settle_document
-from rulekit.tiles import TILE_NAMES, format_tiles, hun_kinds
+from rulekit.tiles import NUM_KINDS, TILE_NAMES, format_tiles, hun_kinds
 
 Event = tuple[int, str, int, str]            # seat, action, tile kind (-1: none), rule
 Observer = Callable[[HandState, Event], None]
@@ -75,6 +75,7 @@ class _Hand:
         self.events: list[Event] = []
         self.first_round: list[int] = []         # discards of the first go-round (鏟)
         self.outcome: tuple[int, dict[str, Any], int | None] | None = None
+        self.first = -1                          # the dealer's last dealt tile
 
     def log(self, seat: int, action: str, tile: int = -1, rule: str = "") -> None:
         e = (seat, action, tile, rule)
@@ -83,8 +84,9 @@ class _Hand:
             self.observer(self.st, e)
 
     # -- the deal --------------------------------------------------------------------------
-    def deal(self) -> None:
-        """Three rounds of four tiles, one more each, the dealer a fourteenth (000/Ⅲ 拿牌)."""
+    def deal(self) -> int:
+        """Three rounds of four tiles, one more each, the dealer a fourteenth (000/Ⅲ 拿牌);
+        flowers shown and replaced from the tail, the dealer first. The dealer's last tile."""
         st, n = self.st, self.st.players
         order = [(st.dealer + i) % n for i in range(n)]
         dealt: list[list[int]] = [[] for _ in range(n)]
@@ -95,12 +97,24 @@ class _Hand:
         dealt[st.dealer].append(self._head())
         for s in order:
             for t in dealt[s]:
-                st.seats[s].counts[t] += 1
+                if t < NUM_KINDS:
+                    st.seats[s].counts[t] += 1
+                else:
+                    st.seats[s].flowers.append(t)
         for s in order:
             self.log(s, "deal", -1, "拿牌: " + format_tiles(dealt[s]))
         st.seen[st.wall.indicator] += 1
         self.log((st.dealer + n // 2) % n, "indicator", st.wall.indicator,
                  "開混: hun " + " ".join(TILE_NAMES[k] for k in st.hun))
+        last = dealt[st.dealer][-1]
+        for s in order:
+            for _ in range(len(st.seats[s].flowers)):
+                got = self.replacement(s, "補花")
+                if got is None:
+                    raise RulekitError("the wall is too short to deal from")
+                if s == st.dealer:
+                    last = got
+        return last
 
     def _head(self) -> int:
         i = self.st.wall.draw_head(self.rules.draw_game_at)
@@ -168,24 +182,34 @@ class _Hand:
                      KONG_RULE[kind])
         return False
 
-    def replacement(self, seat: int) -> int | None:
-        """A replacement from the tail (000/Ⅲ 杠後補牌); None if the head has reached it."""
+    def replacement(self, seat: int, why: str = "杠後補牌") -> int | None:
+        """A replacement from the tail (000/Ⅲ 杠後補牌, or 補花 for a flower); None if the
+        head has reached it."""
         w = self.st.wall
         i = w.draw_tail()
         if i is None:
             return None
-        t = w.tiles[i]
-        self.st.seats[seat].counts[t] += 1
-        rule = "杠後補牌"
+        rule = why
         if i // 2 == w.indicator_at // 2:
             rule += ": the indicator's stack, its other tile"
-        self.log(seat, "replacement", t, rule)
-        return t
+        return self.receive(seat, w.tiles[i], "replacement", rule)
+
+    def receive(self, seat: int, t: int, action: str, rule: str) -> int | None:
+        """A drawn tile into the hand; a flower is shown and replaced from the tail (補花).
+        The tile finally kept, or None if the wall ran out."""
+        s = self.st.seats[seat]
+        if t < NUM_KINDS:
+            s.counts[t] += 1
+            self.log(seat, action, t, rule)
+            return t
+        s.flowers.append(t)
+        self.log(seat, action, t, "補花: a flower, shown")
+        return self.replacement(seat, "補花")
 
     def self_win(self, seat: int, drawn: int, source: str) -> bool:
         s, st = self.st.seats[seat], self.st
         c, h = st.shape_counts(seat)
-        if not shape.is_win(c, h, len(s.melds)):
+        if not shape.is_win(c, h, len(s.melds)) and not self.rs.instant_wins:
             return False
         heavenly = source == "deal"
         earthly = (source == "draw" and seat != st.dealer and s.drawn == 1 and st.claims == 0
@@ -324,13 +348,13 @@ def play_hand(rs: Ruleset, players: Sequence[Player], *, seed: int | None, deale
     dice: tuple[int, ...] = ()
     if order is None:
         w, dice, hun_dice = wall_mod.build(random.Random(seed), dealer, rules.players,
-                                           rules.break_dice)
+                                           rules.break_dice, rules.flowers)
     else:
         w = wall_mod.from_order(list(order), hun_dice)
     st = HandState(w, dealer, hun_kinds(w.indicator, rules.hun_kinds),
                    [SeatState() for _ in range(rules.players)], [0] * 34)
     hand = _Hand(rs, rules, st, players, observer)
-    hand.deal()
+    hand.first = hand.deal()
     _run(hand)
     result, settle = _settle(hand)
     return HandRecord(seed, dealer, dice, hun_dice, tuple(w.tiles), w.indicator,
@@ -339,7 +363,7 @@ def play_hand(rs: Ruleset, players: Sequence[Player], *, seed: int | None, deale
 
 def _run(hand: _Hand) -> None:
     st, rules = hand.st, hand.rules
-    seat, drawn, source = st.dealer, hand.st.wall.tiles[st.wall.head - 1], "deal"
+    seat, drawn, source = st.dealer, hand.first, "deal"
     while True:
         if hand.turn(seat, drawn, source):
             return
@@ -364,10 +388,12 @@ def _run(hand: _Hand) -> None:
         if i is None:
             hand.draw_game()
             return
-        drawn, source = st.wall.tiles[i], "draw"
-        st.seats[seat].counts[drawn] += 1
         st.seats[seat].drawn += 1
-        hand.log(seat, "draw", drawn)
+        got = hand.receive(seat, st.wall.tiles[i], "draw", "")
+        if got is None:
+            hand.draw_game()
+            return
+        drawn, source = got, "draw"
 
 
 def _settle(hand: _Hand) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -11,9 +11,10 @@ from rulekit.game.players import ReplayMismatch, Script, ScriptedPlayer
 from rulekit.game.procedure import Event, IllegalMove, event_dict, play_hand
 from rulekit.game.rules import game_rules
 from rulekit.ruleset.model import Ruleset
-from rulekit.tiles import NUM_KINDS, TILE_NAMES
+from rulekit.game.wall import tile_set
+from rulekit.tiles import NUM_ALL_KINDS, TILE_NAMES
 
-_KIND = {TILE_NAMES[k]: k for k in range(NUM_KINDS)}
+_KIND = {TILE_NAMES[k]: k for k in range(NUM_ALL_KINDS)}
 
 
 class RecordError(RulekitError):
@@ -51,8 +52,10 @@ def replay(rec: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
         dealer = int(rec["dealer"])
     except (KeyError, TypeError, ValueError) as err:
         raise RecordError(f"a record needs wall, hun_dice and dealer ({err})") from None
-    if sorted(order) != sorted(k for k in range(NUM_KINDS) for _ in range(4)):
-        raise RecordError("wall: not a permutation of the 136 tiles")
+    rules = game_rules(rs)
+    if sorted(order) != tile_set(rules.flowers):
+        raise RecordError(f"wall: not a permutation of the {len(tile_set(rules.flowers))} "
+                          "tiles of this ruleset")
     if len(hun_dice) != 2 or not all(1 <= d <= 6 for d in hun_dice):
         raise RecordError(f"hun_dice: two dice from 1 to 6, not {list(hun_dice)}")
     if not 0 <= dealer < rs.players:
@@ -63,7 +66,6 @@ def replay(rec: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     if not isinstance(rec.get("events"), list):
         raise RecordError("events: a list of {seat, action, tile}")
     script = Script(_events(rec))
-    rules = game_rules(rs)
     pulls = rec.get("pulls") or [0]
     if not isinstance(pulls, list) or not all(isinstance(p, int) and 0 <= p <= 4 for p in pulls):
         raise RecordError("pulls: a list of whole numbers from 0 to 4")

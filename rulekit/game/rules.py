@@ -19,6 +19,7 @@ class GameRules:
     draw_game_at: str            # "before_indicator_stack" (000/Ⅳ 術語 4) or "wall_empty"
     pung_hun: bool               # a discarded hun may be punged (000/Ⅲ: no)
     rob_kong: bool               # 搶杠 (000/Ⅳ: no)
+    flowers: bool                # the eight flowers in the wall (000/Ⅰ, Ⅲ)
     win_on_discard: bool         # "discard" in win.by
     dealer_sits: bool            # 坐莊 in simulation
     pulls: int                   # 拉莊 per non-dealer in simulation
@@ -43,6 +44,7 @@ def game_rules(rs: Ruleset) -> GameRules:
         draw_game_at=str(g["draw_game_at"]),
         pung_hun=bool(g["pung_hun"]),
         rob_kong=bool(g["rob_kong"]) and "discard" in rs.win_by,
+        flowers=bool(g["flowers"]),
         win_on_discard="discard" in rs.win_by,
         dealer_sits=bool(g["dealer_sits"]),
         pulls=pulls,

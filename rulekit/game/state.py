@@ -25,6 +25,7 @@ class SeatState:
     counts: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
     melds: list[Meld] = field(default_factory=list)
     river: list[int] = field(default_factory=list)     # own discards not claimed
+    flowers: list[int] = field(default_factory=list)   # flowers shown (補花)
     discarded_hun: bool = False                        # 小相公
     drawn: int = 0                                     # draws from the wall so far
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from rulekit.tiles import NUM_KINDS
+from rulekit.tiles import FLOWERS, NUM_KINDS
 
 
-def tile_set() -> list[int]:
-    """The 136 tiles, four of each kind, in kind order."""
-    return [k for k in range(NUM_KINDS) for _ in range(4)]
+def tile_set(flowers: bool = False) -> list[int]:
+    """The 136 tiles, four of each kind, in kind order; then the eight flowers if asked."""
+    return [k for k in range(NUM_KINDS) for _ in range(4)] + (list(FLOWERS) if flowers else [])
 
 
 def roll(rng: random.Random, n: int) -> tuple[int, ...]:
@@ -88,10 +88,10 @@ class Wall:
         return i
 
 
-def build(rng: random.Random, dealer: int, players: int, break_dice: str
-          ) -> tuple[Wall, tuple[int, ...], tuple[int, ...]]:
+def build(rng: random.Random, dealer: int, players: int, break_dice: str,
+          flowers: bool = False) -> tuple[Wall, tuple[int, ...], tuple[int, ...]]:
     """Shuffle, roll for the break and for the hun: the wall in dealing order and both rolls."""
-    physical = tile_set()
+    physical = tile_set(flowers)
     rng.shuffle(physical)
     stacks = len(physical) // 2
     dice = roll(rng, 2 if break_dice == "dealer" else 4)
@@ -103,8 +103,11 @@ def build(rng: random.Random, dealer: int, players: int, break_dice: str
 
 def from_order(order: list[int], hun_dice: tuple[int, ...]) -> Wall:
     """The wall of tiles already in dealing order, the indicator `sum(hun_dice)` stacks from
-    the tail (000/Ⅲ: 「從尾墩數3墩，翻開上邊的牌」)."""
+    the tail (000/Ⅲ: 「從尾墩數3墩，翻開上邊的牌」); a flower there cannot make hun, so the
+    count goes on one stack toward the head until a tile that can (this project's choice)."""
     stacks = len(order) // 2
     at = 2 * (stacks - sum(hun_dice))
+    while order[at] >= NUM_KINDS and at >= 2:
+        at -= 2
     tail = [i for s in range(stacks - 1, -1, -1) for i in (2 * s, 2 * s + 1) if i != at]
     return Wall(list(order), at, tail)
