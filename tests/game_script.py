@@ -24,13 +24,14 @@ def deal_positions(dealer: int, players: int = 4) -> list[list[int]]:
 
 
 def stacked(hands: Sequence[str], draws: str, indicator: str, hun_dice: tuple[int, int],
-            dealer: int = 0, tail: str = "") -> list[int]:
+            dealer: int = 0, tail: str = "", flowers: bool = False) -> list[int]:
     """A wall in dealing order: seat s is dealt `hands[s]` (the dealer's last tile is its
     fourteenth), the head then gives `draws` in order, the indicator sits `sum(hun_dice)`
     stacks from the tail, the tail gives `tail` to kong replacements, and the other tiles
-    fill the rest in kind order."""
-    order: list[int | None] = [None] * 136
-    left = [4] * 34
+    fill the rest in kind order. With `flowers` the wall has the eight flowers too (144)."""
+    size = 144 if flowers else 136
+    order: list[int | None] = [None] * size
+    left = [4] * 34 + ([1] * 8 if flowers else [])
     for seat, pos in enumerate(deal_positions(dealer)):
         tiles = parse_tiles(hands[seat]) if hands[seat] else ()
         assert len(tiles) == len(pos), (seat, hands[seat])
@@ -40,19 +41,19 @@ def stacked(hands: Sequence[str], draws: str, indicator: str, hun_dice: tuple[in
     for i, t in enumerate(parse_tiles(draws) if draws else (), start=53):
         order[i] = t
         left[t] -= 1
-    at = 2 * (68 - sum(hun_dice))
+    at = 2 * (size // 2 - sum(hun_dice))
     k = parse_tiles(indicator)[0]
     assert order[at] is None
     order[at] = k
     left[k] -= 1
-    stacks = [(2 * s, 2 * s + 1) for s in range(67, -1, -1)]
+    stacks = [(2 * s, 2 * s + 1) for s in range(size // 2 - 1, -1, -1)]
     tail_order = [i for pair in stacks for i in pair if i != at]
     for i, t in zip(tail_order, parse_tiles(tail) if tail else ()):
         assert order[i] is None
         order[i] = t
         left[t] -= 1
     assert min(left) >= 0, left
-    rest = [t for t in range(34) for _ in range(left[t])]
+    rest = [t for t in range(len(left)) for _ in range(left[t])]
     out = []
     for x in order:
         out.append(rest.pop(0) if x is None else x)

@@ -222,3 +222,19 @@ def test_three_players_pay_three_numbers() -> None:
         rec = play_hand(rs, [make_player("greedy", rs, 0)] * 3, seed=seed, dealer=seed % 3)
         assert len(rec.result["payments"]) == 3 and sum(rec.result["payments"]) == 0
         assert len([e for e in rec.events if e[1] == "deal"]) == 3
+
+
+def test_eight_flowers_win_at_once() -> None:
+    """tianjin-flowers: 八花齊 (000/Ⅰ 7 「抓滿春夏秋冬梅蘭竹菊8朵花即可馬上胡牌」), 16 fan there.
+    Seat 1 is dealt all eight; they are shown and replaced from the tail, the dealer first,
+    then seat 1 (補花); at its first draw it wins at once: 16 from each of three."""
+    rs = rulekit.load_ruleset("tianjin-flowers")
+    hands = [FAR[0], "12345678f2m5m8m2p5p", FAR[2], FAR3B]
+    order = stacked(hands, "9p", IND, DICE, flowers=True)
+    rec = play_hand(rs, [Plan(), Plan(wins=True), Plan(), Plan()], seed=None, order=order,
+                    hun_dice=DICE)
+    supplied = [e for e in rec.events if e[1] == "replacement" and e[3] == "補花"]
+    assert [e[0] for e in supplied] == [1] * 8
+    assert rec.result["winner"] == 1 and rec.result["hand"]["flowers"] == "12345678f"
+    assert rec.result["patterns"] == ["ba_hua_qi"] and rec.result["total_fan"] == 16
+    assert rec.result["payments"] == [-16, 48, -16, -16]
