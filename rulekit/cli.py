@@ -196,6 +196,28 @@ def build_parser() -> argparse.ArgumentParser:
 
     sht = sub.add_parser("sheet", help="a ruleset as a printable HTML rule sheet")
     sht.add_argument("ruleset", help="a built-in name or a YAML path")
+    g = sub.add_parser("simulate", help="play hands under a ruleset; rates, fan, money (95%% CI)")
+    _ruleset_arg(g)
+    g.add_argument("--hands", "-n", type=int, required=True)
+    g.add_argument("--seed", "-s", type=int, default=0)
+    g.add_argument("--players", default=None,
+                   help="one built-in player per seat: random, greedy, value (default greedy)")
+    g.add_argument("--workers", "-j", type=int, default=1, help="local worker processes")
+    g.add_argument("--cluster", metavar="ADDRESS|local",
+                   help="run on a Dask cluster (local: a LocalCluster on this machine)")
+    g.add_argument("--log", metavar="FILE", help="write one JSON line per hand")
+    g.add_argument("--versus", metavar="OTHER",
+                   help="play the same deals under OTHER too; report the differences")
+    g.add_argument("--session-hands", type=int, default=16,
+                   help="hands per session (the dealer carries within one)")
+    g.add_argument("--json", action="store_true", help="the same as --format json")
+    _format_arg(g)
+
+    rp = sub.add_parser("replay", help="re-play a --log file; with --ruleset, under another")
+    rp.add_argument("log", metavar="FILE.jsonl")
+    rp.add_argument("--ruleset", "-r", default=None,
+                    help="re-score and re-settle the same play under this ruleset")
+    _format_arg(rp)
     return parser
 
 
@@ -630,6 +652,14 @@ def cmd_sheet(args: argparse.Namespace, out: TextIO) -> int:
     from rulekit.serve.sheet import sheet_for
     out.write(sheet_for(args.ruleset))
     return 0
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from rulekit.game import cli as game_cli
+    return game_cli.simulate(args, out)
+
+
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
+    from rulekit.game import cli as game_cli
+    return game_cli.replay(args, out)
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
@@ -637,6 +667,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "validate": cmd_validate, "rulesets": cmd_rulesets, "show": cmd_show, "schema": cmd_schema,
     "test": cmd_test, "corpus": cmd_corpus, "diff": cmd_diff,
     "serve": cmd_serve, "sheet": cmd_sheet,
+    "simulate": cmd_simulate, "replay": cmd_replay,
 }
 
 

@@ -1,0 +1,146 @@
+"""`rulekit simulate` and `rulekit replay`: arguments in, the game package called, a report
+out. Imported by rulekit.cli only when one of them runs."""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import IO, Any, TextIO
+
+from rulekit import api
+from rulekit.errors import RulekitError
+from rulekit.game import parallel, simulate as sim, summary
+from rulekit.game.players import PLAYERS
+from rulekit.game.replay import replay as replay_one
+from rulekit.game.stats import mean
+
+
+class GameUsageError(RulekitError):
+    """Bad simulate or replay arguments."""
+
+
+def _players(text: str | None, seats: int) -> list[str]:
+    names = [p.strip() for p in text.split(",")] if text else ["greedy"] * seats
+    if len(names) != seats:
+        raise GameUsageError(f"simulate: --players needs {seats} names (one per seat), "
+                             f"got {len(names)}")
+    for n in names:
+        if n not in PLAYERS:
+            raise GameUsageError(f"simulate: unknown player {n!r}; built-in players: "
+                                 + ", ".join(PLAYERS))
+    return names
+
+
+def _open_log(path: str) -> IO[str]:
+    try:
+        return open(path, "w", encoding="utf-8", newline="\n")
+    except OSError as err:
+        raise GameUsageError(f"{path}: cannot write: {err.strerror}") from None
+
+
+def simulate(args: argparse.Namespace, out: TextIO) -> int:
+    from rulekit.progress import Progress
+    if args.hands < 0 or args.workers < 1 or args.session_hands < 1:
+        raise GameUsageError("simulate: --hands must be 0 or more, --workers and "
+                             "--session-hands 1 or more")
+    rs = api.load_ruleset(args.ruleset)
+    other = api.load_ruleset(args.versus) if args.versus else None
+    if other is not None and other.players != rs.players:
+        raise GameUsageError(f"simulate: --versus {other.name} seats {other.players} players, "
+                             f"{rs.name} {rs.players}")
+    players = _players(args.players, rs.players)
+    chunks = max(1, args.workers) * 4 if (args.workers > 1 or args.cluster) else 1
+    tasks = sim.tasks(rs, players, args.hands, args.seed, chunks=chunks,
+                      log=bool(args.log), versus=other, session_hands=args.session_hands)
+    log = _open_log(args.log) if args.log else None
+    outs: list[dict[str, Any]] = []
+    try:
+        with Progress(args.hands, "simulate") as bar:
+            for res in parallel.run(tasks, args.workers, args.cluster):
+                for o in res:
+                    if log is not None:
+                        log.write(o.pop("log") + "\n")
+                        if "versus" in o:
+                            o["versus"].pop("log", None)
+                    outs.append(o)
+                bar.advance(len(res))
+    finally:
+        if log is not None:
+            log.close()
+    report = (summary.versus(outs, rs, other, players) if other is not None
+              else summary.summarise(outs, rs, players))
+    report["seed"] = args.seed
+    if args.json or args.format == "json":
+        out.write(json.dumps(report, ensure_ascii=False) + "\n")
+    else:
+        out.write(summary.versus_text(report) if other is not None else summary.text(report))
+    return 0
+
+
+def replay(args: argparse.Namespace, out: TextIO) -> int:
+    """Every record re-played: exact under its own ruleset, or the differences under
+    --ruleset. Exit 1 if a record does not reproduce (own ruleset only)."""
+    from rulekit import jsonio
+    try:
+        fh = open(args.log, "rb")
+    except OSError as err:
+        raise GameUsageError(f"{args.log}: cannot open: {err.strerror}") from None
+    rows: list[dict[str, Any]] = []
+    with fh:
+        for n, rec, problem in jsonio.iter_lines(fh):
+            if problem is not None or not isinstance(rec, dict):
+                why = problem or f"line {n}: not a hand record"
+                raise GameUsageError(f"{args.log}: {why}")
+            rs = api.load_ruleset(args.ruleset or rec.get("ruleset") or api.DEFAULT_RULESET)
+            got = replay_one(rec, rs)
+            rows.append(_row(n, rec, got, rs.name))
+    report = _replay_report(rows, args.ruleset is not None)
+    if args.format == "json":
+        out.write(json.dumps(report, ensure_ascii=False) + "\n")
+    else:
+        out.write(_replay_text(report))
+    return 0 if args.ruleset is not None or report["reproduced"] == report["hands"] else 1
+
+
+def _row(line: int, rec: dict[str, Any], got: dict[str, Any], name: str) -> dict[str, Any]:
+    old = rec.get("result") or {}
+    new = got["result"] or {}
+    old_pay = [float(x) for x in old.get("payments") or []]
+    new_pay = [float(x) for x in new.get("payments") or old_pay]
+    return {"line": line, "hand": rec.get("hand"), "ruleset": name, "same": got["same"],
+            "mismatch": got["mismatch"], "diverged": got["result"] is None,
+            "old": {k: old.get(k) for k in ("winner", "patterns", "total_fan", "payments")},
+            "new": {k: new.get(k) for k in ("winner", "patterns", "total_fan", "payments")},
+            "delta": [b - a for a, b in zip(old_pay, new_pay)]}
+
+
+def _replay_report(rows: list[dict[str, Any]], other: bool) -> dict[str, Any]:
+    seats = max((len(r["delta"]) for r in rows), default=0)
+    changed = [r for r in rows if r["old"] != r["new"] and not r["diverged"]]
+    return {
+        "hands": len(rows),
+        "reproduced": sum(1 for r in rows if r["same"]),
+        "diverged": [{"line": r["line"], "why": r["mismatch"]} for r in rows if r["diverged"]],
+        "changed": [{k: r[k] for k in ("line", "hand", "old", "new")} for r in changed],
+        "money_difference": [mean([r["delta"][s] for r in rows if not r["diverged"]])
+                             for s in range(seats)] if other else [],
+        "not_reproduced": [{"line": r["line"], "why": r["mismatch"]}
+                           for r in rows if not r["same"] and not other],
+    }
+
+
+def _replay_text(rep: dict[str, Any]) -> str:
+    from rulekit.game.stats import shown
+    lines = [f"{rep['hands']} hands, {rep['reproduced']} reproduced exactly"]
+    for d in rep["not_reproduced"][:20]:
+        lines.append(f"  line {d['line']}: {d['why']}")
+    if rep["money_difference"]:
+        lines.append(f"  {len(rep['changed'])} hands score or pay differently; "
+                     f"{len(rep['diverged'])} cannot be played the same way")
+        for s, m in enumerate(rep["money_difference"]):
+            lines.append(f"  seat {s} per hand  {shown(m)}")
+        for c in rep["changed"][:10]:
+            lines.append(f"  line {c['line']}: {c['old']['patterns']} {c['old']['payments']} "
+                         f"-> {c['new']['patterns']} {c['new']['payments']}")
+        for d in rep["diverged"][:10]:
+            lines.append(f"  line {d['line']}: diverges: {d['why']}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,133 @@
+"""Many hands, summarised: per-hand seeds from one master seed, sessions of hands that carry
+the dealer, results merged in hand order, so the same seed gives the same numbers whatever
+runs them (docs/game.md, "Simulation").
+
+A task is plain data (seeds, player names, the ruleset's merged text): it is all a worker
+receives, in a process pool or on a Dask cluster, and `run_task` is the only code it runs.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from rulekit.game.players import make_player
+from rulekit.game.procedure import HandRecord, play_hand
+from rulekit.game.rules import GameRules, game_rules
+from rulekit.ruleset.model import Ruleset, load_text
+
+SESSION_HANDS = 16
+
+
+def hand_seed(master: int, index: int) -> int:
+    """The seed of hand `index`: the same on every machine and Python (no `hash()`)."""
+    digest = hashlib.sha256(f"rulekit.game:{master}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def ruleset_text(rs: Ruleset) -> str:
+    """The ruleset, merged (no `extends` left), as text a worker loads: JSON is YAML."""
+    return json.dumps(dict(rs.data), ensure_ascii=False, sort_keys=True)
+
+
+_LOADED: dict[str, Ruleset] = {}
+
+
+def load_shipped(text: str, name: str) -> Ruleset:
+    """A ruleset from its merged text, loaded once per process."""
+    got = _LOADED.get(text)
+    if got is None:
+        path = Path(tempfile.gettempdir()) / f"rulekit-game-{name}.yaml"
+        got = load_text(text, path, name)
+        _LOADED[text] = got
+    return got
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """Sessions `first_session ..` of a simulation: what a worker gets."""
+
+    ruleset: str                        # merged text
+    name: str
+    versus: str | None                  # the other ruleset's merged text (--versus)
+    versus_name: str | None
+    players: tuple[str, ...]
+    master: int
+    first_hand: int
+    hands: int
+    session_hands: int
+    log: bool
+
+
+def run_task(task: Task) -> list[dict[str, Any]]:
+    """Play the task's hands; one outcome per hand (with its log line when asked), in order."""
+    rs = load_shipped(task.ruleset, task.name)
+    other = load_shipped(task.versus, task.versus_name or "versus") if task.versus else None
+    out: list[dict[str, Any]] = []
+    dealers = [0, 0]
+    for i in range(task.first_hand, task.first_hand + task.hands):
+        seed = hand_seed(task.master, i)
+        if i % task.session_hands == 0:        # 000/Ⅳ: the first dealer is chosen at random
+            first = random.Random(seed).randrange(len(task.players))
+            dealers = [first, first]
+        a = _one(rs, task, seed, dealers[0], i)
+        dealers[0] = a["next_dealer"]
+        if other is not None:
+            b = _one(other, task, seed, dealers[1], i)
+            dealers[1] = b["next_dealer"]
+            a["versus"] = b
+        out.append(a)
+    return out
+
+
+def _one(rs: Ruleset, task: Task, seed: int, dealer: int, index: int) -> dict[str, Any]:
+    players = [make_player(name, rs, hand_seed(seed, seat))
+               for seat, name in enumerate(task.players)]
+    rules = game_rules(rs)
+    rec = play_hand(rs, players, seed=seed, dealer=dealer, rules=rules)
+    outcome = outcome_of(rec)
+    if task.log:
+        outcome["log"] = log_line(rec, rs, rules, task.players, index)
+    return outcome
+
+
+def outcome_of(rec: HandRecord) -> dict[str, Any]:
+    r = rec.result
+    return {"dealer": rec.dealer, "winner": r["winner"], "win_by": r["win_by"],
+            "patterns": r["patterns"], "total_fan": r["total_fan"],
+            "payments": r["payments"], "next_dealer": r["next_dealer"], "chan": r["chan"],
+            "kongs": r["kongs"],
+            "xiao_xiang_gong": sum(1 for e in rec.events if e[1] == "discard"
+                                   and e[3].startswith("小相公"))}
+
+
+def log_line(rec: HandRecord, rs: Ruleset, rules: GameRules, players: Sequence[str],
+             index: int) -> str:
+    """The hand's record as one JSON line (docs/game.md, "Logs")."""
+    d = {"hand": index, "ruleset": rs.name, "players": list(players)}
+    d.update(rec.to_dict())
+    d["dealer_sits"] = rules.dealer_sits
+    d["pulls"] = rec.settle["pulls"]
+    return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
+
+
+def tasks(rs: Ruleset, players: Sequence[str], hands: int, seed: int, *, chunks: int,
+          log: bool, versus: Ruleset | None = None,
+          session_hands: int = SESSION_HANDS) -> list[Task]:
+    """Whole sessions cut into about `chunks` tasks, in hand order."""
+    sessions = -(-hands // session_hands)
+    per = max(1, -(-sessions // max(1, chunks)))
+    text = ruleset_text(rs)
+    vtext = ruleset_text(versus) if versus is not None else None
+    out = []
+    for s in range(0, sessions, per):
+        first = s * session_hands
+        n = min(hands, (s + per) * session_hands) - first
+        out.append(Task(text, rs.name, vtext, versus.name if versus else None, tuple(players),
+                        seed, first, n, session_hands, log))
+    return out
+

@@ -1,0 +1,70 @@
+"""What the table holds during a hand: each seat's concealed tiles, melds and discards, and
+what every player can see. Players read it; only the procedure changes it."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulekit.game.wall import Wall
+from rulekit.tiles import NUM_KINDS
+
+PUNG = "pung"
+EXPOSED = "exposed"          # a kong claimed from a discard, or added to a pung
+CONCEALED = "concealed"
+GOLDEN = "golden"            # four hun konged concealed (金杠)
+ADDED = "added"              # the option of adding a drawn tile to a pung (counts as exposed)
+
+
+@dataclass(slots=True)
+class Meld:
+    kind: int
+    shape: str               # PUNG, or the kong's type: EXPOSED, CONCEALED, GOLDEN
+
+
+@dataclass(slots=True)
+class SeatState:
+    counts: list[int] = field(default_factory=lambda: [0] * NUM_KINDS)
+    melds: list[Meld] = field(default_factory=list)
+    river: list[int] = field(default_factory=list)     # own discards not claimed
+    flowers: list[int] = field(default_factory=list)   # flowers shown (補花)
+    discarded_hun: bool = False                        # 小相公
+    drawn: int = 0                                     # draws from the wall so far
+
+    def size(self) -> int:
+        return sum(self.counts)
+
+    def kongs(self) -> list[str]:
+        return [m.shape for m in self.melds if m.shape != PUNG]
+
+
+@dataclass(slots=True)
+class HandState:
+    """The table during one hand. `seen[k]`: copies of kind k face up to everyone (discards,
+    melds, the indicator), for players that count what is left."""
+
+    wall: Wall
+    dealer: int
+    hun: tuple[int, ...]
+    seats: list[SeatState]
+    seen: list[int]
+    claims: int = 0            # pungs and kongs claimed so far (the first go-round is broken)
+    discards: int = 0          # discards so far
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def is_hun(self, k: int) -> bool:
+        return k in self.hun
+
+    def shape_counts(self, seat: int) -> tuple[list[int], int]:
+        """A seat's concealed tiles as `rulekit.shape` takes them: non-hun counts, hun."""
+        c = list(self.seats[seat].counts)
+        h = 0
+        for k in self.hun:
+            h += c[k]
+            c[k] = 0
+        return c, h
+
+    def unseen(self, seat: int, k: int) -> int:
+        """Copies of kind k that seat cannot see (in the wall or other hands)."""
+        return max(0, 4 - self.seen[k] - self.seats[seat].counts[k])

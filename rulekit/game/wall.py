@@ -1,0 +1,113 @@
+"""The wall: the tile set, the shuffle, the dice, where dealing starts, the indicator, and the
+two ends that tiles are drawn from (000/Ⅲ 拿牌, 開混, 杠後補牌; 000/Ⅳ 荒莊).
+
+Tiles are dealt from the head of a sequence of stacks of two ("dealing order"); kong
+replacements come from its tail. The indicator is the top tile of the `hun_dice`-th stack
+from the tail, turned up and left in place; a replacement draw that reaches its stack takes
+the stack's other tile (000/Ⅲ 「遇到混所在的墩，不跳過，把剩下的那張補掉」).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from rulekit.tiles import FLOWERS, NUM_KINDS
+
+
+def tile_set(flowers: bool = False) -> list[int]:
+    """The 136 tiles, four of each kind, in kind order; then the eight flowers if asked."""
+    return [k for k in range(NUM_KINDS) for _ in range(4)] + (list(FLOWERS) if flowers else [])
+
+
+def roll(rng: random.Random, n: int) -> tuple[int, ...]:
+    return tuple(rng.randint(1, 6) for _ in range(n))
+
+
+def break_stack(dealer: int, players: int, stacks: int, dice: tuple[int, ...]) -> int:
+    """The stack (physical index, seat-major) where dealing starts.
+
+    000/Ⅲ: the dealer counts `sum + 1` stacks from the right of his own wall; 000/Ⅷ: the
+    dealer rolls, the seat counted rolls again, dealing starts in that seat's wall after the
+    four dice's sum. Either way the count runs along the walls, wrapping round the table.
+    """
+    per_seat = stacks // players
+    if len(dice) == 2:
+        return (dealer * per_seat + sum(dice)) % stacks
+    counted = (dealer + sum(dice[:2]) - 1) % players       # 本人 1, 下家 2, ... (000/Ⅷ)
+    return (counted * per_seat + sum(dice)) % stacks
+
+
+@dataclass(slots=True)
+class Wall:
+    """The tiles in dealing order and what has been taken from each end."""
+
+    tiles: list[int]
+    indicator_at: int          # index of the face-up indicator tile
+    tail_order: list[int]      # indices in tail-draw order (the indicator skipped)
+    head: int = 0              # next index the head draws
+    taken_tail: int = 0        # how many of tail_order have been drawn
+
+    @property
+    def indicator(self) -> int:
+        return self.tiles[self.indicator_at]
+
+    def head_limit(self, draw_game_at: str) -> int:
+        """One past the last index the head may draw: the start of the stack the tail has
+        reached, and under 000/Ⅳ (荒莊) the start of the indicator's stack."""
+        limit = len(self.tiles)
+        if self.taken_tail:
+            limit = (self.tail_order[self.taken_tail - 1] // 2) * 2
+        if draw_game_at == "before_indicator_stack":
+            limit = min(limit, (self.indicator_at // 2) * 2)
+        return limit
+
+    def live(self, draw_game_at: str) -> int:
+        """Tiles the head can still draw."""
+        n = self.head_limit(draw_game_at) - self.head
+        if self.head <= self.indicator_at < self.head_limit(draw_game_at):
+            n -= 1
+        return max(n, 0)
+
+    def draw_head(self, draw_game_at: str) -> int | None:
+        """The next index from the head, or None: the wall is 荒 (drawn out)."""
+        if self.head == self.indicator_at:
+            self.head += 1
+        if self.head >= self.head_limit(draw_game_at):
+            return None
+        self.head += 1
+        return self.head - 1
+
+    def draw_tail(self) -> int | None:
+        """The next index from the tail (杠後補牌), or None when the head has reached it."""
+        if self.taken_tail >= len(self.tail_order):
+            return None
+        i = self.tail_order[self.taken_tail]
+        if i < self.head:
+            return None
+        self.taken_tail += 1
+        return i
+
+
+def build(rng: random.Random, dealer: int, players: int, break_dice: str,
+          flowers: bool = False) -> tuple[Wall, tuple[int, ...], tuple[int, ...]]:
+    """Shuffle, roll for the break and for the hun: the wall in dealing order and both rolls."""
+    physical = tile_set(flowers)
+    rng.shuffle(physical)
+    stacks = len(physical) // 2
+    dice = roll(rng, 2 if break_dice == "dealer" else 4)
+    start = break_stack(dealer, players, stacks, dice)
+    order = physical[2 * start:] + physical[:2 * start]
+    hun_dice = roll(rng, 2)
+    return from_order(order, hun_dice), dice, hun_dice
+
+
+def from_order(order: list[int], hun_dice: tuple[int, ...]) -> Wall:
+    """The wall of tiles already in dealing order, the indicator `sum(hun_dice)` stacks from
+    the tail (000/Ⅲ: 「從尾墩數3墩，翻開上邊的牌」); a flower there cannot make hun, so the
+    count goes on one stack toward the head until a tile that can (this project's choice)."""
+    stacks = len(order) // 2
+    at = 2 * (stacks - sum(hun_dice))
+    while order[at] >= NUM_KINDS and at >= 2:
+        at -= 2
+    tail = [i for s in range(stacks - 1, -1, -1) for i in (2 * s, 2 * s + 1) if i != at]
+    return Wall(list(order), at, tail)
