@@ -16,7 +16,7 @@ from rulekit import limits
 from rulekit.dsl import ast
 from rulekit.dsl.cost import cost
 from rulekit.dsl.parse import parse
-from rulekit.arrange import KONG, NUM_KINDS, PAIR, SET
+from rulekit.codes import KONG, NUM_KINDS, PAIR, SET, group_key
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES, SKELETON
 from rulekit.facts import SUIT_NAMES, run_key
 from rulekit.errors import DslError
@@ -54,7 +54,7 @@ class CompiledPattern:
     refs: frozenset[str] = field(default_factory=frozenset)    # patterns it reads
     # for a skeleton-level pattern that reads the arrangement only through run()/set()/
     # pair() with arguments known when compiling: every index key it can ask about. Its
-    # truth then depends only on which of these keys a skeleton has (see scoring.py).
+    # truth then depends only on which of these keys a skeleton has (see scoring/search.py).
     queries: frozenset[int] | None = None
     # every fact path it reads off a top-level name (`win.group.shape`, `hun.suit`, `groups`):
     # the scorer may share a result between hands that agree on all of them
@@ -337,9 +337,9 @@ class _Compiler:
         if n.fn == "run":
             self.queries |= {run_key(su, r) for su in values[0] for r in values[1]}  # type: ignore[union-attr]
         elif n.fn == "pair":
-            self.queries |= {PAIR * 64 + t for t in values[0]}  # type: ignore[union-attr]
+            self.queries |= {group_key(PAIR, t) for t in values[0]}  # type: ignore[union-attr]
         else:
-            self.queries |= {k * 64 + t for t in values[0] for k in (SET, KONG)}  # type: ignore[union-attr]
+            self.queries |= {group_key(k, t) for t in values[0] for k in (SET, KONG)}  # type: ignore[union-attr]
 
     def _bind(self, var: str, coll_node: ast.Node, pos: ast.Pos) -> tuple[_Typed, int]:
         coll = self.c(coll_node)
@@ -435,9 +435,9 @@ def _shape_query(fn: str, args: list[_Typed]) -> Fn:
         return lambda f, env: run_key(sf(f, env), rf(f, env)) in f.index
     tf = args[0].fn
     if fn == "pair":
-        return lambda f, env: PAIR * 64 + tf(f, env) in f.index
-    return lambda f, env: (SET * 64 + tf(f, env) in f.index
-                           or KONG * 64 + tf(f, env) in f.index)
+        return lambda f, env: group_key(PAIR, tf(f, env)) in f.index
+    return lambda f, env: (group_key(SET, tf(f, env)) in f.index
+                           or group_key(KONG, tf(f, env)) in f.index)
 
 
 def _reads_rank(n: ast.Node) -> bool:
