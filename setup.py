@@ -26,7 +26,13 @@ HOT_PATH = [
     "rulekit/facts.py",
     "rulekit/algebra.py",
     "rulekit/dsl/compile.py",
-    "rulekit/scoring.py",
+    "rulekit/codes.py",
+    "rulekit/scoring/result.py",
+    "rulekit/scoring/plan.py",
+    "rulekit/scoring/explain.py",
+    "rulekit/scoring/scorer.py",
+    "rulekit/scoring/search.py",
+    "rulekit/scoring/score.py",
     "rulekit/shape.py",
 ]
 # rulekit/api.py stays Python on purpose: the public functions keep their docstrings and
