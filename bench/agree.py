@@ -68,6 +68,9 @@ def run(count: int, seed: int, out: Any = sys.stdout) -> int:
         if diff is not None:
             bad += 1
             print(f"MISMATCH {name}: scorer {diff[0]} exhaustive {diff[1]}: {hand}", file=out)
+        if (i + 1) % 250 == 0:
+            print(f"  ... {i + 1} hands, {bad} mismatches, "
+                  f"{time.perf_counter() - start:.0f} s", file=out, flush=True)
     for name in names:
         row = "  ".join(f"{k}:{done[name, k]}" for k in range(8) if done[name, k])
         print(f"  {name:18} {row}", file=out)
