@@ -1,16 +1,20 @@
-"""Scoring throughput on a seeded corpus of random winning hands.
+"""Scoring throughput, and the riichi library on the same closed hun-free hands.
 
-    python bench/score.py [--count 10000] [--seed 1] [--no-compare]
+    python bench/score.py [--count 10000] [--seed 1] [--chunk 200] [--no-compare]
 
-The corpus: hun counts as fourteen tiles dealt from the wall hold them (rulekit.corpus.DEALT),
-plus a floor so that every count from 0 to 7 occurs (7 is the most a valid two-kind hand can
-hold: the indicator stays on the wall), melds, kong draws and heavenly hands. Hands are
-scored from their JSON documents (validation included), one process, each hand timed once,
-after --warm hands of a different seed (the memos a running server would have), with the
-harness's own garbage collected before the timed loop. It says whether the scoring hot path
-runs compiled (mypyc) or as pure Python. Prints the figure per hun count, then, with the
-riichi `mahjong` package installed (`pip install .[bench]`), its estimate_hand_value on
-comparable closed hands in the same run, and last `score: N hands/s`.
+(a) The dealt mix: seeded random winning hands with hun counts as fourteen tiles dealt from
+the wall hold them (rulekit.corpus.DEALT), plus a floor so that every count from 0 to 7
+occurs, melds, kong draws and heavenly hands; each scored from its JSON document
+(validation included) and timed once. Printed per hun count, with the worst single hand.
+(b) The closed, hun-free hands of that corpus, scored by rulekit and by the riichi `mahjong`
+library's `HandCalculator().estimate_hand_value` (`pip install .[bench]`): like with like.
+The three loops (dealt mix, rulekit on (b), riichi on (b)) run in interleaved chunks of
+`--chunk` hands, so that a neighbour's load on the machine falls on all of them alike; each
+figure comes with its own ratio to riichi.
+(c) The worst case: `--heavy` 天和 hands holding 7 hun, each timed, the slowest reported as
+a multiple of one `estimate_hand_value`.
+All after `--warm` hands of a different seed (the memos a running server would have), with
+the harness's own garbage collected first. It says whether the hot path runs compiled.
 """
 from __future__ import annotations
 
@@ -20,14 +24,17 @@ import random
 import sys
 import time
 from collections import defaultdict
-from typing import Any
+from typing import Any, Callable
 
 import rulekit
 from rulekit.corpus import DEALT, random_hand
 from rulekit.hand import parse_hand
+from rulekit.tiles import parse_tiles
+
+Doc = dict[str, Any]
 
 
-def build_corpus(count: int, seed: int, floor: int) -> list[dict[str, Any]]:
+def build_corpus(count: int, seed: int, floor: int) -> list[Doc]:
     rng = random.Random(seed)
     docs = [random_hand(rng, mix=DEALT) for _ in range(count - 8 * floor)]
     for k in range(8):
@@ -36,48 +43,28 @@ def build_corpus(count: int, seed: int, floor: int) -> list[dict[str, Any]]:
     return docs
 
 
-def hun_count(doc: dict[str, Any]) -> int:
+def hun_count(doc: Doc) -> int:
     h = parse_hand(doc)
     return sum(1 for t in h.concealed + (h.win_tile,) if t in h.hun)
 
 
-def time_rulekit(docs: list[dict[str, Any]], rs: rulekit.Ruleset
-                 ) -> tuple[float, dict[int, list[float]]]:
-    """One pass, each hand timed: the total and the times by hun count come from it."""
-    per: dict[int, list[float]] = defaultdict(list)
-    counts = [hun_count(d) for d in docs]
-    clock = time.perf_counter
-    score = rulekit.score
-    total = 0.0
-    for d, k in zip(docs, counts):
-        t0 = clock()
-        score(d, rs)
-        dt = clock() - t0
-        total += dt
-        per[k].append(dt)
-    return total, per
+def closed_plain(docs: list[Doc]) -> list[Doc]:
+    """The closed, hun-free, non-heavenly hands: what riichi can score like for like."""
+    return [d for d in docs if not d["melds"] and not d.get("heavenly") and not hun_count(d)]
 
 
-def riichi_hands(docs: list[dict[str, Any]], n: int) -> list[tuple[list[int], int]]:
-    """Closed, hun-free hands of the corpus in the riichi library's 136-tile form."""
-    from rulekit.tiles import parse_tiles
-    out = []
-    for d in docs:
-        if d["melds"] or d.get("heavenly") or hun_count(d):
-            continue
-        kinds = list(parse_tiles(d["hand"])) + [parse_tiles(d["win_tile"])[0]]
-        used: dict[int, int] = defaultdict(int)
-        tiles136 = []
-        for k in kinds:
-            tiles136.append(k * 4 + used[k])
-            used[k] += 1
-        out.append((sorted(tiles136), tiles136[-1]))
-        if len(out) == n:
-            break
-    return out
+def riichi_form(doc: Doc) -> tuple[list[int], int]:
+    """A hand in the riichi library's 136-tile form: (sorted tiles, winning tile)."""
+    kinds = list(parse_tiles(doc["hand"])) + [parse_tiles(doc["win_tile"])[0]]
+    used: dict[int, int] = defaultdict(int)
+    tiles136 = []
+    for k in kinds:
+        tiles136.append(k * 4 + used[k])
+        used[k] += 1
+    return sorted(tiles136), tiles136[-1]
 
 
-def time_riichi(hands: list[tuple[list[int], int]]) -> float | None:
+def riichi_scorer() -> Callable[[tuple[list[int], int]], Any] | None:
     try:
         from mahjong.hand_calculating.hand import HandCalculator
         from mahjong.hand_calculating.hand_config import HandConfig
@@ -85,13 +72,66 @@ def time_riichi(hands: list[tuple[list[int], int]]) -> float | None:
         return None
     calc = HandCalculator()
     config = HandConfig(is_tsumo=True)
-    for tiles, win in hands[:200]:                # its warm-up
-        calc.estimate_hand_value(tiles, win, config=config)
-    gc.collect()                                  # the same footing as rulekit's loop
-    start = time.perf_counter()
-    for tiles, win in hands:
-        calc.estimate_hand_value(tiles, win, config=config)
-    return len(hands) / (time.perf_counter() - start)
+    return lambda h: calc.estimate_hand_value(h[0], h[1], config=config)
+
+
+def timed_each(fn: Callable[[Any], Any], items: list[Any], out: list[float]) -> float:
+    """Call `fn` on each item, timing each call; appends to `out`, returns the sum."""
+    clock = time.perf_counter
+    total = 0.0
+    for x in items:
+        t0 = clock()
+        fn(x)
+        dt = clock() - t0
+        total += dt
+        out.append(dt)
+    return total
+
+
+def chunks(items: list[Any], size: int, n: int) -> list[list[Any]]:
+    """`items` cut into `n` chunks of about `size` (cycling when it runs short)."""
+    if not items:
+        return [[] for _ in range(n)]
+    return [[items[(i * size + j) % len(items)] for j in range(size)] for i in range(n)]
+
+
+def interleaved(docs: list[Doc], plain: list[Doc], rs: rulekit.Ruleset, chunk: int,
+                riichi: Callable[[Any], Any] | None) -> dict[str, list[float]]:
+    """Per-hand times of the three loops, run chunk by chunk in turn."""
+    n = max(1, -(-len(docs) // chunk))
+    dealt, mine, theirs = (chunks(docs, chunk, n), chunks(plain, chunk, n),
+                           chunks([riichi_form(d) for d in plain], chunk, n))
+    score = rulekit.score
+    times: dict[str, list[float]] = {"dealt": [], "plain": [], "riichi": []}
+    for i in range(n):
+        timed_each(lambda d: score(d, rs), dealt[i], times["dealt"])
+        timed_each(lambda d: score(d, rs), mine[i], times["plain"])
+        if riichi is not None:
+            timed_each(riichi, theirs[i], times["riichi"])
+    return times
+
+
+def heavy_hands(count: int, seed: int) -> list[Doc]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        d = random_hand(rng, hun_target=7, heavenly_rate=1.0)
+        if d.get("heavenly") and hun_count(d) == 7:
+            out.append(d)
+    return out
+
+
+def per_hun_table(docs: list[Doc], times: list[float]) -> list[str]:
+    per: dict[int, list[float]] = defaultdict(list)
+    for d, t in zip(docs, times):
+        per[hun_count(d)].append(t)
+    rows = []
+    for k in sorted(per):
+        ts = per[k]
+        rows.append(f"  {k} hun: {len(ts):>6} hands  mean {sum(ts) / len(ts) * 1e6:8.1f} us  "
+                    f"max {max(ts) * 1e3:8.2f} ms  share of time "
+                    f"{sum(ts) / sum(times) * 100:5.1f}%")
+    return rows
 
 
 def main() -> int:
@@ -99,6 +139,8 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--floor", type=int, default=10, help="hands per hun count 0..7 at least")
+    ap.add_argument("--chunk", type=int, default=200)
+    ap.add_argument("--heavy", type=int, default=200, help="7-hun 天和 hands timed alone")
     ap.add_argument("--warm", type=int, default=20_000,
                     help="hands of another seed scored first, as a running server would have")
     ap.add_argument("--no-compare", action="store_true")
@@ -107,29 +149,52 @@ def main() -> int:
     for d in build_corpus(args.warm, args.seed + 1000, 2):   # warm caches on other hands
         rulekit.score(d, rs)
     docs = build_corpus(args.count, args.seed, args.floor)
-    # Collect the harness's own garbage (the warm-up corpus) and settle the corpus just
-    # built into the oldest generation, so that no collection its building owes lands in
-    # the timed loop. Every collection the scorer's own allocations cause is still timed.
+    plain = closed_plain(docs)
+    heavy = heavy_hands(args.heavy, args.seed + 7)
+    riichi = None if args.no_compare else riichi_scorer()
+    if riichi is not None:
+        for d in plain[:200]:
+            riichi(riichi_form(d))                   # its warm-up
     gc.collect()
-    total, per = time_rulekit(docs, rs)
-    print(f"corpus: {len(docs)} hands, seed {args.seed}, ruleset {rs.name}, "
-          f"{'compiled hot path (mypyc)' if rulekit.COMPILED else 'pure Python'}")
-    for k in sorted(per):
-        times = per[k]
-        mean = sum(times) / len(times)
-        print(f"  {k} hun: {len(times):>6} hands  mean {mean * 1e6:9.0f} us  "
-              f"max {max(times) * 1e3:8.1f} ms")
-    rate = len(docs) / total
-    if not args.no_compare:
-        hands = riichi_hands(docs, 2000)
-        riichi = time_riichi(hands)
-        if riichi is None:
-            print("riichi mahjong: not installed (pip install '.[bench]')")
-        else:
-            print(f"riichi mahjong estimate_hand_value: {riichi:.0f} hands/s on "
-                  f"{len(hands)} closed hands; rulekit/riichi = {rate / riichi:.2f}")
-    print(f"score: {rate:.0f} hands/s")
+    times = interleaved(docs, plain, rs, args.chunk, riichi)
+    heavy_times: list[float] = []
+    timed_each(lambda d: rulekit.score(d, rs), heavy, heavy_times)
+    report(args, rs, docs, plain, times, heavy, heavy_times)
     return 0
+
+
+def report(args: argparse.Namespace, rs: rulekit.Ruleset, docs: list[Doc], plain: list[Doc],
+           times: dict[str, list[float]], heavy: list[Doc], heavy_times: list[float]) -> None:
+    mode = "compiled hot path (mypyc)" if rulekit.COMPILED else "pure Python"
+    print(f"(a) dealt mix: {len(docs)} hands, seed {args.seed}, ruleset {rs.name}, {mode}")
+    for row in per_hun_table(docs, times["dealt"][:len(docs)]):
+        print(row)
+    dealt = times["dealt"]
+    worst = max(range(len(dealt)), key=dealt.__getitem__)
+    print(f"  worst hand: {dealt[worst] * 1e3:.2f} ms: {docs[worst % len(docs)]}")
+    rate = len(dealt) / sum(dealt)
+    mine = times["plain"]
+    plain_rate = len(mine) / sum(mine) if mine else 0.0
+    print(f"(b) closed hun-free hands: {len(plain)} distinct, {len(mine)} timed, "
+          f"chunks of {args.chunk}, interleaved")
+    print(f"  rulekit.score: {plain_rate:8.0f} hands/s  mean {1e6 / plain_rate:6.1f} us")
+    theirs = times["riichi"]
+    one = 0.0
+    if theirs:
+        riichi_rate = len(theirs) / sum(theirs)
+        one = sum(theirs) / len(theirs)
+        print(f"  riichi estimate_hand_value: {riichi_rate:8.0f} hands/s  "
+              f"mean {one * 1e6:6.1f} us")
+        print(f"  time ratio rulekit/riichi, closed hun-free: {riichi_rate / plain_rate:.2f}")
+        print(f"  time ratio rulekit dealt mix / riichi closed hun-free: "
+              f"{riichi_rate / rate:.2f}  (target <= 0.5)")
+    else:
+        print("  riichi mahjong: not installed (pip install '.[bench]'), or --no-compare")
+    slow = max(heavy_times)
+    print(f"(c) {len(heavy)} 7-hun 天和 hands: mean {sum(heavy_times) / len(heavy) * 1e3:.2f} ms,"
+          f" worst {slow * 1e3:.2f} ms" + (f" = {slow / one:.0f} x one estimate_hand_value "
+                                            "(target <= 100)" if one else ""))
+    print(f"score: {rate:.0f} hands/s")
 
 
 if __name__ == "__main__":

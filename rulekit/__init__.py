@@ -4,11 +4,11 @@ from rulekit.errors import (DslError, HandError, RulekitError, RulesetError, Set
                             TileError)
 from rulekit.hand import Hand, Meld, parse_hand
 from rulekit.ruleset.model import Ruleset
-from rulekit import scoring as _scoring
 from rulekit.scoring import ScoreResult
+from rulekit.scoring import search as _search
 from rulekit.waits import Wait
 
-COMPILED: bool = not _scoring.__file__.endswith(".py")
+COMPILED: bool = not (_search.__file__ or "").endswith(".py")
 """True when the scoring hot path runs as mypyc-compiled C (setup.py); False for pure Python."""
 
 __all__ = [

@@ -1,12 +1,12 @@
 """Arrangements: every way 14 tiles (with wildcard hun) form four melds and a pair.
 
 No rule lives here: this module only knows tile kinds, the three group shapes and that honours
-never run. Which arrangement is worth most is the ruleset's business (`scoring.py`).
+never run. Which arrangement is worth most is the ruleset's business (`rulekit/scoring/`).
 
 Speed comes from two places. Each suit is decomposed on its own and memoised on its counts, so
 the same suit shape met again (very common) costs a dict lookup. Hun that no real tile anchors
 ("wild" groups, only possible with 5+ hun) are not expanded over every kind: the caller passes
-the kinds that can make a difference (`wild_kinds`), see `facts.wild_domain`.
+the kinds that can make a difference (`wild_kinds`), see `scoring.search.WildDomain`.
 """
 from __future__ import annotations
 
@@ -15,10 +15,9 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
 
-NUM_KINDS = 34
-HONOR_START = 27
+from rulekit.codes import HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, group_key, key_shape
 
-RUN, SET, PAIR, KONG = 0, 1, 2, 3
+__all__ = ["HONOR_START", "KONG", "NUM_KINDS", "PAIR", "RUN", "SET"]   # re-exported
 
 
 class RawGroup(NamedTuple):
@@ -223,11 +222,11 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
     h = layout.hun
     need = layout.need_melds
     pairs = layout.need_pairs
-    s0, s1, s2, s3 = c[0:9], c[9:18], c[18:27], c[27:34]
+    s0, s1, s2, s3 = c[0:9], c[9:18], c[18:HONOR_START], c[HONOR_START:NUM_KINDS]
     p0 = suit_parts(0, s0, h) if s0 != _NO_TILES9 else _EMPTY_PART
     p1 = suit_parts(9, s1, h) if s1 != _NO_TILES9 else _EMPTY_PART
     p2 = suit_parts(18, s2, h) if s2 != _NO_TILES9 else _EMPTY_PART
-    p3 = suit_parts(27, s3, h) if s3 != _NO_TILES7 else _EMPTY_PART
+    p3 = suit_parts(HONOR_START, s3, h) if s3 != _NO_TILES7 else _EMPTY_PART
     for h0, m0, q0, g0 in p0:
         if h0 > h or m0 > need or q0 > pairs:
             continue
@@ -361,13 +360,13 @@ def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[in
         bits = 0
         for c in codes:
             g = GROUP_OF[c]
-            bits |= bit.get(g.shape * 64 + g.first, 0)
+            bits |= bit.get(group_key(g.shape, g.first), 0)
         out.add((h, m, q, bits))
     return tuple(sorted(out))
 
 
 def skeleton_reach(layout: Layout, keys: tuple[int, ...]) -> frozenset[int]:
-    """Which of `keys` (shape * 64 + first) the arrangements hold together, as bit masks.
+    """Which of `keys` (`codes.group_key`) the arrangements hold together, as bit masks.
 
     Bit i stands for keys[i]. All-hun groups may add any meld or pair key, so this can
     over-report (never under-report): the scorer uses it for an upper bound only.
@@ -376,7 +375,7 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...]) -> frozenset[int]:
     h = layout.hun
     need = layout.need_melds
     reach = {(0, 0, 0, 0)}
-    for base, size in ((0, 9), (9, 9), (18, 9), (27, 7)):
+    for base, size in ((0, 9), (9, 9), (18, 9), (HONOR_START, NUM_KINDS - HONOR_START)):
         part = tuple(c[base:base + size])
         if not any(part):
             continue
@@ -387,8 +386,8 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...]) -> frozenset[int]:
                  and a[2] + b[2] <= layout.need_pairs}
         if not reach:
             return frozenset()
-    meld_bits = [1 << i for i, k in enumerate(keys) if k // 64 in (RUN, SET)]
-    pair_bits = [0] + [1 << i for i, k in enumerate(keys) if k // 64 == PAIR]
+    meld_bits = [1 << i for i, k in enumerate(keys) if key_shape(k) in (RUN, SET)]
+    pair_bits = [0] + [1 << i for i, k in enumerate(keys) if key_shape(k) == PAIR]
     out: set[int] = set()
     for used, melds, got_pairs, bits in reach:
         wild_melds, wild_pairs = need - melds, layout.need_pairs - got_pairs

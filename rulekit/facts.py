@@ -10,7 +10,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterable, Iterator
 
-from rulekit.arrange import KONG, PAIR, RUN, SET, RawGroup, group_kinds
+from rulekit.arrange import RawGroup, group_kinds
+from rulekit.codes import (FLOWER_START, HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET,
+                           SUIT_SIZE, group_key)
 
 SUIT_NAMES = ("wan", "tong", "tiao", "zi")
 NUMBERED_SUITS = ("wan", "tong", "tiao")
@@ -18,11 +20,13 @@ SHAPE_OF = {RUN: "run", SET: "set", PAIR: "pair", KONG: "kong"}
 
 
 def suit_name(kind: int) -> str:
-    return SUIT_NAMES[min(kind // 9, 3)] if kind < 34 else "hua"
+    return SUIT_NAMES[min(kind // SUIT_SIZE, 3)] if kind < NUM_KINDS else "hua"
 
 
 def rank(kind: int) -> int:
-    return kind - 27 + 1 if 27 <= kind < 34 else (kind - 34 + 1 if kind >= 34 else kind % 9 + 1)
+    if kind >= FLOWER_START:
+        return kind - FLOWER_START + 1
+    return kind - HONOR_START + 1 if kind >= HONOR_START else kind % SUIT_SIZE + 1
 
 
 class GroupFact:
@@ -129,17 +133,17 @@ class ContextFact:
 
 
 SHAPE_CODE = {"run": RUN, "set": SET, "pair": PAIR, "kong": KONG}
-_SUIT_BASE = {"wan": 0, "tong": 9, "tiao": 18, "zi": 27, "hua": 34}
+_SUIT_BASE = {"wan": 0, "tong": 9, "tiao": 18, "zi": HONOR_START, "hua": FLOWER_START}
 
 
 def shape_key(shape: int, first: int) -> int:
     """One int per (shape, first tile): the skeleton index holds these."""
-    return shape * 64 + first
+    return group_key(shape, first)
 
 
 def run_key(suit: str, rank_: int) -> int:
     base = _SUIT_BASE.get(suit)
-    return -1 if base is None else RUN * 64 + base + rank_ - 1
+    return -1 if base is None else group_key(RUN, base + rank_ - 1)
 
 
 class Facts:

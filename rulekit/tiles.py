@@ -10,16 +10,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
+from . import codes
 from .errors import TileError
 
-NUM_KINDS = 34
+NUM_KINDS = codes.NUM_KINDS
 """Kinds in the 136-tile set (no flowers)."""
-NUM_ALL_KINDS = 42
+NUM_ALL_KINDS = codes.FLOWER_END
 """Kinds including flowers: the length of a `counts()` list."""
-FLOWERS = range(34, 42)
-WINDS = range(27, 31)
-DRAGONS = range(31, 34)
-HONORS = range(27, 34)
+FLOWERS = range(codes.FLOWER_START, codes.FLOWER_END)
+WINDS = range(codes.HONOR_START, codes.DRAGON_START)
+DRAGONS = range(codes.DRAGON_START, codes.NUM_KINDS)
+HONORS = range(codes.HONOR_START, codes.NUM_KINDS)
 
 MAN, PIN, SOU, HONOR, FLOWER = 0, 1, 2, 3, 4
 SUIT_LETTERS = "mpszf"
@@ -31,11 +32,12 @@ RANK_OF: tuple[int, ...] = tuple(r for s in range(5) for r in range(1, SUIT_SIZE
 
 
 def _successor_of(t: int) -> int:
-    if t < 27:
+    wind, dragon = codes.HONOR_START, codes.DRAGON_START
+    if t < wind:
         return t - 8 if RANK_OF[t] == 9 else t + 1
-    if t < 31:
-        return 27 + (t - 26) % 4
-    return 31 + (t - 30) % 3
+    if t < dragon:
+        return wind + (t - wind + 1) % 4
+    return dragon + (t - dragon + 1) % 3
 
 
 SUCCESSOR: tuple[int, ...] = tuple(_successor_of(t) for t in range(NUM_KINDS))
@@ -81,19 +83,19 @@ def kind(suit: int, rank: int) -> int:
 
 
 def is_honor(t: int) -> bool:
-    return 27 <= t < 34
+    return codes.HONOR_START <= t < codes.NUM_KINDS
 
 
 def is_wind(t: int) -> bool:
-    return 27 <= t < 31
+    return codes.HONOR_START <= t < codes.DRAGON_START
 
 
 def is_dragon(t: int) -> bool:
-    return 31 <= t < 34
+    return codes.DRAGON_START <= t < codes.NUM_KINDS
 
 
 def is_flower(t: int) -> bool:
-    return 34 <= t < 42
+    return codes.FLOWER_START <= t < codes.FLOWER_END
 
 
 def successor(t: int) -> int:

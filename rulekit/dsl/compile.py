@@ -17,7 +17,7 @@ from rulekit import limits
 from rulekit.dsl import ast, walk
 from rulekit.dsl.budget import pattern_budget
 from rulekit.dsl.parse import parse
-from rulekit.arrange import KONG, PAIR, SET
+from rulekit.codes import KONG, PAIR, SET, group_key
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES, SKELETON
 from rulekit.facts import SUIT_NAMES, run_key
 from rulekit.errors import DslError
@@ -55,7 +55,7 @@ class CompiledPattern:
     refs: frozenset[str] = field(default_factory=frozenset)    # patterns it reads
     # for a skeleton-level pattern that reads the arrangement only through run()/set()/
     # pair() with arguments known when compiling: every index key it can ask about. Its
-    # truth then depends only on which of these keys a skeleton has (see scoring.py).
+    # truth then depends only on which of these keys a skeleton has (see scoring/search.py).
     queries: frozenset[int] | None = None
     # every fact path it reads off a top-level name (`win.group.shape`, `hun.suit`, `groups`):
     # the scorer may share a result between hands that agree on all of them
@@ -386,9 +386,9 @@ def _shape_query(fn: str, args: list[_Typed]) -> Fn:
         return lambda f, env: run_key(sf(f, env), rf(f, env)) in f.index
     tf = args[0].fn
     if fn == "pair":
-        return lambda f, env: PAIR * 64 + tf(f, env) in f.index
-    return lambda f, env: (SET * 64 + tf(f, env) in f.index
-                           or KONG * 64 + tf(f, env) in f.index)
+        return lambda f, env: group_key(PAIR, tf(f, env)) in f.index
+    return lambda f, env: (group_key(SET, tf(f, env)) in f.index
+                           or group_key(KONG, tf(f, env)) in f.index)
 
 
 def _pos_of(n: ast.Node) -> ast.Pos:

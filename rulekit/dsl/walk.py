@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from rulekit.arrange import KONG, NUM_KINDS, PAIR, SET
+from rulekit.codes import KONG, NUM_KINDS, PAIR, SET, group_key
 from rulekit.dsl import ast
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES, SKELETON
 from rulekit.facts import run_key
@@ -315,9 +315,9 @@ class Analysis:
         elif n.fn == "run":
             self.queries |= {run_key(su, r) for su in values[0] for r in values[1]}  # type: ignore[union-attr]
         elif n.fn == "pair":
-            self.queries |= {PAIR * 64 + t for t in values[0]}  # type: ignore[union-attr]
+            self.queries |= {group_key(PAIR, t) for t in values[0]}  # type: ignore[union-attr]
         else:
-            self.queries |= {k * 64 + t for t in values[0] for k in (SET, KONG)}  # type: ignore[union-attr]
+            self.queries |= {group_key(k, t) for t in values[0] for k in (SET, KONG)}  # type: ignore[union-attr]
 
     def _values(self, n: ast.Node) -> tuple[Any, ...] | None:
         """Every value an argument can take, when that is known while compiling."""

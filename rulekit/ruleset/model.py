@@ -27,8 +27,11 @@ class TotalRule:
     add_total: float = 0.0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Ruleset:
+    """A loaded ruleset: a value. What scoring learns about it is kept by its
+    `rulekit.scoring.Scorer`, not in here."""
+
     name: str
     description: str
     source: str                          # file it was loaded from, as shown to users
@@ -52,8 +55,6 @@ class Ruleset:
     names: Mapping[str, str]                     # pattern id → display name
     wild_tiles: frozenset[int]                   # tiles the patterns name
     wild_ranks: frozenset[int]                   # ranks the patterns name
-    # per-ruleset memo of pure results (fan of a pattern set, upper bounds): never observable
-    memo: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def pattern_name(self, pid: str) -> str:
         return self.names.get(pid, pid)

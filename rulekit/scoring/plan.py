@@ -1,0 +1,96 @@
+"""Per-ruleset planning: which patterns count, at which level each is judged, and what a
+pattern's needs rule out before any arrangement is tried (the bounds' inputs)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import Any, Callable, Iterable
+
+from rulekit.dsl.compile import CompiledPattern
+from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING, SKELETON, path_dep
+from rulekit.ruleset.model import Ruleset
+
+# the facts of the winning tile's group a need may name (`win.group.<attr>`)
+WIN_GROUP_ATTRS = ("shape", "suit", "rank", "first", "kind", "hun", "other_hun",
+                   "declared", "concealed", "golden", "has_win")
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """Per-ruleset split of the patterns by what they read, and which exclude each other."""
+
+    by_level: tuple[tuple[CompiledPattern, ...], ...]    # HAND, SKELETON, ARRANGEMENT, READING
+    exclusive: frozenset[frozenset[str]]
+    # every index key the skeleton-level patterns can ask about, when all of them only
+    # make shape queries (None otherwise): skeletons agreeing on these keys agree on them
+    queries: frozenset[int] | None
+    query_keys: tuple[int, ...] = ()        # the same, sorted: bit i of a reach is key i
+    # reading-level patterns with a need on the winning tile's group: which group can hold
+    # the winning tile decides whether they can hold at all (`search.win_group_checked`)
+    win_gated: tuple[CompiledPattern, ...] = ()
+    # getters for the hand-level facts skeleton-level patterns read, when those are all they
+    # read besides shape queries: their results can then be shared between hands (None: not)
+    level1_reads: tuple[Callable[[Any], Any], ...] | None = None
+    query_bit: dict[int, int] = field(default_factory=dict)   # key -> 1 << its place
+
+    def projection(self, keys: Iterable[int]) -> int:
+        """Which queried keys `keys` hold, as bits (an int keys memos cheaply)."""
+        bit = self.query_bit
+        bits = 0
+        for k in keys:
+            bits |= bit.get(k, 0)
+        return bits
+
+
+def counted_patterns(rs: Ruleset) -> tuple[CompiledPattern, ...]:
+    """Only patterns that count somewhere: those the algebra values, the ones they refer to,
+    and the ones forbid / instant_win / adjust_total conditions read."""
+    by_id = {p.id: p for p in rs.patterns}
+    wanted = set(rs.algebra.ids)
+    for cond in (*rs.forbids, *(c for c, _ in rs.instant_wins),
+                 *(r.condition for r in rs.total_rules)):
+        wanted |= cond.refs
+    stack = list(wanted)
+    while stack:
+        p = by_id.get(stack.pop())
+        if p is not None:
+            for r in p.refs - wanted:
+                wanted.add(r)
+                stack.append(r)
+    return tuple(p for p in rs.patterns if p.id in wanted)
+
+
+def build_plan(rs: Ruleset) -> Plan:
+    pats = counted_patterns(rs)
+    exclusive = frozenset(frozenset((a.id, b.id)) for i, a in enumerate(pats)
+                          for b in pats[i + 1:] if a.excludes(b) or b.excludes(a))
+    levels = tuple(tuple(p for p in pats if p.dep == lv)
+                   for lv in (HAND, SKELETON, ARRANGEMENT, READING))
+    queries: frozenset[int] | None = frozenset()
+    for p in levels[1]:
+        queries = None if (queries is None or p.queries is None) else queries | p.queries
+    gated = tuple(p for p in levels[3]
+                  if any(path.startswith("win.group.") or path == "win.stands_for"
+                         for path, _, _ in p.needs))
+    reads = sorted(set().union(*(p.reads for p in levels[1])))
+    level1_reads = (tuple(attrgetter(r) for r in reads)
+                    if queries is not None and all(path_dep(r) == HAND for r in reads)
+                    else None)
+    keys = tuple(sorted(queries or ()))
+    return Plan(levels, exclusive, queries, keys, gated, level1_reads,
+                {k: 1 << i for i, k in enumerate(keys)})
+
+
+def possible(p: CompiledPattern, known: dict[str, Any], most: dict[str, int]) -> bool:
+    """False when a need of `p` contradicts what this hand already shows.
+
+    `known` holds facts fixed for the hand; `most` upper bounds of counts (a group cannot
+    hold more hun than the hand has).
+    """
+    for path, value, equal in p.needs:
+        if path in known and (known[path] == value) != equal:
+            return False
+        if (equal and path in most and isinstance(value, int) and not isinstance(value, bool)
+                and value > most[path]):
+            return False
+    return True

@@ -1,0 +1,118 @@
+"""A hand in, a `ScoreResult` out: hand-level patterns, instant wins, then the search."""
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any, Callable, Mapping
+
+from rulekit.algebra import Breakdown, Term, num
+from rulekit.arrange import Layout
+from rulekit.codes import NUM_KINDS, group_key
+from rulekit.facts import (ContextFact, Facts, HandFact, HunFact, WinFact, declared_group,
+                           group_fact)
+from rulekit.hand import Hand
+from rulekit.ruleset.model import Ruleset
+from rulekit.scoring.result import NOT_A_WINNING_SHAPE, ScoreResult
+from rulekit.scoring.scorer import Scorer
+from rulekit.scoring.search import State, WildDomain, search
+
+# one Scorer per live Ruleset, by identity; an entry leaves with its ruleset
+_SCORERS: dict[int, tuple[Any, Scorer]] = {}
+_LOCK = threading.Lock()
+
+
+def scorer_for(rs: Ruleset) -> Scorer:
+    """The `Scorer` this process keeps for `rs` (made on first use)."""
+    hit = _SCORERS.get(id(rs))
+    if hit is not None and hit[0]() is rs:
+        return hit[1]
+    with _LOCK:
+        hit = _SCORERS.get(id(rs))
+        if hit is not None and hit[0]() is rs:
+            return hit[1]
+        key = id(rs)
+        sc = Scorer(rs)
+        _SCORERS[key] = (weakref.ref(rs, _forget(key)), sc)
+        return sc
+
+
+def _forget(key: int) -> Callable[[Any], None]:
+    """The callback that drops a dead ruleset's scorer (it holds the table itself, which
+    the module may no longer have at interpreter exit)."""
+    scorers = _SCORERS
+
+    def forget(_: Any) -> None:
+        scorers.pop(key, None)
+    return forget
+
+
+def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
+    """Score a validated hand under a ruleset. Never raises for a legal `Hand`."""
+    return score_with(scorer_for(rs), hand)
+
+
+def score_with(sc: Scorer, hand: Hand) -> ScoreResult:
+    """Score a validated hand with a ruleset's `Scorer`."""
+    rs = sc.rs
+    hun_set = frozenset(hand.hun)
+    concealed_all = hand.concealed + (hand.win_tile,)
+    meld_tiles: tuple[int, ...] = ()
+    for m in hand.melds:
+        meld_tiles += (m.tile,) * (4 if m.kind == "kong" else 3)
+    declared_raw = tuple(declared_group(m.kind, m.tile, m.concealed, m.golden)
+                         for m in hand.melds)
+    declared = tuple(group_fact(d, False, False) for d in declared_raw)
+    declared_keys = frozenset(group_key(d[0], d[1]) for d in declared_raw)
+    kong_kinds = tuple(m.kong_type for m in hand.melds if m.kong_type is not None)
+    kong_fan = sum(rs.kong_points[k] for k in kong_kinds)
+    context = ContextFact(hand.win_by, hand.heavenly, hand.discarded_hun,
+                          kong_kinds[-1] if kong_kinds else "none",
+                          len(hand.flowers), hand.earthly, hand.ready_declared)
+    held_hun = tuple(sorted(t for t in concealed_all if t in hun_set))
+    hand_fact = HandFact(len(held_hun), concealed_all, meld_tiles, declared, hand.flowers)
+
+    # hand-level patterns, once; they may read the winning tile but not where it sits
+    win_is_hun = hand.win_tile in hun_set
+    base = Facts((), WinFact(hand.win_tile, win_is_hun, hand.win_tile, None), hand_fact,
+                 HunFact(hand.hun, held_hun), context)
+    indep: dict[str, bool] = {}
+    base.pats = indep
+    for p in sc.plan.by_level[0]:
+        indep[p.id] = bool(p.fn(base))
+    forbidden = next((f.id for f in rs.forbids if f.fn(base)), None)
+    for cond, fan in rs.instant_wins:
+        if cond.fn(base):
+            term = Term(cond.id, cond.name, num(fan), "instant")
+            return sc.finish(base, Breakdown(num(fan), (term,), f"{cond.name} {num(fan)}"),
+                             (), hand.win_tile, kong_fan, kong_kinds, forbidden, instant=True)
+
+    counts = [0] * NUM_KINDS
+    for t in concealed_all:
+        if t not in hun_set:
+            counts[t] += 1
+    layout = Layout(tuple(counts), len(held_hun), 4 - len(hand.melds))
+    fixed = sc.intern(frozenset([k for k, v in indep.items() if v]))
+    if hand.heavenly and rs.heavenly_free_winning_tile:
+        candidates = tuple(sorted(set(concealed_all)))
+    else:
+        candidates = (hand.win_tile,)
+    state = State(sc, indep, fixed, hand_fact, context, hand.hun, held_hun, declared,
+                  declared_keys, layout, WildDomain(rs, concealed_all, hand.hun))
+    search(state, candidates)
+    best = state.best
+    if best is None:
+        return ScoreResult(False, 0, num(kong_fan), num(kong_fan), (), (),
+                           ("not a winning shape: no four melds and a pair",),
+                           forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
+    bd, groups, win_tile, held = best
+    return sc.finish(base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
+
+
+def score_document(doc: Mapping[str, Any], rs: Ruleset) -> ScoreResult:
+    """Validate a hand document under the ruleset's options, then score it."""
+    from rulekit.hand import parse_hand
+    hand = parse_hand(doc, hun_kind_count=rs.hun_kinds, win_by_allowed=rs.win_by)
+    if not rs.golden_kong_allowed and any(m.golden for m in hand.melds):
+        from rulekit.errors import HandError
+        raise HandError("melds", "this ruleset does not allow 金杠 (a kong of four hun)")
+    return score_hand(hand, rs)

@@ -1,0 +1,425 @@
+"""The search for a hand's best reading: every arrangement, every place of the winning tile.
+
+Patterns are judged at the level they read (plan.py): skeleton-level ones once per skeleton
+(shared between skeletons, and often hands, with the same shape-query projection), then the
+arrangement-level ones, then the reading-level ones per place of the winning tile. Bounds
+from the fan algebra cut every branch that cannot beat the best so far, and exploration
+stops once a reading reaches the best fan the algebra allows for this hand. Every path ends
+in `keep_best`, the one routine that values a reading and keeps it if it is the best.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator, Sequence
+
+from rulekit import arrange
+from rulekit.algebra import Breakdown
+from rulekit.arrange import Layout, RawGroup
+from rulekit.codes import DRAGON_START, HONOR_START, KEY_STRIDE, NUM_KINDS, SUIT_BASES
+from rulekit.dsl.compile import CompiledPattern
+from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact,
+                           group_fact, readings)
+from rulekit.ruleset.model import Ruleset
+from rulekit.scoring.scorer import Judged, Scorer
+
+# From this many hun on, the search first works out which skeleton-level patterns any
+# arrangement can make true (`held1_options`), and which groups can hold the winning tile
+# (`win_group_checked`): tight bounds that pay once arrangements are many, and cost more
+# than they save below (measured).
+TIGHT_BOUND_HUN = 3
+
+Projections = dict[Any, Judged]
+Best = tuple[Breakdown, tuple[GroupFact, ...], int, frozenset[str]]
+
+
+class WildDomain:
+    """Kinds an all-hun group may take without losing an outcome; computed only if needed.
+
+    Patterns tell kinds apart only through the tiles and ranks they name, the hand's own
+    tiles and the hun; every other kind of a suit class behaves alike, so two stand-ins per
+    class (two, so that "same" and "different" both stay reachable) are enough. See
+    docs/design.md.
+    """
+
+    def __init__(self, rs: Ruleset, tiles: tuple[int, ...], hun: tuple[int, ...]) -> None:
+        self.args = (rs.wild_tiles, rs.wild_ranks, tiles, hun)
+
+    def __call__(self) -> tuple[int, ...]:
+        wild_tiles, wild_ranks, tiles, hun = self.args
+        dom = set(wild_tiles) | set(tiles) | set(hun)
+        for base in SUIT_BASES[:3]:
+            for r in wild_ranks:
+                if 1 <= r <= 9:
+                    dom.add(base + r - 1)
+        classes = ((0, 9), (9, 18), (18, HONOR_START), (HONOR_START, DRAGON_START),
+                   (DRAGON_START, NUM_KINDS))
+        for lo, hi in classes:
+            dom.update([k for k in range(lo, hi) if k not in dom][:2])
+        return tuple(sorted(dom))
+
+
+class State:
+    """What one hand's search shares between its steps: built once per hand."""
+
+    __slots__ = ("sc", "indep", "fixed", "hand_fact", "context", "hun_kinds",
+                 "held_hun", "declared", "declared_keys", "declared_bits", "layout", "wild",
+                 "best_fan", "best")
+
+    def __init__(self, sc: Scorer, indep: dict[str, bool], fixed: frozenset[str],
+                 hand_fact: HandFact, context: ContextFact, hun_kinds: tuple[int, ...],
+                 held_hun: tuple[int, ...], declared: tuple[GroupFact, ...],
+                 declared_keys: frozenset[int], layout: Layout, wild: WildDomain) -> None:
+        self.sc = sc
+        self.indep = indep
+        self.fixed = fixed
+        self.hand_fact = hand_fact
+        self.context = context
+        self.hun_kinds = hun_kinds
+        self.held_hun = held_hun
+        self.declared = declared
+        self.declared_keys = declared_keys
+        self.declared_bits = sc.plan.projection(declared_keys)
+        self.layout = layout
+        self.wild = wild
+        self.best_fan = -1.0
+        self.best: Best | None = None
+
+
+def keep_best(s: State, held: frozenset[str], groups: tuple[GroupFact, ...],
+              win_tile: int) -> None:
+    """Value one reading (its fan is memoised by the set of patterns it holds) and keep it
+    if it beats the best so far: the one place every search path ends."""
+    bd = s.sc.fan(held)
+    if bd.fan > s.best_fan:
+        s.best_fan, s.best = float(bd.fan), (bd, groups, win_tile, held)
+
+
+def judge(patterns: Sequence[CompiledPattern], f: Facts, pats: dict[str, bool],
+          possible: frozenset[str]) -> list[str]:
+    """Judge `patterns` on `f`, recording each in `pats`; the ids that hold."""
+    true: list[str] = []
+    for p in patterns:
+        v = p.id in possible and bool(p.fn(f))
+        pats[p.id] = v
+        if v:
+            true.append(p.id)
+    return true
+
+
+def skeleton_key(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
+    """The groups' keys (`codes.group_key`, spelled inline: this runs per arrangement),
+    sorted: arrangements with equal keys judge alike at skeleton level."""
+    return tuple(sorted([g[0] * KEY_STRIDE + g[1] for g in raw]))
+
+
+# arrangements as the scan takes them: (skeleton key, the arrangements with that key)
+Skeletons = Iterable[tuple[tuple[int, ...], Sequence[tuple[RawGroup, ...]]]]
+
+
+def projection_of(s: State, skey: tuple[int, ...]) -> Any:
+    """What the skeleton-level patterns can see of a skeleton: the bits of the keys they
+    query when they only make shape queries, else the whole skeleton key."""
+    plan = s.sc.plan
+    if plan.queries is None:
+        return skey
+    return plan.projection(skey) | s.declared_bits
+
+
+def by_skeleton(raws: Iterable[tuple[RawGroup, ...]]
+                ) -> list[tuple[tuple[int, ...], list[tuple[RawGroup, ...]]]]:
+    """Arrangements grouped by skeleton key, in first-met order: a 天和's candidates then
+    key and bound each skeleton once, not once per arrangement."""
+    out: dict[tuple[int, ...], list[tuple[RawGroup, ...]]] = {}
+    for raw in raws:
+        skey = skeleton_key(raw)
+        hit = out.get(skey)
+        if hit is None:
+            out[skey] = [raw]
+        else:
+            hit.append(raw)
+    return list(out.items())
+
+
+def one_by_one(raws: Iterable[tuple[RawGroup, ...]]
+               ) -> Iterator[tuple[tuple[int, ...], tuple[tuple[RawGroup, ...]]]]:
+    """Arrangements as met, each on its own: the search can stop before the rest are
+    even enumerated."""
+    for raw in raws:
+        yield skeleton_key(raw), (raw,)
+
+
+def win_group_checked(s: State, win_tile: int, possible: frozenset[str]
+                      ) -> tuple[frozenset[str], list[RawGroup]]:
+    """`possible` less the reading-level patterns that no group of the winning tile allows,
+    and the groups that do allow one, most valuable first.
+
+    Such a pattern needs something of the group holding the winning tile (混吊: the pair,
+    with one other hun). Only a few groups can hold a real winning tile; if none that meets
+    the needs leaves a completable rest, no reading has the pattern and the bound drops.
+    The groups that pass are where the valuable readings are: the search tries them first.
+    """
+    sc, layout = s.sc, s.layout
+    out = possible
+    groups = arrange.groups_holding(layout.counts, layout.hun, win_tile)
+    feasible: dict[RawGroup, bool] = {}
+    allows: dict[RawGroup, set[str]] = {}
+    for p in sc.plan.win_gated:
+        if p.id not in possible:
+            continue
+        found = False
+        for g in groups:
+            if not sc.group_allows(p, g, win_tile):
+                continue
+            ok = feasible.get(g)
+            if ok is None:
+                ok = feasible[g] = arrange.rest_wins(layout, g)
+            if ok:
+                found = True
+                allows.setdefault(g, set()).add(p.id)
+        if not found:
+            out = out - {p.id}
+    if not allows:
+        return out, []
+    gated = frozenset(p.id for p in sc.plan.win_gated)
+    ranked = sorted(((-sc.bound(s.fixed, (out - gated) | frozenset(ids)), i, g)
+                     for i, (g, ids) in enumerate(allows.items())))
+    return out, [g for _, _, g in ranked]
+
+
+def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
+                        possible: frozenset[str], free12: frozenset[str], bound_all: float,
+                        cand_win: WinFact, projections: Projections, tag: Any) -> None:
+    """The readings with the real winning tile in one of `groups`, before all the others.
+
+    Each is one of the groups plus an arrangement of the tiles left. The full search runs
+    afterwards and sees them again, by then mostly cut by the bound.
+    """
+    sc = s.sc
+    _, _, level2, level3 = sc.plan.by_level
+    for g in groups:
+        held_g = group_fact(g, True, False)
+        win = WinFact(win_tile, False, win_tile, held_g)
+        for rest_raw in arrange.arrangements(arrange.rest_layout(s.layout, g), s.wild):
+            raw = rest_raw + (g,)
+            skey = skeleton_key(raw)
+            index = frozenset(skey) | s.declared_keys
+            pats1, held1 = skeleton_level(s, projection_of(s, skey), raw, index, cand_win,
+                                          possible, projections, tag)
+            if sc.bound(held1, free12) <= s.best_fan:
+                continue
+            hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
+            groups_ = tuple([group_fact(x, False, False) for x in rest_raw]) + (held_g,)
+            groups_ += s.declared
+            pats = dict(pats1)
+            f = Facts(groups_, win, s.hand_fact, hun_fact, s.context, index)
+            f.pats = pats
+            judge(level2, f, pats, possible)
+            judge(level3, f, pats, possible)
+            keep_best(s, sc.intern(frozenset([k for k, v in pats.items() if v])), groups_,
+                      win_tile)
+            if s.best_fan >= bound_all:
+                return
+
+
+def projections(s: State, cand_win: WinFact, possible: frozenset[str]
+                ) -> tuple[Projections, Any]:
+    """Where skeleton-level results are kept, and the tag their keys carry.
+
+    When those patterns read only shape queries and hand-level facts, a result depends on
+    the projection, the hand-level patterns, the patterns still possible and the facts read:
+    it is kept by the scorer, tagged with these, and serves every later hand that agrees.
+    Otherwise it is kept for this hand only.
+    """
+    getters = s.sc.plan.level1_reads
+    if getters is None:
+        return {}, None
+    f = Facts((), cand_win, s.hand_fact, HunFact(s.hun_kinds, s.held_hun), s.context)
+    # the tag becomes a small int once per hand, so the per-skeleton lookups stay cheap
+    tags = s.sc.level1_tags
+    return s.sc.level1, tags.setdefault((s.fixed, possible, tuple([get(f) for get in getters])),
+                                        len(tags))
+
+
+def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...], index: frozenset[int],
+                   cand_win: WinFact, possible: frozenset[str], shared: Projections,
+                   tag: Any) -> Judged:
+    """Skeleton-level patterns of one skeleton, judged on `raw`: shared by every skeleton
+    with the same projection (and, tagged, by every hand that agrees on what they read)."""
+    key = proj if tag is None else (proj, tag)
+    known = shared.get(key)
+    if known is None:
+        if s.sc.plan.by_level[1]:
+            plain = tuple([group_fact(g, False, False) for g in raw])
+            known = judge_level1(s, plain + s.declared, cand_win,
+                                 HunFact(s.hun_kinds, s.held_hun, raw), index, possible)
+        else:
+            known = (dict(s.indep), s.fixed)
+        shared[key] = known
+    return known
+
+
+def judge_level1(s: State, groups: tuple[GroupFact, ...], cand_win: WinFact,
+                 hun_fact: HunFact, index: frozenset[int], possible: frozenset[str]
+                 ) -> Judged:
+    """The skeleton-level patterns judged on one skeleton: every pattern's truth so far,
+    and the (interned) set of those that hold."""
+    pats1 = dict(s.indep)
+    f1 = Facts(groups, cand_win, s.hand_fact, hun_fact, s.context, index)
+    f1.pats = pats1
+    true1 = judge(s.sc.plan.by_level[1], f1, pats1, possible)
+    return pats1, s.sc.intern(s.fixed | frozenset(true1))
+
+
+def held1_options(s: State, cand_win: WinFact, possible: frozenset[str],
+                  shared: Projections, tag: Any) -> tuple[frozenset[str], ...] | None:
+    """Every set of skeleton-level patterns some arrangement of the hand makes true.
+
+    Exact when those patterns read the skeleton only through shape queries (their truth
+    then depends on which queried groups it has, `arrange.skeleton_reach`); None otherwise.
+    Empty when the hand has no winning arrangement at all.
+    """
+    plan = s.sc.plan
+    if not plan.by_level[1]:
+        return (s.fixed,)
+    if plan.queries is None:
+        return None
+    keys = plan.query_keys
+    out: dict[frozenset[str], None] = {}
+    hun_fact = HunFact(s.hun_kinds, s.held_hun)
+    for bits in arrange.skeleton_reach(s.layout, keys):
+        index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys
+        proj: Any = bits | s.declared_bits
+        if tag is not None:
+            proj = (proj, tag)
+        known = shared.get(proj)
+        if known is None:
+            # shape queries are all these patterns read of a skeleton: the declared melds
+            # and the queried keys stand in for its groups
+            known = shared[proj] = judge_level1(s, s.declared, cand_win, hun_fact, index,
+                                                possible)
+        out[known[1]] = None
+    return tuple(out)
+
+
+# what one candidate winning tile's search starts from: its bound, the tile, the winning
+# tile as skeleton-level facts see it, the patterns still possible (all, less the skeleton
+# level, the reading level), the groups to read first, and where skeleton results are kept
+Candidate = tuple[float, int, WinFact, frozenset[str], frozenset[str], frozenset[str],
+                  list[RawGroup], Projections, Any]
+
+
+def candidate(s: State, win_tile: int) -> Candidate:
+    """The bounds and first groups of one winning tile, before any arrangement is read."""
+    sc, layout = s.sc, s.layout
+    win_is_hun = win_tile in s.hun_kinds
+    possible, free12, free3, bound_all = sc.limits(s.fixed, win_tile, win_is_hun, layout.hun)
+    # skeleton-level facts know the winning tile (not where it sits)
+    cand_win = WinFact(win_tile, win_is_hun, win_tile, None)
+    first: list[RawGroup] = []
+    if not win_is_hun and layout.hun >= TIGHT_BOUND_HUN and sc.plan.win_gated:
+        checked, first = win_group_checked(s, win_tile, possible)
+        if checked != possible:
+            possible = sc.intern(checked)
+            free12 = sc.intern(possible - {p.id for p in sc.plan.by_level[1]})
+            free3 = sc.intern(free3 & possible)
+            bound_all = sc.bound(s.fixed, possible)
+    shared_level1, tag = projections(s, cand_win, possible)
+    if layout.hun >= TIGHT_BOUND_HUN:
+        options = held1_options(s, cand_win, possible, shared_level1, tag)
+        if options is not None:
+            bound_all = min(bound_all, max((sc.bound(h1, free12) for h1 in options),
+                                           default=-1.0))
+    return (bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag)
+
+
+def search(s: State, candidates: tuple[int, ...]) -> None:
+    """Every arrangement, then every place of the winning tile in it, for each candidate
+    winning tile. A 天和 tries each of its tiles over the same arrangements, the tile with
+    the highest bound first: its best reading then often cuts the others whole."""
+    layout = s.layout
+    cands = [candidate(s, t) for t in candidates]
+    if len(cands) > 1:
+        cands.sort(key=lambda c: -c[0])
+    grouped: Skeletons | None = None
+    for bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag \
+            in cands:
+        if bound_all <= s.best_fan:
+            break                     # sorted: no later candidate can do better either
+        if first:
+            search_groups_first(s, win_tile, first, possible, free12, bound_all, cand_win,
+                                shared_level1, tag)
+            if s.best_fan >= bound_all:
+                continue
+        if len(candidates) > 1 and grouped is None:
+            grouped = by_skeleton(arrange.arrangements(layout, s.wild))
+        skeletons = (grouped if grouped is not None
+                     else one_by_one(arrange.arrangements(layout, s.wild)))
+        scan(s, skeletons, win_tile, cand_win, (possible, free12, free3, bound_all),
+             shared_level1, tag)
+
+
+def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
+         limits: tuple[frozenset[str], frozenset[str], frozenset[str], float],
+         shared_level1: Projections, tag: Any) -> None:
+    """Judge arrangements for one winning tile, skeleton by skeleton, each skeleton cut as
+    soon as its bound cannot beat the best so far."""
+    possible, free12, free3, bound_all = limits
+    sc = s.sc
+    seen: dict[tuple[int, ...], tuple[dict[str, bool], frozenset[str], float,
+                                      frozenset[int]]] = {}
+    pruned: set[tuple[int, ...]] = set()
+    for skey, raws in skeletons:
+        if skey in pruned:
+            continue
+        entry = seen.get(skey)
+        if entry is None:
+            index = frozenset(skey) | s.declared_keys
+            pats1, held1 = skeleton_level(s, projection_of(s, skey), raws[0], index,
+                                          cand_win, possible, shared_level1, tag)
+            bound = sc.bound(held1, free12)
+            if bound <= s.best_fan:
+                # the best only grows: this skeleton is out for good, keep nothing
+                pruned.add(skey)
+                continue
+            entry = seen[skey] = (pats1, held1, bound, index)
+        pats, held_base, bound, index = entry
+        for raw in raws:
+            if bound <= s.best_fan:
+                break
+            plain = tuple([group_fact(g, False, False) for g in raw])
+            read(s, raw, plain, win_tile, cand_win, pats, held_base, bound, index,
+                 HunFact(s.hun_kinds, s.held_hun, raw), possible, free3)
+            if s.best_fan >= bound_all:
+                return
+
+
+def read(s: State, raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...], win_tile: int,
+         cand_win: WinFact, pats: dict[str, bool], held_base: frozenset[str], bound: float,
+         index: frozenset[int], hun_fact: HunFact, possible: frozenset[str],
+         free3: frozenset[str]) -> None:
+    """One arrangement: its arrangement-level patterns, then each place of the winning
+    tile with the reading-level ones."""
+    sc = s.sc
+    _, _, level2, level3 = sc.plan.by_level
+    if level2:
+        pats = dict(pats)
+        f2 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
+        f2.pats = pats
+        judge(level2, f2, pats, possible)
+        held_base = sc.intern(frozenset([k for k, v in pats.items() if v]))
+        bound = sc.bound(held_base, free3)
+        if bound <= s.best_fan:
+            return
+    live3 = level3 if free3 else ()
+    if live3:
+        pats = dict(pats)
+    for groups, win in readings(raw, plain, s.declared, win_tile, win_tile in s.hun_kinds):
+        held = held_base
+        if live3:
+            f = Facts(groups, win, s.hand_fact, hun_fact, s.context, index)
+            f.pats = pats
+            true3 = judge(live3, f, pats, possible)
+            if true3:
+                held = sc.with_ids(held_base, tuple(true3))
+        keep_best(s, held, groups, win_tile)
+        if s.best_fan >= bound or not live3:
+            break
