@@ -29,6 +29,11 @@ PATTERN_STEPS: Final = 100_000        # one evaluation of one pattern (a few ms)
 ARRANGEMENT_EVALS: Final = 10_000     # evaluations per hand of a pattern that reads the
 #                                       arrangement (measured: under 6,000 on 7-hun hands)
 HAND_STEPS: Final = 10_000_000        # all of a ruleset's patterns, for one hand (under 1 s)
+# what the scorer may actually spend on one hand (scoring/search.py counts each evaluation's
+# steps): the static check above assumes ARRANGEMENT_EVALS evaluations, and a ruleset whose
+# bounds prune badly can need far more. Built-ins, measured: at most 9.2 million, on a 7-hun
+# 天和 under tianjin-flowers; a compiled build spends about 30 ns a step.
+RUN_STEPS: Final = 30_000_000
 
 # -- settlement amounts ----------------------------------------------------------------------
 AMOUNT_DIGITS: Final = 15             # significant digits of a payment: a JSON number (a

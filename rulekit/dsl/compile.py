@@ -60,6 +60,9 @@ class CompiledPattern:
     # every fact path it reads off a top-level name (`win.group.shape`, `hun.suit`, `groups`):
     # the scorer may share a result between hands that agree on all of them
     reads: frozenset[str] = field(default_factory=frozenset)
+    # steps one evaluation may take (`walk.cost`): the scorer counts them per hand, so that
+    # the static budget's assumption (limits.py) also holds for hands it did not foresee
+    steps: int = 1
 
     def excludes(self, other: "CompiledPattern") -> bool:
         """True when both can never hold together (one needs path == a, the other != a)."""
@@ -483,10 +486,11 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
         compiled.append(CompiledPattern(pid, s.name, fn, typed.dep, frozenset(seen.tiles),
                                         frozenset(seen.ranks), needs[pid],
                                         frozenset(seen.refs), queries[pid],
-                                        frozenset(walk.reads(trees[pid]))))
+                                        frozenset(walk.reads(trees[pid])),
+                                        walk.cost(trees[pid])))
     deps = {c.id: c.dep for c in compiled}
-    errors += _work_errors([(s, deps[s.id], walk.cost(trees[s.id])) for s in sources
-                            if s.id in deps])
+    steps = {c.id: c.steps for c in compiled}
+    errors += _work_errors([(s, deps[s.id], steps[s.id]) for s in sources if s.id in deps])
     return compiled, errors
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, Sequence
 
-from rulekit import arrange
+from rulekit import arrange, limits
 from rulekit.algebra import Breakdown
 from rulekit.arrange import Layout, RawGroup
 from rulekit.codes import DRAGON_START, HONOR_START, KEY_STRIDE, NUM_KINDS, SUIT_BASES
 from rulekit.dsl.compile import CompiledPattern
+from rulekit.errors import RulesetError
 from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact,
                            group_fact, readings)
 from rulekit.ruleset.model import Ruleset
@@ -62,7 +63,7 @@ class State:
 
     __slots__ = ("sc", "indep", "fixed", "hand_fact", "context", "hun_kinds",
                  "held_hun", "declared", "declared_keys", "declared_bits", "layout", "wild",
-                 "best_fan", "best")
+                 "best_fan", "best", "steps")
 
     def __init__(self, sc: Scorer, indep: dict[str, bool], fixed: frozenset[str],
                  hand_fact: HandFact, context: ContextFact, hun_kinds: tuple[int, ...],
@@ -82,6 +83,7 @@ class State:
         self.wild = wild
         self.best_fan = -1.0
         self.best: Best | None = None
+        self.steps = 0              # pattern steps spent on this hand (`judge`)
 
 
 def keep_best(s: State, held: frozenset[str], groups: tuple[GroupFact, ...],
@@ -93,16 +95,37 @@ def keep_best(s: State, held: frozenset[str], groups: tuple[GroupFact, ...],
         s.best_fan, s.best = float(bd.fan), (bd, groups, win_tile, held)
 
 
-def judge(patterns: Sequence[CompiledPattern], f: Facts, pats: dict[str, bool],
+def judge(s: State, patterns: Sequence[CompiledPattern], f: Facts, pats: dict[str, bool],
           possible: frozenset[str]) -> list[str]:
-    """Judge `patterns` on `f`, recording each in `pats`; the ids that hold."""
+    """Judge `patterns` on `f`, recording each in `pats`; the ids that hold.
+
+    Counts the steps spent (each pattern's static cost per evaluation): the static budget
+    assumes a bounded number of evaluations per hand, and a ruleset whose bounds prune
+    badly could otherwise make one hand take minutes. Over `limits.RUN_STEPS` the hand
+    stops with a `RulesetError` naming the patterns being judged."""
     true: list[str] = []
+    steps = 0
     for p in patterns:
-        v = p.id in possible and bool(p.fn(f))
+        if p.id in possible:
+            steps += p.steps
+            v = bool(p.fn(f))
+        else:
+            v = False
         pats[p.id] = v
         if v:
             true.append(p.id)
+    s.steps += steps
+    if s.steps > limits.RUN_STEPS:
+        over_budget(s.sc.rs, patterns)
     return true
+
+
+def over_budget(rs: Ruleset, patterns: Sequence[CompiledPattern]) -> None:
+    costliest = sorted(patterns, key=lambda p: -p.steps)[:3]
+    names = ", ".join(f"'{p.id}'" for p in costliest)
+    raise RulesetError([f"{rs.source}: ruleset '{rs.name}' is too costly for this hand: its "
+                        f"patterns would take over {limits.RUN_STEPS:,} steps (the work "
+                        f"budget); the costliest being judged: {names}"])
 
 
 def skeleton_key(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
@@ -212,8 +235,8 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
             pats = dict(pats1)
             f = Facts(groups_, win, s.hand_fact, hun_fact, s.context, index)
             f.pats = pats
-            judge(level2, f, pats, possible)
-            judge(level3, f, pats, possible)
+            judge(s, level2, f, pats, possible)
+            judge(s, level3, f, pats, possible)
             keep_best(s, sc.intern(frozenset([k for k, v in pats.items() if v])), groups_,
                       win_tile)
             if s.best_fan >= bound_all:
@@ -265,7 +288,7 @@ def judge_level1(s: State, groups: tuple[GroupFact, ...], cand_win: WinFact,
     pats1 = dict(s.indep)
     f1 = Facts(groups, cand_win, s.hand_fact, hun_fact, s.context, index)
     f1.pats = pats1
-    true1 = judge(s.sc.plan.by_level[1], f1, pats1, possible)
+    true1 = judge(s, s.sc.plan.by_level[1], f1, pats1, possible)
     return pats1, s.sc.intern(s.fixed | frozenset(true1))
 
 
@@ -404,7 +427,7 @@ def read(s: State, raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...], win_
         pats = dict(pats)
         f2 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
         f2.pats = pats
-        judge(level2, f2, pats, possible)
+        judge(s, level2, f2, pats, possible)
         held_base = sc.intern(frozenset([k for k, v in pats.items() if v]))
         bound = sc.bound(held_base, free3)
         if bound <= s.best_fan:
@@ -417,7 +440,7 @@ def read(s: State, raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...], win_
         if live3:
             f = Facts(groups, win, s.hand_fact, hun_fact, s.context, index)
             f.pats = pats
-            true3 = judge(live3, f, pats, possible)
+            true3 = judge(s, live3, f, pats, possible)
             if true3:
                 held = sc.with_ids(held_base, tuple(true3))
         keep_best(s, held, groups, win_tile)
