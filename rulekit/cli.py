@@ -177,6 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--json", action="store_true", help="the same as --format json")
     _format_arg(d)
     d.add_argument("--fail-on-change", action="store_true", help="exit 1 if anything changed")
+    d.add_argument("--cluster", metavar="ADDRESS|local",
+                   help="score on a Dask cluster (local: a LocalCluster on this machine; "
+                        'pip install "rulekit[dask]"); workers get the merged ruleset text')
     d.add_argument("--jobs", "-j", type=int, default=None,
                    help="worker processes (default: one per core)")
     d.add_argument("--top", type=int, default=10, help="how many largest changes to list")
@@ -628,6 +631,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
     try:
         with Progress(len(docs), "diff") as bar:
             result = diff.run(old, new, docs, corpus_name=name, jobs=jobs, top=args.top,
+                              cluster=args.cluster,
                               progress=bar)
     except diff.WorkerError as err:
         sys.stderr.write(f"rulekit: error: {err}\n")

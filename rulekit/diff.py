@@ -16,6 +16,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from rulekit import limits
@@ -53,6 +54,15 @@ def _loaded(spec: RulesetSpec) -> Ruleset:
 @lru_cache(maxsize=8)
 def _from_text(spec: RulesetSpec) -> Ruleset:
     return spec.load()
+
+
+def shipped(spec: RulesetSpec, rs: Ruleset) -> RulesetSpec:
+    """A spec a worker on another machine can load: the merged ruleset as text (JSON is
+    YAML), with no `extends` left to resolve and no file of ours to read. Key order is kept:
+    the order of `scoring` entries is the order patterns are listed in results."""
+    name = f"{Path(spec.path).stem or 'ruleset'}.yaml"
+    return RulesetSpec(spec.shown, name, json.dumps(dict(rs.data), ensure_ascii=False),
+                       rel=name)
 
 
 # --- one document under one ruleset -----------------------------------------------------------
@@ -446,18 +456,25 @@ def read_corpus(lines: Iterable[str | bytes], name: str = "corpus") -> list[tupl
 
 def run(old: RulesetSpec, new: RulesetSpec, lines: Sequence[tuple[int, str]],
         *, corpus_name: str = "corpus", jobs: int = 1, top: int = 10,
-        progress: Progress | None = None, chunk: int = CHUNK) -> DiffReport:
-    """Score every corpus line under both rulesets (in `jobs` processes); build the report.
+        progress: Progress | None = None, chunk: int = CHUNK,
+        cluster: str | None = None) -> DiffReport:
+    """Score every corpus line under both rulesets (in `jobs` processes, or on the Dask
+    cluster at `cluster`, `local` for a LocalCluster); build the report.
 
     A line that is not a JSON object stops the run with a `DiffError` naming it; a worker
     process that dies stops it with a `WorkerError`.
     """
     old_rs, new_rs = _loaded(old), _loaded(new)     # fail here, before any worker starts
+    if cluster is not None:                          # workers elsewhere have none of our files
+        old, new = shipped(old, old_rs), shipped(new, new_rs)
     tasks = [(old, new, corpus_name, tuple(lines[i:i + chunk]))
              for i in range(0, len(lines), chunk)]
     total = _Tally()
-    if jobs > 1 and len(tasks) > 1:
-        tallies: Iterable[_Tally] = _in_workers(tasks, min(jobs, len(tasks)))
+    if cluster is not None:
+        from rulekit.cluster import dask_map
+        tallies: Iterable[_Tally] = dask_map(_run_chunk, tasks, jobs, cluster)
+    elif jobs > 1 and len(tasks) > 1:
+        tallies = _in_workers(tasks, min(jobs, len(tasks)))
     else:
         tallies = (_run_chunk(task) for task in tasks)
     for t in tallies:

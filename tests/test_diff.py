@@ -433,3 +433,26 @@ def test_keys_the_corpus_cannot_exercise_are_warned_about(corpus_file: Path,
         "the rulesets differ in settlement.discard_payer, which this corpus cannot exercise: "
         "it has no settle document of a win on a discard (`rulekit corpus --settle` writes "
         "settle documents)"]
+
+
+def test_a_diff_on_a_local_dask_cluster_is_the_same_report(tmp_path: Path) -> None:
+    """`diff --cluster local`: workers get the merged ruleset text, not our files, and the
+    report (settle documents and 鏟 included) is byte for byte the one-process report."""
+    pytest.importorskip("dask.distributed")       # the [dask] extra; .ci/run installs it
+    corpus = tmp_path / "c.jsonl"
+    code, text = run("corpus", "--count", "120", "--seed", "3", "--settle", "0.3")
+    assert code == 0
+    corpus.write_text(text, encoding="utf-8")
+    argv = ("diff", "tianjin", "tianjin-gold8", "--corpus", str(corpus), "--format", "json")
+    code, here = run(*argv, "--jobs", "1")
+    assert code == 0 and json.loads(here)["changed"] > 0
+    code, there = run(*argv, "--cluster", "local", "--jobs", "2")
+    assert (code, there) == (0, here)
+
+
+def test_a_cluster_ruleset_keeps_its_key_order() -> None:
+    """The shipped text keeps `scoring`'s order, which is the order results list patterns."""
+    spec = diff.spec_for("tianjin-flowers")
+    rs = rulekit.load_ruleset("tianjin-flowers")
+    shipped = diff.shipped(spec, rs)
+    assert shipped.text is not None and shipped.load().algebra == rs.algebra
