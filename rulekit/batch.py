@@ -9,29 +9,17 @@ chunks are written in input order as they complete. A worker that dies ends the 
 """
 from __future__ import annotations
 
-import signal
-from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import IO, Any, Iterable, Iterator
+from typing import IO, Any, Iterator
 
-from rulekit import api, jsonio
+from rulekit import api, jsonio, workers
+from rulekit.workers import WorkerError as WorkerError      # re-exported for callers
 from rulekit.errors import RulekitError
 
 CHUNK = 200
 """Lines per task: large enough that pickling a chunk and its output costs little."""
-AHEAD = 4
-"""Chunks submitted per worker beyond the one being written: memory stays bounded."""
 
 Line = tuple[int, bytes | None, str | None]     # (line number, bytes, reading error)
 Task = tuple[str, bool, tuple[Line, ...]]       # (ruleset reference, extends permission, lines)
-
-
-class WorkerError(Exception):
-    """A worker process died (killed, out of memory): the output is incomplete.
-
-    Not a `RulekitError`: nothing the user gave was wrong, and the CLI exits 3 on it.
-    """
 
 
 def score_chunk(task: Task) -> tuple[str, int]:
@@ -80,51 +68,11 @@ def score_lines(fh: IO[bytes], out: IO[str], ref: str, *, outside: bool, jobs: i
     (a pipe from a game server sees its answer at once); workers take `chunk` lines a task."""
     api.load_ruleset(ref, allow_outside=outside)
     tasks = _chunks(fh, ref, outside, chunk if jobs > 1 else 1)   # alone: write each line
-    results = map(score_chunk, tasks) if jobs <= 1 else _in_workers(tasks, jobs)
+    results = map(score_chunk, tasks) if jobs <= 1 else workers.in_order(
+        score_chunk, tasks, jobs, "a score worker process died (killed, or out of memory); "
+        "the output is incomplete")
     failed = 0
     for text, bad in results:
         out.write(text)
         failed += bad
     return failed
-
-
-def _in_workers(tasks: Iterable[Task], jobs: int) -> Iterator[tuple[str, int]]:
-    """Each chunk's output in input order, scored by `jobs` worker processes.
-
-    At most AHEAD chunks per worker wait to be written. However the run ends early (a dead
-    worker, Ctrl-C, a closed output), the pending chunks are cancelled and the workers
-    stopped, so nothing hangs and nothing is left running.
-    """
-    pool = ProcessPoolExecutor(jobs, initializer=_worker_init)
-    pending: deque[Future[tuple[str, int]]] = deque()
-    try:
-        for task in tasks:
-            pending.append(pool.submit(score_chunk, task))
-            if len(pending) > AHEAD * jobs:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-    except BrokenProcessPool:
-        _stop(pool)
-        raise WorkerError("a score worker process died (killed, or out of memory); the "
-                          "output is incomplete") from None
-    except BaseException:
-        _stop(pool)
-        raise
-    pool.shutdown()
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    pool.shutdown(wait=False, cancel_futures=True)
-    # a chunk already running would finish first: stop its worker now (SIGTERM, no output)
-    procs = getattr(pool, "_processes", None) or {}
-    for proc in list(procs.values()):
-        if proc.is_alive():
-            proc.terminate()
-    for proc in list(procs.values()):
-        proc.join(timeout=5)
-
-
-def _worker_init() -> None:
-    """Workers leave Ctrl-C to the parent: no traceback from each of them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)

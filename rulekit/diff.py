@@ -10,20 +10,18 @@ from __future__ import annotations
 
 import gc
 import json
-import signal
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
-from rulekit import limits
+from rulekit import limits, workers
 from rulekit.errors import RulekitError
 from rulekit.limits import excerpt
 from rulekit.money import json_number
 from rulekit.progress import Progress
+from rulekit.workers import WorkerError as WorkerError      # re-exported for callers
 from rulekit.revision import RevisionError as RevisionError      # re-exported for callers
 from rulekit.revision import RulesetSpec as RulesetSpec
 from rulekit.revision import spec_for as spec_for
@@ -474,7 +472,9 @@ def run(old: RulesetSpec, new: RulesetSpec, lines: Sequence[tuple[int, str]],
         from rulekit.cluster import dask_map
         tallies: Iterable[_Tally] = dask_map(_run_chunk, tasks, jobs, cluster)
     elif jobs > 1 and len(tasks) > 1:
-        tallies = _in_workers(tasks, min(jobs, len(tasks)))
+        tallies = workers.in_order(_run_chunk, tasks, min(jobs, len(tasks)),
+                                   "a diff worker process died (killed, or out of memory); "
+                                   "the diff is incomplete", setup=_worker_gc)
     else:
         tallies = (_run_chunk(task) for task in tasks)
     for t in tallies:
@@ -486,46 +486,3 @@ def run(old: RulesetSpec, new: RulesetSpec, lines: Sequence[tuple[int, str]],
                   blind_spots(old_rs, new_rs, total.features))
 
 
-class WorkerError(Exception):
-    """A worker process died (killed, out of memory): the run cannot be completed.
-
-    Not a `RulekitError`: nothing the user gave was wrong, and the CLI exits 3 on it.
-    """
-
-
-def _in_workers(tasks: Sequence[Task], workers: int) -> Iterator[_Tally]:
-    """Each chunk's tally as its worker finishes it (the platform's default start method).
-
-    However the run ends early (a dead worker, Ctrl-C, a bad corpus line), the pending chunks
-    are cancelled and the workers stopped, so nothing hangs and nothing is left running.
-    """
-    pool = ProcessPoolExecutor(workers, initializer=_worker_init)
-    try:
-        futures = [pool.submit(_run_chunk, task) for task in tasks]
-        for future in as_completed(futures):
-            yield future.result()
-    except BrokenProcessPool:
-        _stop(pool)
-        raise WorkerError("a diff worker process died (killed, or out of memory); the "
-                          "diff is incomplete") from None
-    except BaseException:
-        _stop(pool)
-        raise
-    pool.shutdown()
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    pool.shutdown(wait=False, cancel_futures=True)
-    # a chunk already running would finish first: stop its worker now (SIGTERM, no output)
-    procs = getattr(pool, "_processes", None) or {}
-    for proc in list(procs.values()):
-        if proc.is_alive():
-            proc.terminate()
-    for proc in list(procs.values()):
-        proc.join(timeout=5)
-
-
-def _worker_init() -> None:
-    """Workers leave Ctrl-C to the parent (no traceback from each of them), then tune gc."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_gc()

@@ -1,0 +1,66 @@
+"""Local worker processes for `rulekit diff` and `rulekit score --jobs`, and how they stop.
+
+`concurrent.futures` with the platform's default start method; workers ignore Ctrl-C (the
+parent handles it once, without a traceback per worker). However a run ends early (a dead
+worker, Ctrl-C, a bad input line, a closed output), the pending tasks are cancelled and the
+workers stopped, so nothing hangs and nothing is left running.
+"""
+from __future__ import annotations
+
+import signal
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Callable, Iterable, Iterator, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+AHEAD = 4
+"""Tasks submitted per worker beyond the one being consumed: memory stays bounded."""
+
+
+class WorkerError(Exception):
+    """A worker process died (killed, out of memory): the run cannot be completed.
+
+    Not a `RulekitError`: nothing the user gave was wrong, and the CLI exits 3 on it.
+    """
+
+
+def in_order(fn: Callable[[T], R], tasks: Iterable[T], jobs: int, died: str,
+             setup: Callable[[], None] | None = None) -> Iterator[R]:
+    """`fn(task)` for each task in `jobs` processes, yielded in task order; `died` is the
+    `WorkerError`'s message if a worker dies; `setup` runs in each worker first."""
+    pool = ProcessPoolExecutor(jobs, initializer=_init, initargs=(setup,))
+    pending: deque[Future[R]] = deque()
+    try:
+        for task in tasks:
+            pending.append(pool.submit(fn, task))
+            if len(pending) > AHEAD * jobs:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    except BrokenProcessPool:
+        _stop(pool)
+        raise WorkerError(died) from None
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    pool.shutdown(wait=False, cancel_futures=True)
+    # a task already running would finish first: stop its worker now (SIGTERM, no output)
+    procs = getattr(pool, "_processes", None) or {}
+    for proc in list(procs.values()):
+        if proc.is_alive():
+            proc.terminate()
+    for proc in list(procs.values()):
+        proc.join(timeout=5)
+
+
+def _init(setup: Callable[[], None] | None) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if setup is not None:
+        setup()
