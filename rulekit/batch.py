@@ -9,7 +9,7 @@ chunks are written in input order as they complete. A worker that dies ends the 
 """
 from __future__ import annotations
 
-from typing import IO, Any, Iterator
+from typing import IO, Any, Callable, Iterator
 
 from rulekit import api, jsonio, workers
 from rulekit.workers import WorkerError as WorkerError      # re-exported for callers
@@ -32,20 +32,26 @@ def score_chunk(task: Task) -> tuple[str, int]:
         doc: Any = None             # any JSON value: `score` refuses what is not a document
         if raw is not None:
             doc, err = jsonio.line_document(n, raw)
-        text = ""
-        if err is None:
-            try:
-                text = jsonio.dumps(api.score(doc, rs).to_dict())
-            except RulekitError as exc:
-                err = f"line {n}: {_one_line(str(exc))}"
-        if err is not None:
-            failed += 1
-            text = jsonio.dumps({"error": err})
-        out.append(text + "\n")
+        text, bad = result_line(n, doc, err, lambda d: api.score(d, rs).to_dict())
+        failed += bad
+        out.append(text)
     return "".join(out), failed
 
 
-def _one_line(text: str) -> str:
+def result_line(n: int, doc: Any, err: str | None,
+                fn: Callable[[Any], dict[str, Any]]) -> tuple[str, bool]:
+    """One `--jsonl` output line: `fn(doc)` as JSON, or `{"error": "line N: ..."}` if the
+    line could not be read (`err`) or `fn` refused it; and whether it failed."""
+    if err is None:
+        try:
+            return jsonio.dumps(fn(doc)) + "\n", False
+        except RulekitError as exc:
+            err = f"line {n}: {one_line(str(exc))}"
+    return jsonio.dumps({"error": err}) + "\n", True
+
+
+def one_line(text: str) -> str:
+    """A multi-line message (a DSL error's caret) as one line, for JSON lines and stderr."""
     return " | ".join(part.strip() for part in text.splitlines() if part.strip())
 
 

@@ -14,6 +14,7 @@ import sys
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Sequence, TextIO, cast
 
 from rulekit import api, jsonio, report
+from rulekit.batch import one_line as _one_line, result_line
 from rulekit.errors import RulekitError, RulesetError
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset
@@ -290,18 +291,11 @@ def _emit(obj: Any, out: TextIO) -> None:
 
 def _batch(name: str, fn: Callable[[Any], dict[str, Any]], out: TextIO) -> int:
     """Each line's result or its `{"error"}` line, in order; exit 1 if any line failed."""
-    failed = 0
+    failed = False
     for n, doc, err in _jsonl(name):
-        text = ""
-        if err is None:
-            try:
-                text = jsonio.dumps(fn(doc))
-            except RulekitError as exc:
-                err = f"line {n}: {_one_line(str(exc))}"
-        if err is not None:
-            failed += 1
-            text = jsonio.dumps({"error": err})
-        out.write(text + "\n")
+        text, bad = result_line(n, doc, err, fn)
+        failed |= bad
+        out.write(text)
     return 1 if failed else 0
 
 
@@ -719,10 +713,6 @@ def _utf8_stdout() -> TextIO:
         except (ValueError, OSError):
             pass            # already written to: keep it, the locale's encoding was chosen
     return stream
-
-
-def _one_line(text: str) -> str:
-    return " | ".join(part.strip() for part in text.splitlines() if part.strip())
 
 
 if __name__ == "__main__":  # pragma: no cover
