@@ -32,6 +32,7 @@ HOT_PATH = [
     "rulekit/scoring/explain.py",
     "rulekit/scoring/scorer.py",
     "rulekit/scoring/search.py",
+    "rulekit/scoring/places.py",
     "rulekit/scoring/score.py",
     "rulekit/shape.py",
     "rulekit/waits.py",

@@ -15,6 +15,10 @@ figure comes with its own ratio to riichi.
 a multiple of one `estimate_hand_value`.
 All after `--warm` hands of a different seed (the memos a running server would have), with
 the harness's own garbage collected first. It says whether the hot path runs compiled.
+Python's cyclic garbage collector runs when allocations say so, and a full collection
+(~15 ms here, mostly over objects the imports made) lands on whichever hand happens to
+trigger it: each loop's time spent in collections is printed, and the worst hand is given
+with and without the collections that ran during it.
 """
 from __future__ import annotations
 
@@ -75,16 +79,39 @@ def riichi_scorer() -> Callable[[tuple[list[int], int]], Any] | None:
     return lambda h: calc.estimate_hand_value(h[0], h[1], config=config)
 
 
-def timed_each(fn: Callable[[Any], Any], items: list[Any], out: list[float]) -> float:
-    """Call `fn` on each item, timing each call; appends to `out`, returns the sum."""
+class GcClock:
+    """Time spent in garbage collections (gc.callbacks), so far."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self.started = 0.0
+        gc.callbacks.append(self.tick)
+
+    def tick(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+        else:
+            self.total += time.perf_counter() - self.started
+
+
+GC = GcClock()
+
+
+def timed_each(fn: Callable[[Any], Any], items: list[Any], out: list[float],
+               gc_out: list[float] | None = None) -> float:
+    """Call `fn` on each item, timing each call; appends to `out` (and the collections'
+    share of each call to `gc_out`), returns the sum."""
     clock = time.perf_counter
     total = 0.0
     for x in items:
+        g0 = GC.total
         t0 = clock()
         fn(x)
         dt = clock() - t0
         total += dt
         out.append(dt)
+        if gc_out is not None:
+            gc_out.append(GC.total - g0)
     return total
 
 
@@ -102,23 +129,30 @@ def interleaved(docs: list[Doc], plain: list[Doc], rs: rulekit.Ruleset, chunk: i
     dealt, mine, theirs = (chunks(docs, chunk, n), chunks(plain, chunk, n),
                            chunks([riichi_form(d) for d in plain], chunk, n))
     score = rulekit.score
-    times: dict[str, list[float]] = {"dealt": [], "plain": [], "riichi": []}
+    times: dict[str, list[float]] = {"dealt": [], "plain": [], "riichi": [], "dealt_gc": [],
+                                     "plain_gc": [], "riichi_gc": []}
     for i in range(n):
-        timed_each(lambda d: score(d, rs), dealt[i], times["dealt"])
-        timed_each(lambda d: score(d, rs), mine[i], times["plain"])
+        timed_each(lambda d: score(d, rs), dealt[i], times["dealt"], times["dealt_gc"])
+        timed_each(lambda d: score(d, rs), mine[i], times["plain"], times["plain_gc"])
         if riichi is not None:
-            timed_each(riichi, theirs[i], times["riichi"])
+            timed_each(riichi, theirs[i], times["riichi"], times["riichi_gc"])
     return times
 
 
 def heavy_hands(count: int, seed: int) -> list[Doc]:
     rng = random.Random(seed)
-    out = []
+    out: list[Doc] = []
     while len(out) < count:
         d = random_hand(rng, hun_target=7, heavenly_rate=1.0)
         if d.get("heavenly") and hun_count(d) == 7:
             out.append(d)
     return out
+
+
+def gc_line(times: list[float], gcs: list[float]) -> str:
+    """How much of a loop's time went to garbage collections."""
+    return (f"  garbage collection: {sum(gcs) * 1e3:.1f} ms of {sum(times) * 1e3:.1f} ms "
+            f"({sum(gcs) / sum(times) * 100:.1f}%)")
 
 
 def per_hun_table(docs: list[Doc], times: list[float]) -> list[str]:
@@ -158,7 +192,9 @@ def main() -> int:
     gc.collect()
     times = interleaved(docs, plain, rs, args.chunk, riichi)
     heavy_times: list[float] = []
-    timed_each(lambda d: rulekit.score(d, rs), heavy, heavy_times)
+    heavy_gc: list[float] = []
+    timed_each(lambda d: rulekit.score(d, rs), heavy, heavy_times, heavy_gc)
+    times["heavy_gc"] = heavy_gc
     report(args, rs, docs, plain, times, heavy, heavy_times)
     return 0
 
@@ -172,6 +208,7 @@ def report(args: argparse.Namespace, rs: rulekit.Ruleset, docs: list[Doc], plain
     dealt = times["dealt"]
     worst = max(range(len(dealt)), key=dealt.__getitem__)
     print(f"  worst hand: {dealt[worst] * 1e3:.2f} ms: {docs[worst % len(docs)]}")
+    print(gc_line(dealt, times["dealt_gc"]))
     rate = len(dealt) / sum(dealt)
     mine = times["plain"]
     plain_rate = len(mine) / sum(mine) if mine else 0.0
@@ -186,6 +223,8 @@ def report(args: argparse.Namespace, rs: rulekit.Ruleset, docs: list[Doc], plain
         print(f"  riichi estimate_hand_value: {riichi_rate:8.0f} hands/s  "
               f"mean {one * 1e6:6.1f} us")
         print(f"  time ratio rulekit/riichi, closed hun-free: {riichi_rate / plain_rate:.2f}")
+        print("  rulekit" + gc_line(mine, times["plain_gc"])[1:])
+        print("  riichi " + gc_line(theirs, times["riichi_gc"])[1:])
         print(f"  time ratio rulekit dealt mix / riichi closed hun-free: "
               f"{riichi_rate / rate:.2f}  (target <= 0.5)")
     else:
@@ -194,6 +233,10 @@ def report(args: argparse.Namespace, rs: rulekit.Ruleset, docs: list[Doc], plain
     print(f"(c) {len(heavy)} 7-hun 天和 hands: mean {sum(heavy_times) / len(heavy) * 1e3:.2f} ms,"
           f" worst {slow * 1e3:.2f} ms" + (f" = {slow / one:.0f} x one estimate_hand_value "
                                             "(target <= 100)" if one else ""))
+    net = [t - g for t, g in zip(heavy_times, times["heavy_gc"])]
+    print(f"  without the garbage collections that ran during them: worst "
+          f"{max(net) * 1e3:.2f} ms" + (f" = {max(net) / one:.0f} x" if one else ""))
+    print(gc_line(heavy_times, times["heavy_gc"]))
     print(f"score: {rate:.0f} hands/s")
 
 

@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 import rulekit  # noqa: E402
 from agree import check, hand_for  # noqa: E402
+from rulekit.corpus import random_hand  # noqa: E402
 from rulekit.ruleset.resolve import builtin_names  # noqa: E402
 
 HANDS = int(os.environ.get("RULEKIT_AGREE_HANDS", "105"))
@@ -46,3 +47,79 @@ def test_exhaustive_search_values_a_hand_by_the_rules() -> None:
     hand = rulekit.parse_hand({"indicator": "5p", "hand": "123456789m1112z",
                                "win_tile": "2z", "win_by": "self_draw"})
     assert exhaustive_hand_fan(hand, rulekit.load_ruleset("tianjin")) == 8
+
+
+PLACE_HANDS = int(os.environ.get("RULEKIT_AGREE_PLACE_HANDS", "3"))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_place_search_agrees_with_exhaustive_search(name: str) -> None:
+    """The hands `scoring/places.py` takes (a 天和 with 3+ hun, any hand with 6+): random
+    hands of each kind, from 3 to 7 hun, under every built-in ruleset."""
+    from rulekit.scoring.places import by_place_pays
+    rs = rulekit.load_ruleset(name)
+    rng = random.Random(f"places {name}")
+    bad, taken = [], 0
+    for i in range(PLACE_HANDS * 2):
+        heavenly = i % 2 == 0
+        hun = 3 + (i // 2) % 5 if heavenly else 6 + (i // 2) % 2
+        while True:
+            doc = random_hand(rng, hun_kinds_count=rs.hun_kinds, hun_target=hun,
+                              heavenly_rate=1.0 if heavenly else 0.0)
+            try:
+                hand = rulekit.parse_hand(doc, hun_kind_count=rs.hun_kinds,
+                                          win_by_allowed=rs.win_by)
+            except rulekit.HandError:
+                continue
+            if bool(hand.heavenly) == heavenly:
+                break
+        held = sum(1 for t in hand.concealed + (hand.win_tile,) if t in hand.hun)
+        taken += by_place_pays(held, 2 if hand.heavenly and rs.heavenly_free_winning_tile
+                               else 1)
+        diff = check(rs, hand)
+        if diff is not None:
+            bad.append((doc, diff))
+    assert bad == []
+    assert taken >= PLACE_HANDS       # the hands did go the place search's way
+
+
+def test_every_place_of_a_hun_winning_tile_is_a_place_the_scan_reads() -> None:
+    """`places.win_groups` lists, for a hun winning tile, every (group, kind it stands
+    for) that the scan's `facts.readings` meets over all arrangements: the place search
+    misses no reading."""
+    from rulekit import arrange
+    from rulekit.facts import GroupFact, group_fact, readings
+    from rulekit.scoring.places import win_groups
+    from rulekit.scoring.score import scorer_for
+    from rulekit.scoring.search import State, WildDomain
+    def key(f: GroupFact) -> tuple[str, int, tuple[int, ...]]:
+        return f.shape, f.first, f.fills
+
+    rs = rulekit.load_ruleset("tianjin")
+    rng = random.Random("hun places")
+    checked = 0
+    while checked < 12:
+        doc = random_hand(rng, hun_target=3 + checked % 4, heavenly_rate=0.0)
+        hand = rulekit.parse_hand(doc)
+        if hand.win_tile not in hand.hun or hand.melds:
+            continue
+        tiles = hand.concealed + (hand.win_tile,)
+        counts = [0] * 34
+        for t in tiles:
+            if t not in hand.hun:
+                counts[t] += 1
+        held = tuple(sorted(t for t in tiles if t in hand.hun))
+        layout = arrange.Layout(tuple(counts), len(held), 4)
+        wild = WildDomain(rs, tiles, hand.hun)
+        s = State(scorer_for(rs), {}, frozenset(), None, None, hand.hun,  # type: ignore[arg-type]
+                  held, (), frozenset(), layout, wild)
+        places = {(key(group_fact(g, True, True)), k)
+                  for g, k, _ in win_groups(s, hand.win_tile, True)}
+        seen = set()
+        for raw in arrange.arrangements(layout, wild):
+            for _, win in readings(raw, (None,) * len(raw), (), hand.win_tile,  # type: ignore[arg-type]
+                                   True):
+                assert win.group is not None
+                seen.add((key(win.group), win.stands_for))
+        assert seen and seen <= places, (doc, seen - places)
+        checked += 1

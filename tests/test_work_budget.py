@@ -17,7 +17,10 @@ import rulekit
 from rulekit import limits
 from rulekit.errors import RulesetError
 
-SEVEN_HUN = {"indicator": "1m", "hand": "111m2222m 345p 678s", "win_tile": "9s"}
+# 7 hun as a 天和: every one of its kinds is a candidate winning tile (the place search
+# reads the same hand as a plain win within the budget: too little work to stop it)
+SEVEN_HUN = {"indicator": "1m", "hand": "111m2222m 345p 678s", "win_tile": "9s",
+             "heavenly": True}
 
 
 def heavy(tmp_path: Path, n: int) -> Path:

@@ -14,6 +14,7 @@ from rulekit.hand import Hand
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.result import NOT_A_WINNING_SHAPE, ScoreResult
 from rulekit.scoring.scorer import Scorer
+from rulekit.scoring.places import by_place, by_place_pays
 from rulekit.scoring.search import State, WildDomain, search
 
 # one Scorer per live Ruleset, by identity; an entry leaves with its ruleset
@@ -98,7 +99,10 @@ def score_with(sc: Scorer, hand: Hand) -> ScoreResult:
         candidates = (hand.win_tile,)
     state = State(sc, indep, fixed, hand_fact, context, hand.hun, held_hun, declared,
                   declared_keys, layout, WildDomain(rs, concealed_all, hand.hun))
-    search(state, candidates)
+    if by_place_pays(layout.hun, len(candidates)):
+        by_place(state, candidates)
+    else:
+        search(state, candidates)
     best = state.best
     if best is None:
         return ScoreResult(False, 0, num(kong_fan), num(kong_fan), (), (),

@@ -34,7 +34,7 @@ class Scorer:
         self.bounds: dict[tuple[frozenset[str], frozenset[str]], float] = {}
         self.interned: dict[frozenset[str], frozenset[str]] = {}
         self.added: dict[tuple[frozenset[str], tuple[str, ...]], frozenset[str]] = {}
-        self.allows: dict[tuple[str, RawGroup, int], bool] = {}
+        self.allows: dict[tuple[str, RawGroup, int, int, bool], bool] = {}
         self.limit_memo: dict[tuple[frozenset[str], int, bool, int], Limits] = {}
         # skeleton-level results shared between hands (`search.projections`), and the small
         # int each hand's (fixed, possible, facts read) tag becomes
@@ -97,14 +97,16 @@ class Scorer:
             hit = self.limit_memo[key] = (can, free12, free3, self.bound(fixed, can))
         return hit
 
-    def group_allows(self, p: CompiledPattern, g: RawGroup, win_tile: int) -> bool:
-        """Can `p` hold when the real winning tile sits in `g`? (By its needs.)"""
-        key = (p.id, g, win_tile)
+    def group_allows(self, p: CompiledPattern, g: RawGroup, win_tile: int, stands_for: int,
+                     win_is_hun: bool) -> bool:
+        """Can `p` hold when the winning tile sits in `g`, standing for `stands_for`? (By
+        its needs: a quick no, never a wrong one.)"""
+        key = (p.id, g, win_tile, stands_for, win_is_hun)
         hit = self.allows.get(key)
         if hit is None:
-            held = group_fact(g, True, False)
-            known: dict[str, Any] = {"win.tile": win_tile, "win.is_hun": False,
-                                     "win.stands_for": win_tile}
+            held = group_fact(g, True, win_is_hun)
+            known: dict[str, Any] = {"win.tile": win_tile, "win.is_hun": win_is_hun,
+                                     "win.stands_for": stands_for}
             for attr in WIN_GROUP_ATTRS:
                 known["win.group." + attr] = getattr(held, attr)
             hit = self.allows[key] = possible(p, known, {})

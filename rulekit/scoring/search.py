@@ -190,7 +190,7 @@ def win_group_checked(s: State, win_tile: int, possible: frozenset[str]
             continue
         found = False
         for g in groups:
-            if not sc.group_allows(p, g, win_tile):
+            if not sc.group_allows(p, g, win_tile, win_tile, False):
                 continue
             ok = feasible.get(g)
             if ok is None:

@@ -1,0 +1,358 @@
+"""The search place by place: each group that can hold the winning tile, best bound first.
+
+Every reading puts the winning tile in one group (its *place*); the rest of the hand is an
+arrangement of what is left. A place fixes what the reading-level patterns' needs ask of the
+winning tile's group (混吊: the pair, with one other hun; 捉5: the run from 4萬, standing for
+5萬), and the per-suit tables (`arrange.skeleton_reach`) tell which shape queries the rest
+can answer together. So before any arrangement is read, each place gets a bound of its own
+from the fan algebra: the best the skeleton patterns its rest can reach, with the
+reading-level patterns the place allows. Places of every candidate winning tile (a 天和
+tries all fourteen) are then read in one queue, best bound first, and the search stops at
+the first place whose bound cannot beat the best reading found. The bound of a place is
+exact for shape queries and needs, so with many hun the valuable readings are met first
+and the rest of the queue is cut whole, where a scan of every arrangement would read them
+all (docs/design.md).
+"""
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+from rulekit import arrange
+from rulekit.arrange import Layout, RawGroup, group_kinds
+from rulekit.codes import HONOR_START, KEY_STRIDE, NUM_KINDS, RUN
+from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact
+from rulekit.scoring.search import (Projections, State, judge, judge_level1, keep_best,
+                                    projections, skeleton_level)
+
+
+# The place-by-place search pays from this many hun on for a hand with several candidate
+# winning tiles (a 天和), and from PLACE_HUN on for any hand; below, the scan of
+# `search.search` costs less (its fixed cost per hand is lower: measured in
+# bench/score.py's per-hun tables).
+PLACE_HUN_HEAVENLY = 3
+PLACE_HUN = 6
+
+
+def by_place_pays(hun: int, candidates: int) -> bool:
+    """Should a hand with this many hun and candidate winning tiles be searched by place?"""
+    return hun >= PLACE_HUN or (candidates > 1 and hun >= PLACE_HUN_HEAVENLY)
+
+
+class Spot:
+    """One group the winning tile can sit in, the kind it stands for there, and its bound."""
+
+    __slots__ = ("bound", "group", "stands_for", "free")
+
+    def __init__(self, bound: float, group: RawGroup, stands_for: int,
+                 free: frozenset[str]) -> None:
+        self.bound = bound
+        self.group = group
+        self.stands_for = stands_for
+        self.free = free              # arrangement- and reading-level patterns still possible
+
+
+class Cand:
+    """One candidate winning tile: what its places share (its patterns still possible,
+    where skeleton results are kept, and the memos of its bounds)."""
+
+    __slots__ = ("win_tile", "win_is_hun", "cand_win", "possible", "shared", "tag",
+                 "bound_all", "free1", "held1_of", "bound_of", "whole_of", "hun_fact")
+
+    def __init__(self, s: State, win_tile: int) -> None:
+        self.win_is_hun = win_is_hun = win_tile in s.hun_kinds
+        possible, _, _, bound_all = s.sc.limits(s.fixed, win_tile, win_is_hun, s.layout.hun)
+        # skeleton-level facts know the winning tile (not where it sits)
+        cand_win = WinFact(win_tile, win_is_hun, win_tile, None)
+        shared, tag = projections(s, cand_win, possible)
+        self.win_tile = win_tile
+        self.cand_win = cand_win
+        self.possible = possible
+        self.shared = shared
+        self.tag = tag
+        self.bound_all = bound_all
+        self.free1 = frozenset([p.id for p in s.sc.plan.by_level[1] if p.id in possible])
+        self.held1_of: dict[int, frozenset[str]] = {}
+        self.bound_of: dict[tuple[int, frozenset[str]], float] = {}
+        self.whole_of: dict[tuple[int, frozenset[str]], float] = {}
+        self.hun_fact = HunFact(s.hun_kinds, s.held_hun)
+
+
+class Place:
+    """What one rest of the hand is read for: the spots of the winning tile that leave it
+    (a hun winning tile in any of several groups all of hun leaves the same rest, and may
+    stand for each kind of a run), best bound first. Each arrangement of the rest is
+    enumerated once for all of them. `exact` tells whether the bounds are the rest's own
+    (`refine`) or the whole hand's."""
+
+    __slots__ = ("bound", "cand", "rest", "spots", "exact")
+
+    def __init__(self, cand: Cand, rest: Layout, spots: list[Spot]) -> None:
+        spots.sort(key=lambda sp: -sp.bound)
+        self.bound = spots[0].bound
+        self.cand = cand
+        self.rest = rest
+        self.spots = spots
+        self.exact = False
+
+
+def by_place(s: State, candidates: tuple[int, ...]) -> None:
+    """Every reading, place by place, over all candidate winning tiles at once.
+
+    Places start with cheap bounds from the whole hand's reach; the best is made exact
+    (from its rest's own reach, which also tells whether the rest completes at all) only
+    when it comes first, and goes back in line if it drops: most places are never refined.
+    """
+    plan = s.sc.plan
+    keys = plan.query_keys if plan.queries is not None else ()
+    whole = arrange.skeleton_reach(s.layout, keys) if plan.by_level[1] else frozenset([0])
+    # best bound first; among equals, fewer spots first (a place of many spots is a hun
+    # winning tile in groups all of hun: costly to read, and rarely the best)
+    queue: list[tuple[float, int, int, Place]] = []
+    for win_tile in candidates:
+        cand = Cand(s, win_tile)
+        if cand.bound_all <= s.best_fan:
+            continue
+        for place in places_of(s, cand, whole):
+            queue.append((-place.bound, len(place.spots), len(queue), place))
+    reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]] = {}
+    heapq.heapify(queue)
+    seq = len(queue)
+    while queue:
+        place = heapq.heappop(queue)[3]
+        if place.bound <= s.best_fan:
+            return                    # the best bound left: no place can do better
+        if not place.exact:
+            if refine(s, place, reach_of):
+                heapq.heappush(queue, (-place.bound, len(place.spots), seq, place))
+                seq += 1
+            continue
+        read_place(s, place)
+
+
+def places_of(s: State, cand: Cand, whole: frozenset[int]) -> list[Place]:
+    """The places of one candidate winning tile, each with its spots' cheap bounds."""
+    sc = s.sc
+    plan = sc.plan
+    possible, win_tile = cand.possible, cand.win_tile
+    _, _, level2, level3 = plan.by_level
+    gated = frozenset([p.id for p in plan.win_gated])
+    free23 = frozenset([p.id for p in level2 + level3
+                        if p.id in possible and p.id not in gated])
+    by_rest: dict[tuple[tuple[int, ...], int, int, int], tuple[Layout, list[Spot]]] = {}
+    for g, stands, rest in win_groups(s, win_tile, cand.win_is_hun):
+        allowed = [p.id for p in plan.win_gated if p.id in possible
+                   and sc.group_allows(p, g, win_tile, stands, cand.win_is_hun)]
+        free = sc.intern(free23 | frozenset(allowed))
+        bound = spot_bound(s, cand, g, free, whole, True)
+        if bound > s.best_fan:
+            rkey = (rest.counts, rest.hun, rest.need_melds, rest.need_pairs)
+            hit = by_rest.get(rkey)
+            if hit is None:
+                hit = by_rest[rkey] = (rest, [])
+            hit[1].append(Spot(bound, g, stands, free))
+    return [Place(cand, rest, spots) for rest, spots in by_rest.values()]
+
+
+def spot_bound(s: State, cand: Cand, g: RawGroup, free: frozenset[str],
+               reach: frozenset[int], whole: bool) -> float:
+    """The best fan of a reading with the winning tile in `g` and the queried keys of one
+    of `reach` (bits of `plan.query_keys`): the whole hand's reach (cheap, shared; only
+    its sets holding `g`'s key count) or the rest's (exact, `g`'s key added). Either
+    contains every such reading's keys, so the bound holds."""
+    sc = s.sc
+    plan = sc.plan
+    if not plan.by_level[1]:
+        return min(cand.bound_all, sc.bound(s.fixed, free))
+    if plan.queries is None:
+        return min(cand.bound_all, sc.bound(s.fixed, sc.intern(cand.free1 | free)))
+    own = plan.query_bit.get(g.shape * KEY_STRIDE + g.first, 0)
+    if whole:                         # then the bound depends on g only through `own`
+        hit = cand.whole_of.get((own, free))
+        if hit is not None:
+            return hit
+    gbit = own | s.declared_bits
+    bound = -1.0
+    for bits in reach:
+        if whole and bits & own != own:
+            continue
+        both = bits | gbit
+        key = (both, free)
+        b = cand.bound_of.get(key)
+        if b is None:
+            held1 = cand.held1_of.get(both)
+            if held1 is None:
+                held1 = cand.held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
+                                                        cand.possible, cand.shared,
+                                                        cand.tag)
+            b = cand.bound_of[key] = sc.bound(held1, free)
+        if b > bound:
+            bound = b
+    bound = min(bound, cand.bound_all)
+    if whole:
+        cand.whole_of[(own, free)] = bound
+    return bound
+
+
+def refine(s: State, place: Place,
+           reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]]) -> bool:
+    """Make a place's bounds its rest's own: False when the rest cannot complete the hand
+    or no spot can beat the best any more."""
+    rest = place.rest
+    rkey = (rest.counts, rest.hun, rest.need_melds, rest.need_pairs)
+    reach = reach_of.get(rkey)
+    if reach is None:
+        plan = s.sc.plan
+        keys = plan.query_keys if plan.queries is not None else ()
+        reach = reach_of[rkey] = arrange.skeleton_reach(rest, keys)
+    if not reach:
+        return False
+    spots = []
+    for sp in place.spots:
+        sp.bound = spot_bound(s, place.cand, sp.group, sp.free, reach, False)
+        if sp.bound > s.best_fan:
+            spots.append(sp)
+    if not spots:
+        return False
+    spots.sort(key=lambda sp: -sp.bound)
+    place.spots = spots
+    place.bound = spots[0].bound
+    place.exact = True
+    return True
+
+
+def level1_at(s: State, bits: int, cand_win: WinFact, hun_fact: HunFact,
+              possible: frozenset[str], shared: Projections, tag: Any) -> frozenset[str]:
+    """The skeleton-level patterns that hold for skeletons with these queried keys (bits of
+    `plan.query_keys`, declared melds included): shape queries are all they read of a
+    skeleton, so the declared melds and the queried keys stand in for its groups."""
+    keys = s.sc.plan.query_keys
+    proj: Any = bits if tag is None else (bits, tag)
+    known = shared.get(proj)
+    if known is None:
+        index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys
+        known = shared[proj] = judge_level1(s, s.declared, cand_win, hun_fact, index,
+                                            possible)
+    return known[1]
+
+
+def win_groups(s: State, win_tile: int, win_is_hun: bool
+               ) -> list[tuple[RawGroup, int, Layout]]:
+    """Every group the winning tile can sit in, the kind it stands for there, and the rest.
+
+    A real tile sits in a group holding it (`arrange.groups_holding`). A hun winning tile
+    stands for some kind k in a group with another hun or real tile: the groups holding a
+    real k when the hand has one more k and one hun fewer, with k counted back as a fill.
+    Only the kinds an arrangement can give such a group are tried: near a real tile, or in
+    the wild domain for groups all of hun (as `arrange.arrangements` forms them).
+    """
+    layout = s.layout
+    if not win_is_hun:
+        return [(g, win_tile, arrange.rest_layout(layout, g))
+                for g in arrange.groups_holding(layout.counts, layout.hun, win_tile)]
+    dom = frozenset([k for k in s.wild() if 0 <= k < NUM_KINDS])
+    out: list[tuple[RawGroup, int, Layout]] = []
+    hun = layout.hun - 1
+    for k in stand_ins(layout.counts, dom):
+        counts = list(layout.counts)
+        counts[k] += 1
+        more = Layout(tuple(counts), hun, layout.need_melds, layout.need_pairs)
+        for g in arrange.groups_holding(counts, hun, k):
+            actual = RawGroup(g.shape, g.first, tuple(sorted(g.fills + (k,))))
+            if len(actual.fills) == len(group_kinds(actual)) and not wild_group(actual, dom):
+                continue
+            out.append((actual, k, arrange.rest_layout(more, g)))
+    return out
+
+
+def stand_ins(counts: tuple[int, ...], dom: frozenset[int]) -> list[int]:
+    """Kinds a hun winning tile can stand for: in a group with a real tile (within two
+    ranks of one, or of its kind), or in a group all of hun (near a wild-domain kind)."""
+    near: set[int] = set()
+    for k in range(NUM_KINDS):
+        if not counts[k] and k not in dom:
+            continue
+        if k >= HONOR_START:
+            near.add(k)
+            continue
+        for j in range(k - 2, k + 3):
+            if 0 <= j < HONOR_START and j // 9 == k // 9:
+                near.add(j)
+    return sorted(near)
+
+
+def wild_group(g: RawGroup, dom: frozenset[int]) -> bool:
+    """Is this group of hun only one `arrange.arrangements` forms? (Its kinds meet the
+    wild domain as `arrange.wild_meld_options` and its pairs require.)"""
+    if g.shape == RUN:
+        return g.first in dom or g.first + 1 in dom or g.first + 2 in dom
+    return g.first in dom
+
+
+def read_place(s: State, place: Place) -> None:
+    """The readings that leave one rest: each arrangement of it with each spot of the
+    winning tile, every skeleton cut by its own bound within the spot's.
+
+    With shape queries only at skeleton level, a skeleton's projection is the rest's bits
+    or'ed with the spot's own key bit, so spots that agree on that bit and on the patterns
+    they leave free share their skeleton-level result and bound: one check per kind of
+    spot and arrangement (a hun winning tile has ~90 spots, of a few kinds)."""
+    sc = s.sc
+    plan = sc.plan
+    _, _, level2, level3 = plan.by_level
+    cand = place.cand
+    win_tile, win_is_hun, possible = cand.win_tile, cand.win_is_hun, cand.possible
+    declared_keys = s.declared_keys
+    by_bits = plan.queries is not None
+    kinds = spot_kinds(place.spots, plan.query_bit, by_bits)
+    for rest_raw in arrange.arrangements(place.rest, s.wild):
+        if place.bound <= s.best_fan:
+            return
+        rest_keys = [x[0] * KEY_STRIDE + x[1] for x in rest_raw]
+        rest_bits = plan.projection(rest_keys) | s.declared_bits if by_bits else 0
+        plain: tuple[GroupFact, ...] | None = None
+        for kind_bound, own, free, spots in kinds:
+            if kind_bound <= s.best_fan:
+                break                 # sorted: so are the kinds after it
+            g = spots[0].group
+            gkey = g[0] * KEY_STRIDE + g[1]
+            proj: Any = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
+            pats1, held1 = skeleton_level(s, proj, rest_raw + (g,),
+                                          frozenset(rest_keys) | {gkey} | declared_keys,
+                                          cand.cand_win, possible, cand.shared, cand.tag)
+            if sc.bound(held1, free) <= s.best_fan:
+                continue
+            if plain is None:
+                plain = tuple([group_fact(x, False, False) for x in rest_raw])
+            for sp in spots:
+                if sp.bound <= s.best_fan:
+                    break
+                g = sp.group
+                raw = rest_raw + (g,)
+                held_g = group_fact(g, True, win_is_hun)
+                groups = plain + (held_g,) + s.declared
+                pats = dict(pats1)
+                f = Facts(groups, WinFact(win_tile, win_is_hun, sp.stands_for, held_g),
+                          s.hand_fact, HunFact(s.hun_kinds, s.held_hun, raw), s.context,
+                          frozenset(rest_keys) | {g[0] * KEY_STRIDE + g[1]} | declared_keys)
+                f.pats = pats
+                judge(s, level2, f, pats, possible)
+                judge(s, level3, f, pats, possible)
+                keep_best(s, sc.intern(frozenset([k for k, v in pats.items() if v])), groups,
+                          win_tile)
+
+
+def spot_kinds(spots: list[Spot], query_bit: dict[int, int], by_bits: bool
+               ) -> list[tuple[float, int, frozenset[str], list[Spot]]]:
+    """Spots by what decides their skeleton-level result and bound (their own key bit and
+    their free patterns; each spot alone unless `by_bits`), best bound first."""
+    out: dict[Any, tuple[float, int, frozenset[str], list[Spot]]] = {}
+    for i, sp in enumerate(spots):
+        own = query_bit.get(sp.group[0] * KEY_STRIDE + sp.group[1], 0)
+        key: Any = (own, sp.free) if by_bits else i
+        hit = out.get(key)
+        if hit is None:
+            out[key] = (sp.bound, own, sp.free, [sp])
+        else:
+            hit[3].append(sp)         # spots come best first: the kind's bound is its first
+    return sorted(out.values(), key=lambda k: -k[0])
