@@ -115,13 +115,13 @@ _NUMBERED_TEMPLATES = _templates(9, True)
 _HONOR_TEMPLATES = _templates(7, False)
 _NUMBERED_STEPS = _steps(_NUMBERED_TEMPLATES)
 _HONOR_STEPS = _steps(_HONOR_TEMPLATES)
-_CODE_OFFSET = {0: 0, 9: 256, 18: 512, 27: 768}
+_CODE_OFFSET: Final = {0: 0, 9: 256, 18: 512, 27: 768}
 _GROUP_TABLE: dict[int, RawGroup] = {}
 for _base in (0, 9, 18, 27):
     _GROUP_TABLE.update(_group_table(_base, _NUMBERED_TEMPLATES if _base < HONOR_START
                                      else _HONOR_TEMPLATES))
 _UNUSED = RawGroup(-1, -1, ())
-GROUP_OF: tuple[RawGroup, ...] = tuple(_GROUP_TABLE.get(c, _UNUSED)
+GROUP_OF: Final[tuple[RawGroup, ...]] = tuple(_GROUP_TABLE.get(c, _UNUSED)
                                        for c in range(max(_GROUP_TABLE) + 1))
 """Group code → the group: one shared object per (suit, rank, template), built at import
 (a tuple, indexed by code; codes no template uses hold a placeholder)."""
@@ -131,7 +131,8 @@ GROUP_OF: tuple[RawGroup, ...] = tuple(_GROUP_TABLE.get(c, _UNUSED)
 # (rank 0 the lowest digit, as in rulekit.shape), which suit, and the hun budget. Bounded:
 # when full it is emptied (refilling is cheap: the search below meets no dead ends).
 _MEMO_LIMIT: Final = 1 << 16
-_MEMO: dict[int, tuple[SuitPart, ...]] = {}
+_MEMO: Final[dict[int, tuple[SuitPart, ...]]] = {}
+_EMPTY_PART: Final[tuple[SuitPart, ...]] = ((0, 0, 0, ()),)       # a suit with no tiles
 _POW5: Final = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
 _MAX_SUIT_TILES: Final = 14     # the most one suit holds in a hand (the tables stop there)
 
@@ -142,10 +143,10 @@ def suit_parts(base: int, counts: Sequence[int], max_hun: int) -> tuple[SuitPart
     Each real tile's group takes at most two hun, so a larger budget changes nothing:
     clamping it keeps one memo entry per suit shape instead of one per hand's hun count.
     """
-    return _parts_at(counts, 0, base, len(counts), max_hun)
+    return _parts_at(tuple(counts), 0, base, len(counts), max_hun)
 
 
-def _parts_at(c: Sequence[int], at: int, base: int, size: int, max_hun: int
+def _parts_at(c: tuple[int, ...], at: int, base: int, size: int, max_hun: int
               ) -> tuple[SuitPart, ...]:
     """`suit_parts` of the suit at `base` whose counts are c[at:at + size] (no slice made)."""
     code = 0
@@ -223,8 +224,8 @@ def _moves(steps: tuple[tuple[_Step, ...], ...]) -> _Moves:
     return _Moves(flat, order, at)
 
 
-_NUMBERED_MOVES = _moves(_NUMBERED_STEPS)
-_HONOR_MOVES = _moves(_HONOR_STEPS)
+_NUMBERED_MOVES: Final = _moves(_NUMBERED_STEPS)
+_HONOR_MOVES: Final = _moves(_HONOR_STEPS)
 
 
 def _search(base: int, work: list[int], code: int, n: int, max_hun: int
@@ -340,7 +341,6 @@ class Layout:
         object.__setattr__(self, "need_pairs", need_pairs)
 
 
-_EMPTY_PART: tuple[SuitPart, ...] = ((0, 0, 0, ()),)
 
 
 def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
