@@ -172,11 +172,29 @@ def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, .
     key = ((code * 4 + (base // 9)) << 5) + max_hun
     got = _MEMO.get(key)
     if got is None:
+        got = _narrowed(key, max_hun, 2 * n)
+        if got is None:
+            got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n,
+                          max_hun)
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-        got = _MEMO[key] = _search(base, _digits(code, 9 if base < HONOR_START else 7),
-                                   code, n, max_hun)
+        _MEMO[key] = got
     return got
+
+
+def _narrowed(key: int, max_hun: int, top: int) -> tuple[SuitPart, ...] | None:
+    """The same suit's parts under a larger budget, if memoised, less those using more than
+    `max_hun` hun; else None.
+
+    The order is the search's own: under the smaller budget it walks a sub-tree of the
+    larger search's tree (fewer templates fit, the cut is stricter, the order of children
+    is the same), and every part it yields lies on that sub-tree.
+    """
+    for wider in range(max_hun + 1, top + 1):
+        got = _MEMO.get(key + wider - max_hun)
+        if got is not None:
+            return tuple([p for p in got if p[0] <= max_hun])
+    return None
 
 
 def _digits(code: int, size: int) -> list[int]:

@@ -189,6 +189,20 @@ def test_a_larger_budget_only_adds_parts() -> None:
     assert min(p[0] for p in suit_parts(0, counts, 3)) == 3
 
 
+def test_a_smaller_budget_served_from_a_larger_one_is_the_search_itself() -> None:
+    """Once a suit is memoised under a large budget, smaller budgets are cut from it: the
+    same parts in the same order as searching under the smaller budget (uncut)."""
+    rng = random.Random(7)
+    for _ in range(40):
+        counts = _random_suit(rng, 9, rng.randint(3, 8))
+        n = sum(counts)
+        arrange._MEMO.clear()
+        suit_parts(18, counts, 8)                     # memoised under min(8, 2n)
+        for max_hun in range(min(8, 2 * n)):
+            assert suit_parts(18, counts, max_hun) == \
+                arrange._search(18, list(counts), -1, n, max_hun), (counts, max_hun)
+
+
 def test_counts_outside_the_tables_are_still_decomposed() -> None:
     """Five copies (a hun standing for a fifth tile is legal, a fifth real tile is not, but
     the arranger is not the place to say so) bypass the tables and the memo."""
