@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
+from typing import Callable, Final, Iterable, Iterator, NamedTuple, Sequence
 
 from rulekit.codes import HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, group_key, key_shape
+from rulekit.shape import HON_WIN, NUM_WIN
 
 __all__ = ["HONOR_START", "KONG", "NUM_KINDS", "PAIR", "RUN", "SET"]   # re-exported
 
@@ -114,78 +115,230 @@ _NUMBERED_TEMPLATES = _templates(9, True)
 _HONOR_TEMPLATES = _templates(7, False)
 _NUMBERED_STEPS = _steps(_NUMBERED_TEMPLATES)
 _HONOR_STEPS = _steps(_HONOR_TEMPLATES)
-_CODE_OFFSET = {0: 0, 9: 256, 18: 512, 27: 768}
+_CODE_OFFSET: Final = {0: 0, 9: 256, 18: 512, 27: 768}
 _GROUP_TABLE: dict[int, RawGroup] = {}
 for _base in (0, 9, 18, 27):
     _GROUP_TABLE.update(_group_table(_base, _NUMBERED_TEMPLATES if _base < HONOR_START
                                      else _HONOR_TEMPLATES))
 _UNUSED = RawGroup(-1, -1, ())
-GROUP_OF: tuple[RawGroup, ...] = tuple(_GROUP_TABLE.get(c, _UNUSED)
+GROUP_OF: Final[tuple[RawGroup, ...]] = tuple(_GROUP_TABLE.get(c, _UNUSED)
                                        for c in range(max(_GROUP_TABLE) + 1))
 """Group code → the group: one shared object per (suit, rank, template), built at import
 (a tuple, indexed by code; codes no template uses hold a placeholder)."""
 
 
-def suit_parts(base: int, counts: tuple[int, ...], max_hun: int) -> tuple[SuitPart, ...]:
+# Suit decompositions are memoised in one dict, keyed by one int: the suit's base-5 code
+# (rank 0 the lowest digit, as in rulekit.shape), which suit, and the hun budget. Bounded:
+# when full it is emptied (refilling is cheap: the search below meets no dead ends).
+_MEMO_LIMIT: Final = 1 << 16
+_MEMO: Final[dict[int, tuple[SuitPart, ...]]] = {}
+_EMPTY_PART: Final[tuple[SuitPart, ...]] = ((0, 0, 0, ()),)       # a suit with no tiles
+_POW5: Final = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
+_MAX_SUIT_TILES: Final = 14     # the most one suit holds in a hand (the tables stop there)
+
+
+def suit_parts(base: int, counts: Sequence[int], max_hun: int) -> tuple[SuitPart, ...]:
     """All ways to use up every real tile of one suit, with at most `max_hun` hun.
 
     Each real tile's group takes at most two hun, so a larger budget changes nothing:
     clamping it keeps one memo entry per suit shape instead of one per hand's hun count.
     """
-    return _suit_parts(base, counts, min(max_hun, 2 * sum(counts)))
+    return _parts_at(tuple(counts), 0, base, len(counts), max_hun)
 
 
-@lru_cache(maxsize=1 << 16)
-def _suit_parts(base: int, counts: tuple[int, ...], max_hun: int) -> tuple[SuitPart, ...]:
-    """`suit_parts`: the shared structure, placed in the suit at `base`."""
-    offset = _CODE_OFFSET[base]
-    return tuple((h, m, q, tuple([offset + c for c in codes]))
-                 for h, m, q, codes in _suit_codes(base < HONOR_START, counts, max_hun))
+def _parts_at(c: tuple[int, ...], at: int, base: int, size: int, max_hun: int
+              ) -> tuple[SuitPart, ...]:
+    """`suit_parts` of the suit at `base` whose counts are c[at:at + size] (no slice made)."""
+    code = 0
+    n = 0
+    plain = True                      # 0..4 copies of each rank: the shape tables apply
+    for r in range(at + size - 1, at - 1, -1):
+        k = c[r]
+        if k < 0 or k > 4:
+            plain = False
+        code = code * 5 + k
+        n += k
+    if n == 0 and plain:
+        return _EMPTY_PART
+    if not plain or n > _MAX_SUIT_TILES:
+        return _search(base, list(c[at:at + size]), -1, n, max_hun)
+    return _memo_parts(base, code, n, max_hun)
 
 
-@lru_cache(maxsize=1 << 16)
-def _suit_codes(numbered: bool, counts: tuple[int, ...], max_hun: int
-                ) -> tuple[tuple[int, int, int, tuple[int, ...]], ...]:
-    """The memoised work of `suit_parts`, as template codes: the three numbered suits share it.
+def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, ...]:
+    """`suit_parts` of a plain suit given by its code and tile count, through the memo."""
+    if max_hun > 2 * n:
+        max_hun = 2 * n
+    key = ((code * 4 + (base // 9)) << 5) + max_hun
+    got = _MEMO.get(key)
+    if got is None:
+        got = _narrowed(key, max_hun, 2 * n)
+        if got is None:
+            got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n,
+                          max_hun)
+        if len(_MEMO) >= _MEMO_LIMIT:
+            _MEMO.clear()
+        _MEMO[key] = got
+    return got
+
+
+def _narrowed(key: int, max_hun: int, top: int) -> tuple[SuitPart, ...] | None:
+    """The same suit's parts under a larger budget, if memoised, less those using more than
+    `max_hun` hun; else None.
+
+    The order is the search's own: under the smaller budget it walks a sub-tree of the
+    larger search's tree (fewer templates fit, the cut is stricter, the order of children
+    is the same), and every part it yields lies on that sub-tree.
+    """
+    for wider in range(max_hun + 1, top + 1):
+        got = _MEMO.get(key + wider - max_hun)
+        if got is not None:
+            return tuple([p for p in got if p[0] <= max_hun])
+    return None
+
+
+def _digits(code: int, size: int) -> list[int]:
+    out = [0] * size
+    for r in range(size):
+        out[r] = code % 5
+        code //= 5
+    return out
+
+
+# The templates compiled for the search, flat in one list of ints (fast to read compiled):
+# _STRIDE ints per template, at the offsets below. For rank i and a spare hun budget b
+# (0, 1, 2: no template needs more), the positions of the templates that fit, in template
+# order, are order[at[3 * i + b]:at[3 * i + b + 1]]: a hun-free suit scans three, not twelve.
+_M_CODE: Final = 0          # the group's template code
+_M_HUN: Final = 1           # hun it needs
+_M_PAIR: Final = 2          # 1 for a pair
+_M_DCODE: Final = 3         # what taking its real tiles subtracts from the suit code
+_M_DN: Final = 4            # how many real tiles it takes
+_M_INDEX: Final = 5         # its index among rank i's templates (the order that dedupes)
+_M_TAKE: Final = 6          # three (rank, copies) slots, unused ones (rank, 0)
+_STRIDE: Final = 12
+
+
+class _Moves(NamedTuple):
+    flat: list[int]
+    order: list[int]
+    at: list[int]
+
+
+def _moves(steps: tuple[tuple[_Step, ...], ...]) -> _Moves:
+    """The flat templates and their per-(rank, budget) orders, from the templates' steps."""
+    flat: list[int] = []
+    order: list[int] = []
+    at = [0]
+    for i, tl in enumerate(steps):
+        first = len(flat)
+        for ti, (code, take, need_hun, is_pair) in enumerate(tl):
+            slots = [x for k, n in take for x in (k, n)] + [i, 0] * (3 - len(take))
+            flat += [code, need_hun, int(is_pair), sum(n * 5 ** k for k, n in take),
+                     sum(n for _, n in take), ti] + slots
+        for budget in range(3):
+            order += [first + _STRIDE * ti for ti, step in enumerate(tl) if step[2] <= budget]
+            at.append(len(order))
+    return _Moves(flat, order, at)
+
+
+_NUMBERED_MOVES: Final = _moves(_NUMBERED_STEPS)
+_HONOR_MOVES: Final = _moves(_HONOR_STEPS)
+
+
+def _search(base: int, work: list[int], code: int, n: int, max_hun: int
+            ) -> tuple[SuitPart, ...]:
+    """The decompositions of one suit (`work`: its counts, consumed and restored), as group
+    codes placed in the suit at `base`.
 
     Each multiset of groups is produced once: the groups anchored on one rank are chosen in
-    non-decreasing template order.
+    non-decreasing template order. With `code` >= 0 (the counts' base-5 code), a template is
+    tried only if the shape tables' fewest hun for what it leaves fit the budget, so no
+    branch dies empty-handed; this cuts work, never an arrangement (the tables' minimum is
+    over a superset of these decompositions). `code` -1 searches without the tables.
     """
-    steps = _NUMBERED_STEPS if numbered else _HONOR_STEPS
-    size = len(counts)
-    work = list(counts)
-    out: list[tuple[int, int, int, tuple[int, ...]]] = []
-    codes: list[int] = []
+    numbered = base < HONOR_START
+    search = _Search(work, max_hun, _NUMBERED_MOVES if numbered else _HONOR_MOVES,
+                     NUM_WIN if numbered else HON_WIN, _CODE_OFFSET[base])
+    search.rec(code, n, 0, 0, 0, 0, 0)
+    return tuple(search.out)
 
-    def rec(i: int, min_t: int, hun: int, melds: int, pairs: int) -> None:
+
+def _fewest_hun(table: bytes, code: int, n: int, pair_free: bool) -> int:
+    """The fewest hun that complete the tiles of `code` (n of them) into melds, and a pair
+    when `pair_free`, by the shape tables (rulekit.shape: entry = m0 + 64 * saves)."""
+    e = table[code]
+    m0 = e & 63
+    no_pair = 3 * m0 - n
+    if pair_free:
+        with_pair = 3 * (m0 - (e >> 6)) + 2 - n
+        if with_pair < no_pair:
+            return with_pair
+    return no_pair
+
+
+class _Search:
+    """One suit's search: what stays fixed while it recurses, and what it builds."""
+
+    def __init__(self, work: list[int], max_hun: int, moves: _Moves, table: bytes,
+                 offset: int) -> None:
+        self.work = work
+        self.size = len(work)
+        self.max_hun = max_hun
+        self.flat = moves.flat
+        self.order = moves.order
+        self.at = moves.at
+        self.table = table
+        self.offset = offset
+        self.codes: list[int] = []
+        self.out: list[SuitPart] = []
+
+    def rec(self, code: int, n: int, i: int, min_t: int, hun: int, melds: int,
+            pairs: int) -> None:
+        """Extend the groups in `codes` every way that uses up `work`."""
+        work = self.work
+        size = self.size
         while i < size and work[i] == 0:
             i += 1
             min_t = 0
         if i == size:
-            out.append((hun, melds, pairs, tuple(codes)))
+            self.out.append((hun, melds, pairs, tuple(self.codes)))
             return
-        tl = steps[i]
-        for ti in range(min_t, len(tl)):
-            code, take, need_hun, is_pair = tl[ti]
-            if (is_pair and pairs) or hun + need_hun > max_hun:
+        mv = self.flat
+        order = self.order
+        spare = self.max_hun - hun
+        j = 3 * i + (spare if spare < 2 else 2)
+        for pos in range(self.at[j], self.at[j + 1]):
+            m = order[pos]
+            ti = mv[m + _M_INDEX]
+            if ti < min_t:
                 continue
-            for k, n in take:
-                if work[k] < n:
-                    break
-            else:
-                for k, n in take:
-                    work[k] -= n
-                codes.append(code)
-                if is_pair:
-                    rec(i, ti, hun + need_hun, melds, 1)
-                else:
-                    rec(i, ti, hun + need_hun, melds + 1, pairs)
-                codes.pop()
-                for k, n in take:
-                    work[k] += n
-
-    rec(0, 0, 0, 0, 0)
-    return tuple(out)
+            is_pair = mv[m + _M_PAIR]
+            if is_pair and pairs:
+                continue
+            k0 = mv[m + _M_TAKE]
+            n0 = mv[m + _M_TAKE + 1]
+            k1 = mv[m + _M_TAKE + 2]
+            n1 = mv[m + _M_TAKE + 3]
+            k2 = mv[m + _M_TAKE + 4]
+            n2 = mv[m + _M_TAKE + 5]
+            if work[k0] < n0 or work[k1] < n1 or work[k2] < n2:
+                continue
+            h = hun + mv[m + _M_HUN]
+            q = 1 if is_pair else pairs
+            rest = code - mv[m + _M_DCODE] if code >= 0 else -1
+            left = n - mv[m + _M_DN]
+            if rest >= 0 and h + _fewest_hun(self.table, rest, left, q == 0) > self.max_hun:
+                continue
+            work[k0] = work[k0] - n0
+            work[k1] = work[k1] - n1
+            work[k2] = work[k2] - n2
+            self.codes.append(self.offset + mv[m + _M_CODE])
+            self.rec(rest, left, i, ti, h, melds if is_pair else melds + 1, q)
+            self.codes.pop()
+            work[k0] = work[k0] + n0
+            work[k1] = work[k1] + n1
+            work[k2] = work[k2] + n2
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -206,9 +359,6 @@ class Layout:
         object.__setattr__(self, "need_pairs", need_pairs)
 
 
-_EMPTY_PART: tuple[SuitPart, ...] = ((0, 0, 0, ()),)
-_NO_TILES9 = (0,) * 9
-_NO_TILES7 = (0,) * 7
 
 
 def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
@@ -222,11 +372,10 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
     h = layout.hun
     need = layout.need_melds
     pairs = layout.need_pairs
-    s0, s1, s2, s3 = c[0:9], c[9:18], c[18:HONOR_START], c[HONOR_START:NUM_KINDS]
-    p0 = suit_parts(0, s0, h) if s0 != _NO_TILES9 else _EMPTY_PART
-    p1 = suit_parts(9, s1, h) if s1 != _NO_TILES9 else _EMPTY_PART
-    p2 = suit_parts(18, s2, h) if s2 != _NO_TILES9 else _EMPTY_PART
-    p3 = suit_parts(HONOR_START, s3, h) if s3 != _NO_TILES7 else _EMPTY_PART
+    p0 = _parts_at(c, 0, 0, 9, h)
+    p1 = _parts_at(c, 9, 9, 9, h)
+    p2 = _parts_at(c, 18, 18, 9, h)
+    p3 = _parts_at(c, HONOR_START, HONOR_START, NUM_KINDS - HONOR_START, h)
     for h0, m0, q0, g0 in p0:
         if h0 > h or m0 > need or q0 > pairs:
             continue

@@ -8,15 +8,15 @@ by all of its readings.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterable, Iterator
+from typing import Final, Iterable, Iterator
 
 from rulekit.arrange import RawGroup, group_kinds
 from rulekit.codes import (FLOWER_START, HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET,
                            SUIT_SIZE, group_key)
 
-SUIT_NAMES = ("wan", "tong", "tiao", "zi")
-NUMBERED_SUITS = ("wan", "tong", "tiao")
-SHAPE_OF = {RUN: "run", SET: "set", PAIR: "pair", KONG: "kong"}
+SUIT_NAMES: Final = ("wan", "tong", "tiao", "zi")
+NUMBERED_SUITS: Final = ("wan", "tong", "tiao")
+SHAPE_OF: Final = {RUN: "run", SET: "set", PAIR: "pair", KONG: "kong"}
 
 
 def suit_name(kind: int) -> str:
@@ -132,8 +132,8 @@ class ContextFact:
         self.ready_declared = ready_declared
 
 
-SHAPE_CODE = {"run": RUN, "set": SET, "pair": PAIR, "kong": KONG}
-_SUIT_BASE = {"wan": 0, "tong": 9, "tiao": 18, "zi": HONOR_START, "hua": FLOWER_START}
+SHAPE_CODE: Final = {"run": RUN, "set": SET, "pair": PAIR, "kong": KONG}
+_SUIT_BASE: Final = {"wan": 0, "tong": 9, "tiao": 18, "zi": HONOR_START, "hua": FLOWER_START}
 
 
 def shape_key(shape: int, first: int) -> int:

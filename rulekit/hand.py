@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import eq
-from typing import Any
+from typing import Any, Final
 
 from .errors import HandError, TileError
 from .limits import excerpt
@@ -16,13 +16,13 @@ from .tiles import (NUM_KINDS, TILE_NAMES, format_tiles, hun_kinds, is_flower, p
                     plain_tiles_sorted, tile_name)
 
 PUNG = "pung"
-KONG = "kong"
+KONG: Final = "kong"
 MELD_KINDS = (PUNG, KONG)
-WIN_BY = ("self_draw", "kong_draw", "discard", "last_draw")
+WIN_BY: Final = ("self_draw", "kong_draw", "discard", "last_draw")
 """Every win type a document may name; a ruleset allows a subset."""
 DEFAULT_WIN_BY_ALLOWED = frozenset({"self_draw", "kong_draw"})
-SELF_DRAW = "self_draw"
-LAST_DRAW = "last_draw"
+SELF_DRAW: Final = "self_draw"
+LAST_DRAW: Final = "last_draw"
 """A win on the last tile of the wall (海底撈) is a self-draw: allowed wherever self-draws are."""
 REQUIRED_FIELDS = ("indicator", "hand", "win_tile")
 
@@ -227,14 +227,23 @@ def parse_hand(doc: object, *, hun_kind_count: int = 2,
 # checks; anything else (an error, Chinese notation, a Mapping that is not a dict) makes it
 # return None, and `_parse_checked` then gives the answer or the message.
 
-_KIND_BY_NAME: dict[str, int] = {TILE_NAMES[t]: t for t in range(NUM_KINDS)}
+_KIND_BY_NAME: Final[dict[str, int]] = {TILE_NAMES[t]: t for t in range(NUM_KINDS)}
 """Single-tile fields in canonical ASCII (`5m`): indicator and win_tile, without a parse."""
-_HUN_1 = tuple(hun_kinds(t, 1) for t in range(NUM_KINDS))
-_HUN_2 = tuple(hun_kinds(t, 2) for t in range(NUM_KINDS))
+_HUN_1: Final = tuple(hun_kinds(t, 1) for t in range(NUM_KINDS))
+_HUN_2: Final = tuple(hun_kinds(t, 2) for t in range(NUM_KINDS))
 """`hun_kinds(indicator, 1)` and `(indicator, 2)`, by indicator."""
 _MELD_MEMO: dict[tuple[str, object, bool], tuple[Meld, tuple[int, ...]]] = {}
 """(kind, tiles, concealed) -> the meld, not golden, and its tiles; melds repeat a lot."""
 _MELD_MEMO_SIZE = 4096
+
+
+def _too_many_copies(tiles: list[int], indicator: int) -> bool:
+    """5 of a kind in sorted `tiles`, or 4 of the indicator's (a plain loop: compiled, it
+    beats `any(map(eq, ...))` several times)."""
+    for j in range(4, len(tiles)):
+        if tiles[j] == tiles[j - 4]:
+            return True
+    return tiles.count(indicator) > 3
 
 
 def _plain_meld(value: object) -> tuple[Meld, tuple[int, ...]] | None:
@@ -306,9 +315,8 @@ def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,
         return None                 # another empty value, say "" or {}
     if len(concealed) != 13 - 3 * len(melds):
         return None
-    tiles = sorted(every)
-    if any(map(eq, tiles, tiles[4:])) or tiles.count(indicator) > 3:
-        return None                 # 5 of a kind, or 4 of the indicator's
+    if _too_many_copies(sorted(every), indicator):
+        return None
 
     win_by = doc.get("win_by", "self_draw")
     heavenly = doc.get("heavenly", False)

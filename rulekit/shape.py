@@ -66,6 +66,9 @@ _WIN_PART, _DEF_PART, _N_CLASSES = _read()
 _WIN: Final = _unzip(_WIN_PART, _NUM_CODES + _HON_CODES)
 _NUM_WIN: Final = _WIN[:_NUM_CODES]
 _HON_WIN: Final = _WIN[_NUM_CODES:]
+# the win entries by suit code, for rulekit.arrange (it cuts its search with them)
+NUM_WIN: Final = _NUM_WIN
+HON_WIN: Final = _HON_WIN
 
 
 class _Deficit:
