@@ -32,19 +32,28 @@ def score_chunk(task: Task) -> tuple[str, int]:
         doc: Any = None             # any JSON value: `score` refuses what is not a document
         if raw is not None:
             doc, err = jsonio.line_document(n, raw)
-        text, bad = result_line(n, doc, err, lambda d: api.score(d, rs).to_dict())
+        text, bad = result_line(n, doc, err, lambda d: _score_json(d, rs))
         failed += bad
         out.append(text)
     return "".join(out), failed
 
 
+def _score_json(doc: Any, rs: api.RulesetRef) -> str:
+    """A document's result as JSON text: `ScoreResult.to_json` (pieces memoised, ~10x
+    faster than encoding the dict), or the strict encoder where it declines."""
+    result = api.score(doc, rs)
+    return result.to_json() or jsonio.dumps(result.to_dict())
+
+
 def result_line(n: int, doc: Any, err: str | None,
-                fn: Callable[[Any], dict[str, Any]]) -> tuple[str, bool]:
-    """One `--jsonl` output line: `fn(doc)` as JSON, or `{"error": "line N: ..."}` if the
-    line could not be read (`err`) or `fn` refused it; and whether it failed."""
+                fn: Callable[[Any], dict[str, Any] | str]) -> tuple[str, bool]:
+    """One `--jsonl` output line: `fn(doc)` as JSON (or the JSON text it returns), or
+    `{"error": "line N: ..."}` if the line could not be read (`err`) or `fn` refused it;
+    and whether it failed."""
     if err is None:
         try:
-            return jsonio.dumps(fn(doc)) + "\n", False
+            value = fn(doc)
+            return (value if isinstance(value, str) else jsonio.dumps(value)) + "\n", False
         except RulekitError as exc:
             err = f"line {n}: {one_line(str(exc))}"
     return jsonio.dumps({"error": err}) + "\n", True

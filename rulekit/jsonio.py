@@ -64,6 +64,12 @@ def _constant(text: str) -> Any:
     raise _Refused(f"{text} is not a JSON number")
 
 
+_DECODER: Final = json.JSONDecoder(parse_int=_int, parse_float=_float,
+                                   parse_constant=_constant)
+"""Built once: `json.loads` with hooks builds a decoder per call. A decoder keeps no state
+between `decode` calls, so threads may share it."""
+
+
 def _check_depth(text: str, max_depth: int = JSON_DEPTH) -> None:
     """Refuse nesting deeper than `max_depth` before `json` recurses into it."""
     if text.count("[") + text.count("{") <= max_depth:
@@ -113,19 +119,25 @@ def read_document(data: bytes | str, max_bytes: int = DOC_BYTES,
     size = len(data)
     if size > max_bytes:
         raise JsonError(f"document too large: over {max_bytes} bytes", too_big=True)
+    from_bytes = isinstance(data, bytes)
     text = decode(data) if isinstance(data, bytes) else data
     _check_depth(text, max_depth)
     try:
-        value = json.loads(text, parse_int=_int, parse_float=_float,
-                           parse_constant=_constant)
+        if text[:1] == "\ufeff":     # json.loads's own message for a BOM in text
+            value = json.loads(text, parse_int=_int, parse_float=_float,
+                               parse_constant=_constant)
+        else:
+            value = _DECODER.decode(text)
     except json.JSONDecodeError as err:
         raise JsonError(f"invalid JSON: {err.msg}", err.lineno, err.colno) from None
     except _Refused as err:
         raise JsonError(f"invalid JSON: {excerpt(str(err))}") from None
     except RecursionError:
         raise JsonError("invalid JSON: nested too deeply", too_big=True) from None
-    if "\\u" in text or _SURROGATE.search(text):
-        _check_strings(value)       # a surrogate comes from the text or from an escape only
+    # a surrogate comes from an escape, or from text given as str: strict UTF-8 decoding
+    # never yields one
+    if "\\u" in text or (not from_bytes and _SURROGATE.search(text)):
+        _check_strings(value)
     return value
 
 
