@@ -98,8 +98,7 @@ class ScoreResult:
         if self.win_tile is not None:
             parts += [', "win_tile": ', _text(self.win_tile)]
         if self.groups:
-            parts += [', "arrangement": [', ", ".join([group_json(g) for g in self.groups]),
-                      "]"]
+            parts += [', "arrangement": ', _arrangement(self.groups)]
         parts += [', "kongs": ', _texts(self.kongs), "}"]
         if "" in parts:
             return None
@@ -160,6 +159,18 @@ def _number(x: int | float) -> str:
     if isinstance(x, int):
         return str(int(x))
     return float.__repr__(x) if math.isfinite(x) else ""
+
+
+def _arrangement(groups: tuple[GroupFact, ...]) -> str:
+    # keyed on the tuple of (shared) group objects: hashed by identity, so a lookup is cheap
+    text = _JSON_PIECES.get(groups)
+    if text is None:
+        texts = [group_json(g) for g in groups]
+        text = "" if "" in texts else "[" + ", ".join(texts) + "]"
+        if len(_JSON_PIECES) >= _JSON_PIECES_MAX:
+            _JSON_PIECES.clear()
+        _JSON_PIECES[groups] = text
+    return text
 
 
 def group_json(g: GroupFact) -> str:
