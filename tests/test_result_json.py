@@ -90,3 +90,29 @@ def test_group_json_is_the_groups_view() -> None:
     assert text is not None
     assert json.loads(text)["arrangement"] == [v.to_dict() for v in r.arrangement]
     assert sorted(v.tiles for v in r.arrangement) == ["123s", "22z", "456m", "456s", "789s"]
+
+
+def test_score_lines_leaves_the_collector_as_it_was(tmp_path: Path) -> None:
+    """The batch collects less often while it runs (rulekit.batch); a library caller keeps
+    its own collector settings afterwards."""
+    import gc
+    from rulekit import batch
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        seen: list[tuple[int, int, int]] = []
+        data = io.BytesIO((json.dumps(LONG_DOC) + "\n").encode() * 3)
+
+        class Out(io.StringIO):
+            def write(self, text: str) -> int:
+                seen.append(gc.get_threshold())
+                return super().write(text)
+        out = Out()
+        assert batch.score_lines(data, out, "tianjin", outside=False) == 0
+        assert seen == [(20_000, 20, 20)] * 3 and len(out.getvalue().splitlines()) == 3
+        assert gc.get_threshold() == (700, 10, 10) and gc.get_freeze_count() == 0
+    finally:
+        gc.set_threshold(*before)
+
+
+LONG_DOC = {"indicator": "7p", "hand": "46m123456789s22z", "win_tile": "5m"}
