@@ -47,6 +47,9 @@ def test_a_served_result_is_an_immutable_value() -> None:
         r.total_fan = 99            # type: ignore[misc]
     assert all(isinstance(getattr(r, f), tuple)
                for f in ("patterns", "pattern_names", "explain", "groups", "kongs"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.groups[0].has_win = False     # type: ignore[misc]  # a group every result shares
+    assert isinstance(r.groups[0].tiles, tuple) and isinstance(r.groups[0].fills, tuple)
     d = r.to_dict()
     d["patterns"].append("x")       # the caller's dict is its own
     assert rulekit.score(LONG, RS).to_dict()["patterns"] == ["zhuo_wu", "long", "su"]
