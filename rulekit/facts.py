@@ -7,6 +7,7 @@ by all of its readings.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Iterable, Iterator
 
@@ -29,25 +30,41 @@ def rank(kind: int) -> int:
     return kind - HONOR_START + 1 if kind >= HONOR_START else kind % SUIT_SIZE + 1
 
 
+@dataclass(frozen=True, slots=True, eq=False, init=False)
 class GroupFact:
-    """One meld or the pair of a reading."""
+    """One meld or the pair of a reading: frozen, since one object serves every reading and
+    every result that has that group (`group_fact`); equal by identity (memo keys)."""
 
-    __slots__ = ("shape", "suit", "rank", "first", "kind", "tiles", "hun", "other_hun",
-                 "fills", "declared", "concealed", "golden", "has_win")
+    shape: str
+    suit: str
+    rank: int
+    first: int
+    kind: int
+    tiles: tuple[int, ...]
+    hun: int
+    other_hun: int
+    fills: tuple[int, ...]
+    declared: bool
+    concealed: bool
+    golden: bool
+    has_win: bool
 
+    # written out (init=False), as `ScoreResult`'s: built once per distinct group
     def __init__(self, g: RawGroup, has_win: bool, win_is_hun: bool) -> None:
-        self.shape = SHAPE_OF[g.shape]
-        self.first = self.kind = g.first
-        self.suit = suit_name(g.first)
-        self.rank = rank(g.first)
-        self.tiles = group_kinds(g)
-        self.fills = g.fills
-        self.hun = len(g.fills)
-        self.other_hun = self.hun - (1 if has_win and win_is_hun else 0)
-        self.declared = g.declared
-        self.concealed = g.concealed
-        self.golden = g.golden
-        self.has_win = has_win
+        hun = len(g.fills)
+        object.__setattr__(self, "shape", SHAPE_OF[g.shape])
+        object.__setattr__(self, "first", g.first)
+        object.__setattr__(self, "kind", g.first)
+        object.__setattr__(self, "suit", suit_name(g.first))
+        object.__setattr__(self, "rank", rank(g.first))
+        object.__setattr__(self, "tiles", group_kinds(g))
+        object.__setattr__(self, "fills", g.fills)
+        object.__setattr__(self, "hun", hun)
+        object.__setattr__(self, "other_hun", hun - (1 if has_win and win_is_hun else 0))
+        object.__setattr__(self, "declared", g.declared)
+        object.__setattr__(self, "concealed", g.concealed)
+        object.__setattr__(self, "golden", g.golden)
+        object.__setattr__(self, "has_win", has_win)
 
 
 class WinFact:

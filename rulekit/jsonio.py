@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any, Final
 
 from rulekit.errors import RulekitError
@@ -64,6 +64,28 @@ def _constant(text: str) -> Any:
     raise _Refused(f"{text} is not a JSON number")
 
 
+_DECODER: Final = json.JSONDecoder(parse_int=_int, parse_float=_float,
+                                   parse_constant=_constant)
+"""Built once: `json.loads` with hooks builds a decoder per call. A decoder keeps no state
+between `decode` calls, so threads may share it."""
+# the decoder's own scanner (typeshed does not declare the attribute)
+_SCAN: Final[Callable[[str, int], tuple[Any, int]]] = getattr(_DECODER, "scan_once")
+_PLAIN_START: Final = frozenset('{["-0123456789tfnIN')
+
+
+def _decode(text: str) -> Any:
+    """`json.loads(text)` with the hooks: the scanner alone when the text is one value
+    from its first character to its last (a document line), else the full decoder, whose
+    errors name what is wrong (leading or trailing space, extra data, a BOM)."""
+    if text[:1] not in _PLAIN_START:
+        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    try:
+        value, end = _SCAN(text, 0)
+    except StopIteration:
+        end = -1
+    return value if end == len(text) else _DECODER.decode(text)
+
+
 def _check_depth(text: str, max_depth: int = JSON_DEPTH) -> None:
     """Refuse nesting deeper than `max_depth` before `json` recurses into it."""
     if text.count("[") + text.count("{") <= max_depth:
@@ -98,7 +120,9 @@ def _check_strings(value: Any, depth: int = 0) -> None:
 def decode(data: bytes) -> str:
     """UTF-8 text of `data` (a leading BOM dropped); a JsonError names the first bad byte."""
     try:
-        return data.decode("utf-8-sig")
+        # the utf-8-sig codec runs Python code per call; plain utf-8 gives the same text and
+        # the same error offsets when there is no BOM
+        return data.decode("utf-8-sig" if data[:3] == b"\xef\xbb\xbf" else "utf-8")
     except UnicodeDecodeError as err:
         raise JsonError(f"not UTF-8: byte 0x{data[err.start]:02x} at offset {err.start}"
                         ) from None
@@ -113,19 +137,21 @@ def read_document(data: bytes | str, max_bytes: int = DOC_BYTES,
     size = len(data)
     if size > max_bytes:
         raise JsonError(f"document too large: over {max_bytes} bytes", too_big=True)
+    from_bytes = isinstance(data, bytes)
     text = decode(data) if isinstance(data, bytes) else data
     _check_depth(text, max_depth)
     try:
-        value = json.loads(text, parse_int=_int, parse_float=_float,
-                           parse_constant=_constant)
+        value = _decode(text)
     except json.JSONDecodeError as err:
         raise JsonError(f"invalid JSON: {err.msg}", err.lineno, err.colno) from None
     except _Refused as err:
         raise JsonError(f"invalid JSON: {excerpt(str(err))}") from None
     except RecursionError:
         raise JsonError("invalid JSON: nested too deeply", too_big=True) from None
-    if "\\u" in text or _SURROGATE.search(text):
-        _check_strings(value)       # a surrogate comes from the text or from an escape only
+    # a surrogate comes from an escape, or from text given as str: strict UTF-8 decoding
+    # never yields one
+    if "\\u" in text or (not from_bytes and _SURROGATE.search(text)):
+        _check_strings(value)
     return value
 
 

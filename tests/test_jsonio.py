@@ -1,9 +1,14 @@
 """rulekit.jsonio: bounded JSON reading and strict JSON writing (issue 9, item 3)."""
 from __future__ import annotations
 
+import functools
 import io
+import json
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulekit.jsonio import JsonError, dumps, iter_lines, read_document
 from rulekit.limits import DOC_BYTES, JSON_DEPTH
@@ -75,3 +80,36 @@ def test_a_raw_lone_surrogate_in_text_is_refused_like_an_escaped_one() -> None:
     with pytest.raises(JsonError, match="lone surrogate"):
         read_document('{"hand": ["1m", "\ud800"]}')
     assert read_document('{"hand": "1m\\u4e94"}') == {"hand": "1m五"}
+
+
+def _outcome(fn: Any, text: str) -> Any:
+    try:
+        return ("value", fn(text))
+    except Exception as err:  # noqa: BLE001 - the exception itself is what is compared
+        return (type(err).__name__, str(err))
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_JSON.map(json.dumps), st.text(max_size=40)),
+       st.sampled_from(["", " ", "\n", "x", "]", "\ufeff", "1"]), st.booleans())
+def test_the_scanner_fast_path_agrees_with_json_loads(text: str, extra: str,
+                                                      before: bool) -> None:
+    """`read_document` scans a line that is one value with the decoder's scanner alone; any
+    text at all gets the value or the error `json.loads` (with the same hooks) gives."""
+    from rulekit import jsonio
+    text = extra + text if before else text + extra
+    loads = functools.partial(json.loads, parse_int=jsonio._int, parse_float=jsonio._float,
+                              parse_constant=jsonio._constant)
+    assert _outcome(jsonio._decode, text) == _outcome(loads, text)
+
+
+def test_encoded_surrogates_in_bytes_are_not_utf8() -> None:
+    # the surrogate scan is skipped for bytes: strict UTF-8 never decodes to a surrogate
+    with pytest.raises(JsonError, match="not UTF-8: byte 0xed at offset 10"):
+        read_document(b'{"hand": "\xed\xa0\x80"}')

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from rulekit.algebra import Algebra, Combination
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.errors import RulesetError
-from rulekit.ruleset import checks, resolve, schema
+from rulekit.ruleset import checks, resolve, schema, validated
 from rulekit.ruleset.yamlmarks import Origin, Path_
 
 
@@ -65,9 +65,11 @@ def load(ref: str | Path, allow_outside: bool | None = None) -> Ruleset:
 
     `allow_outside` lets `extends` leave the file's directory tree (docs/authoring.md)."""
     path = ref if isinstance(ref, Path) else resolve.locate(str(ref))
-    data, origins, chain = resolve.resolve(path, allow_outside=allow_outside)
+    digests: list[bytes] = []
+    data, origins, chain = resolve.resolve(path, allow_outside=allow_outside, digests=digests)
     return _checked(data, origins, resolve.display_name(path),
-                    tuple(resolve.display_name(p) for p in chain))
+                    tuple(resolve.display_name(p) for p in chain),
+                    schema_checked=validated.trusted(chain, digests))
 
 
 def load_text(text: str, path: Path, shown: str) -> Ruleset:
@@ -79,10 +81,12 @@ def load_text(text: str, path: Path, shown: str) -> Ruleset:
 
 
 def _checked(data: dict[str, Any], origins: dict[Path_, Origin], shown: str,
-             chain: tuple[str, ...]) -> Ruleset:
+             chain: tuple[str, ...], schema_checked: bool = False) -> Ruleset:
     """Every independent problem, or the ruleset: the schema, then the DSL and the references
-    on whatever parts are well formed (checks.py), all reported together in file order."""
-    problems = schema.problems(data, origins, shown)
+    on whatever parts are well formed (checks.py), all reported together in file order.
+    `schema_checked`: the bytes are built-ins the tests validated (`validated.trusted`), so
+    the schema run is skipped; the DSL and references are checked all the same."""
+    problems = [] if schema_checked else schema.problems(data, origins, shown)
     by_id, dsl_problems = checks.compile_all(data, origins, shown)
     problems += dsl_problems
     problems += checks.reference_problems(data, origins, shown, by_id)

@@ -13,6 +13,7 @@ ruleset is one error that never quotes its content.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 from pathlib import Path
 from typing import Any
@@ -62,8 +63,10 @@ def display_name(path: Path) -> str:
 ALLOW_OUTSIDE_ENV = "RULEKIT_ALLOW_EXTENDS_OUTSIDE"
 
 
-def read_text(path: Path, name: str) -> str:
-    """A ruleset file's text: at most `limits.RULESET_BYTES`, UTF-8, or one clean error."""
+def read_text(path: Path, name: str, digests: list[bytes] | None = None) -> str:
+    """A ruleset file's text: at most `limits.RULESET_BYTES`, UTF-8, or one clean error.
+    The sha256 of the bytes read is appended to `digests` if given (`model.load` trusts the
+    built-ins' recorded bytes)."""
     try:
         with open(path, "rb") as fh:
             raw = fh.read(limits.RULESET_BYTES + 1)
@@ -71,6 +74,8 @@ def read_text(path: Path, name: str) -> str:
         raise RulesetError([f"{name}:1: cannot read: {err.strerror}"]) from None
     if len(raw) > limits.RULESET_BYTES:
         raise RulesetError([f"{name}:1: file too large (over {limits.RULESET_BYTES} bytes)"])
+    if digests is not None:
+        digests.append(hashlib.sha256(raw).digest())
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -79,11 +84,14 @@ def read_text(path: Path, name: str) -> str:
                             f"offset {err.start})"]) from None
 
 
-def read_layer(path: Path, text: str | None = None, shown: str | None = None
+def read_layer(path: Path, text: str | None = None, shown: str | None = None,
+               digests: list[bytes] | None = None
                ) -> tuple[dict[str, Any], dict[Path_, Origin]]:
     name = shown or display_name(path)
     if text is None:
-        text = read_text(path, name)
+        text = read_text(path, name, digests)
+    elif digests is not None:
+        digests.append(b"")         # text given, not read here: its bytes are not known
     data, origins = yamlmarks.load(text, name)
     if data is None:
         data = {}
@@ -114,11 +122,12 @@ def _parent(ref: str, current: Path, allow_outside: bool) -> Path:
     return target
 
 
-def _parent_layer(path: Path, ref: str) -> tuple[dict[str, Any], dict[Path_, Origin]]:
+def _parent_layer(path: Path, ref: str, digests: list[bytes] | None = None
+                  ) -> tuple[dict[str, Any], dict[Path_, Origin]]:
     """An `extends` target's layer; if it is not a ruleset, one error that quotes none of it
     (the target may be any file the including one names, /etc/passwd as well)."""
     try:
-        data, origins = read_layer(path)
+        data, origins = read_layer(path, digests=digests)
     except RulesetError:
         raise RulesetError([f"{limits.excerpt(ref, 80)}: not a ruleset (unreadable, not "
                             f"UTF-8 YAML, or refused)"]) from None
@@ -135,14 +144,15 @@ def schema_keys() -> set[str]:
 
 
 def resolve(path: Path, text: str | None = None, shown: str | None = None,
-            allow_outside: bool | None = None
+            allow_outside: bool | None = None, digests: list[bytes] | None = None
             ) -> tuple[dict[str, Any], dict[Path_, Origin], list[Path]]:
     """The fully merged ruleset data for `path`, its key origins, and the chain of files.
 
     `text` and `shown`, when given, stand in for the first file's content and name (a file as
     it was at a git revision); its `extends` still resolves from `path`, on disk.
     `allow_outside` lets `extends` leave the including file's directory (default: the
-    RULEKIT_ALLOW_EXTENDS_OUTSIDE environment variable).
+    RULEKIT_ALLOW_EXTENDS_OUTSIDE environment variable). `digests`, if given, receives the
+    sha256 of each file of the chain as read, in chain order (b"" for `text`).
     """
     outside = allow_outside_default(allow_outside)
     chain: list[Path] = []
@@ -159,10 +169,10 @@ def resolve(path: Path, text: str | None = None, shown: str | None = None,
                                 f"{limits.EXTENDS_DEPTH} files"])
         chain.append(current)
         if len(chain) == 1:
-            data, origins = read_layer(current, text, shown)
+            data, origins = read_layer(current, text, shown, digests)
         else:
             try:
-                data, origins = _parent_layer(current, ref)
+                data, origins = _parent_layer(current, ref, digests)
             except RulesetError as err:
                 raise _at_extends(layers[-1][1], chain[-2], err) from None
         layers.append((data, origins))

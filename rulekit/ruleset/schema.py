@@ -6,12 +6,13 @@ import math
 from functools import lru_cache
 from importlib import resources as _res
 from pathlib import Path
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from rulekit.limits import excerpt
 from rulekit.ruleset.yamlmarks import Origin, Path_
+
+if TYPE_CHECKING:
+    import jsonschema       # imported when a ruleset is validated (~90 ms): `_validator`
 
 
 @lru_cache(maxsize=1)
@@ -80,6 +81,7 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
+    import jsonschema
     return jsonschema.Draft202012Validator(schema())
 
 

@@ -1,8 +1,10 @@
 """What a score returns: `ScoreResult` and the groups of its best arrangement."""
 from __future__ import annotations
 
+import json
+import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from rulekit.facts import GroupFact
 from rulekit.tiles import format_tiles
@@ -81,6 +83,27 @@ class ScoreResult:
         out["kongs"] = list(self.kongs)
         return out
 
+    def to_json(self) -> str | None:
+        """`to_dict()` as JSON text, exactly as `json.dumps(..., ensure_ascii=False)` writes
+        it, from memoised pieces (results of a batch share their names, explanations and
+        groups); None if a fan is not finite or a text holds a lone surrogate, which the
+        caller's strict encoder refuses or escapes (`rulekit.jsonio.dumps`)."""
+        parts = ['{"win": ', "true" if self.win else "false", ', "hand_fan": ',
+                 _number(self.hand_fan), ', "kong_fan": ', _number(self.kong_fan),
+                 ', "total_fan": ', _number(self.total_fan), ', "patterns": ',
+                 _texts(self.patterns), ', "pattern_names": ', _texts(self.pattern_names),
+                 ', "explain": ', _texts(self.explain)]
+        if self.reason is not None:
+            parts += [', "reason": ', _text(self.reason)]
+        if self.win_tile is not None:
+            parts += [', "win_tile": ', _text(self.win_tile)]
+        if self.groups:
+            parts += [', "arrangement": ', _arrangement(self.groups)]
+        parts += [', "kongs": ', _texts(self.kongs), "}"]
+        if "" in parts:
+            return None
+        return "".join(parts)
+
 
 def group_view(g: GroupFact) -> GroupView:
     return GroupView(g.shape, format_tiles(g.tiles), format_tiles(g.fills), g.declared,
@@ -102,3 +125,55 @@ def group_dict(g: GroupFact) -> dict[str, Any]:
             "shape": g.shape, "tiles": format_tiles(g.tiles), "hun_as": format_tiles(g.fills),
             "declared": g.declared, "concealed": g.concealed, "win": g.has_win}
     return dict(hit)          # the caller owns its copy
+
+
+# JSON text of the pieces results share (tuples of names, single texts, groups); "" stands
+# for a piece JSON cannot carry as is. Bounded: emptied when full.
+_JSON_PIECES: dict[Any, str] = {}
+_JSON_PIECES_MAX: Final = 1 << 14
+_ENCODE: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
+
+
+def _encoded(key: Any, value: Any) -> str:
+    """Encode `value` (a miss of `_JSON_PIECES`) and keep it under `key`."""
+    if len(_JSON_PIECES) >= _JSON_PIECES_MAX:
+        _JSON_PIECES.clear()
+    text: str = _ENCODE(value)
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        text = ""                   # a lone surrogate: not UTF-8, left to the caller
+    _JSON_PIECES[key] = text
+    return text
+
+
+def _texts(values: tuple[str, ...]) -> str:
+    text = _JSON_PIECES.get(values)
+    return _encoded(values, list(values)) if text is None else text
+
+
+def _text(value: str) -> str:
+    text = _JSON_PIECES.get(value)
+    return _encoded(value, value) if text is None else text
+
+
+def _number(x: int | float) -> str:
+    if isinstance(x, int):
+        return str(int(x))
+    return float.__repr__(x) if math.isfinite(x) else ""
+
+
+def _arrangement(groups: tuple[GroupFact, ...]) -> str:
+    # keyed on the tuple of (shared) group objects: hashed by identity, so a lookup is cheap
+    text = _JSON_PIECES.get(groups)
+    if text is None:
+        texts = [group_json(g) for g in groups]
+        text = "" if "" in texts else "[" + ", ".join(texts) + "]"
+        if len(_JSON_PIECES) >= _JSON_PIECES_MAX:
+            _JSON_PIECES.clear()
+        _JSON_PIECES[groups] = text
+    return text
+
+
+def group_json(g: GroupFact) -> str:
+    """`group_dict(g)` as JSON text; each group (one shared object each) encoded once."""
+    text = _JSON_PIECES.get(g)
+    return _encoded(g, group_dict(g)) if text is None else text

@@ -13,8 +13,8 @@ from rulekit.facts import (ContextFact, Facts, HandFact, HunFact, WinFact, decla
 from rulekit.hand import Hand
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.result import NOT_A_WINNING_SHAPE, ScoreResult
-from rulekit.scoring.scorer import Scorer
 from rulekit.scoring.places import by_place, by_place_pays
+from rulekit.scoring.scorer import HandKey, Scorer
 from rulekit.scoring.search import State, WildDomain, search
 
 # one Scorer per live Ruleset, by identity; an entry leaves with its ruleset
@@ -53,7 +53,28 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
 
 
 def score_with(sc: Scorer, hand: Hand) -> ScoreResult:
-    """Score a validated hand with a ruleset's `Scorer`."""
+    """Score a validated hand with a ruleset's `Scorer`: the result it keeps for the same
+    hand if there is one (the same object), else a fresh score, then kept."""
+    key = hand_key(hand)
+    hit = sc.result(key)
+    if hit is not None:
+        return hit
+    result = score_fresh(sc, hand)
+    sc.keep_result(key, result)
+    return result
+
+
+def hand_key(hand: Hand) -> HandKey:
+    """Everything the score of `hand` depends on, in one canonical form: the concealed tiles
+    sorted (their order in a document does not matter), each field of the hand otherwise."""
+    melds = tuple([(m.kind, m.tile, m.concealed, m.golden) for m in hand.melds])
+    return (tuple(sorted(hand.concealed)), melds, hand.win_tile, hand.win_by, hand.heavenly,
+            hand.discarded_hun, hand.flowers, hand.earthly, hand.ready_declared, hand.hun,
+            hand.indicator)
+
+
+def score_fresh(sc: Scorer, hand: Hand) -> ScoreResult:
+    """Score a validated hand with a ruleset's `Scorer`, without its result memo."""
     rs = sc.rs
     hun_set = frozenset(hand.hun)
     concealed_all = hand.concealed + (hand.win_tile,)

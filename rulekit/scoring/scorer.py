@@ -6,7 +6,7 @@ so sharing one `Scorer` between hands never changes an answer, only its speed.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from rulekit.algebra import Breakdown, num
 from rulekit.arrange import RawGroup
@@ -22,14 +22,26 @@ from rulekit.tiles import tile_name
 Limits = tuple[frozenset[str], frozenset[str], frozenset[str], float]
 # every pattern's truth so far, and the (interned) set of those that hold
 Judged = tuple[dict[str, bool], frozenset[str]]
+# everything a hand's score depends on (`score.hand_key`): concealed tiles sorted, melds as
+# (kind, tile, concealed, golden), winning tile, win_by, heavenly, discarded_hun, flowers,
+# earthly, ready_declared, hun kinds, indicator
+HandKey = tuple[tuple[int, ...], tuple[tuple[str, int, bool, bool], ...], int, str, bool,
+                bool, tuple[int, ...], bool, bool, tuple[int, ...], int]
+
+RESULT_MEMO: Final = 1 << 16
+"""Hand results a `Scorer` keeps; when full the memo is emptied and refills (a few MB)."""
 
 
 class Scorer:
     """One ruleset's scoring caches; `rulekit.scoring.score_hand` keeps one per ruleset."""
 
-    def __init__(self, rs: Ruleset) -> None:
+    def __init__(self, rs: Ruleset, result_memo: int = RESULT_MEMO) -> None:
         self.rs = rs
         self.plan: Plan = build_plan(rs)
+        # hand-level results (`score.score_with`); at most `result_memo` of them, 0 for none
+        # (a bench that times the search itself sets 0)
+        self.result_memo = result_memo
+        self.results: dict[HandKey, ScoreResult] = {}
         self.fans: dict[frozenset[str], Breakdown] = {}
         self.bounds: dict[tuple[frozenset[str], frozenset[str]], float] = {}
         self.interned: dict[frozenset[str], frozenset[str]] = {}
@@ -41,6 +53,20 @@ class Scorer:
         self.level1: dict[Any, Judged] = {}
         self.level1_tags: dict[Any, int] = {}
         self.totals: dict[Any, Totals] = {}
+
+    def result(self, key: HandKey) -> ScoreResult | None:
+        """The result kept for a hand with this key, or None."""
+        return self.results.get(key)
+
+    def keep_result(self, key: HandKey, result: ScoreResult) -> None:
+        """Remember a hand's result (an immutable value: handing it out again is safe); the
+        memo is emptied when it holds `result_memo` entries, so it stays bounded."""
+        results = self.results
+        if len(results) >= self.result_memo:
+            results.clear()
+            if self.result_memo <= 0:
+                return
+        results[key] = result
 
     def intern(self, value: frozenset[str]) -> frozenset[str]:
         """The one frozenset equal to `value` that this scorer keeps.

@@ -1,0 +1,118 @@
+"""`ScoreResult.to_json`: the text `rulekit score --jsonl` writes, built from memoised pieces.
+
+It must be byte for byte what the strict encoder makes of `to_dict()` (`jsonio.dumps`), and
+decline (None) where that encoder would refuse or escape: a fan that is not finite, a text
+holding a lone surrogate.
+"""
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import rulekit
+from rulekit import jsonio
+from rulekit.cli import main
+from rulekit.corpus import random_hand
+from rulekit.scoring import ScoreResult
+
+BUILTINS = ["tianjin", "tianjin-flowers", "tianjin-gold8", "tianjin-3p", "tianjin-dianpao",
+            "tianjin-laizi", "tianjin-street"]
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+def test_to_json_is_the_strict_encoding_of_to_dict(name: str) -> None:
+    rs = rulekit.load_ruleset(name)
+    rng = random.Random(name)
+    shapes = set()
+    for _ in range(300):
+        doc = random_hand(rng, hun_kinds_count=rs.hun_kinds, max_hun=7)
+        try:
+            r = rulekit.score(doc, rs)
+        except rulekit.HandError:
+            continue                    # a document this variant refuses (win_by, melds)
+        assert r.to_json() == jsonio.dumps(r.to_dict())
+        shapes.add((r.win, bool(r.groups), bool(r.kongs), r.reason))
+    assert len(shapes) >= 3             # wins, refusals and results without a shape seen
+
+
+def test_every_kind_of_value_is_written_as_json_writes_it() -> None:
+    r = ScoreResult(True, 2.5, 8, 10.5, ("a", "b"), ("雙 \"q\"", "\\"), ("x = 1",),
+                    None, "5m", (), ("golden", "exposed"))
+    text = r.to_json()
+    assert text == json.dumps(r.to_dict(), ensure_ascii=False)
+    assert text is not None and '"hand_fan": 2.5' in text and '"雙 \\"q\\""' in text
+
+
+def test_a_fan_that_is_not_finite_or_a_lone_surrogate_is_left_to_the_strict_encoder() -> None:
+    assert ScoreResult(True, float("inf"), 0, 1, (), (), ()).to_json() is None
+    odd = ScoreResult(True, 1, 0, 1, ("p",), ("\ud800",), ())
+    assert odd.to_json() is None
+    assert jsonio.dumps(odd.to_dict()).count("\\ud800") == 1      # escaped, valid UTF-8
+
+
+def test_score_jsonl_writes_the_same_lines_as_before(tmp_path: Path) -> None:
+    """The command's output equals `jsonio.dumps(score(doc).to_dict())` per line."""
+    rng = random.Random(11)
+    docs = [random_hand(rng, max_hun=5) for _ in range(60)]
+    path = tmp_path / "hands.jsonl"
+    path.write_text("".join(json.dumps(d) + "\n" for d in docs), encoding="utf-8")
+    out = io.StringIO()
+    assert main(["score", "--jsonl", str(path)], out=out) == 0
+    want = [jsonio.dumps(rulekit.score(d).to_dict()) for d in docs]
+    assert out.getvalue().splitlines() == want
+
+
+def test_a_ruleset_name_with_a_lone_surrogate_is_written_escaped(tmp_path: Path) -> None:
+    """A pattern's display name from a YAML escape ("\\ud800") cannot be UTF-8: the line is
+    written by the strict encoder, every non-ASCII character escaped."""
+    rs_path = tmp_path / "odd.yaml"
+    rs_path.write_text('extends: tianjin\nname: odd\npatterns:\n  long:\n    name: "\\ud800龍"\n',
+                       encoding="utf-8")
+    hands = tmp_path / "h.jsonl"
+    hands.write_text(json.dumps({"indicator": "7p", "hand": "46m123456789s22z",
+                                 "win_tile": "5m"}) + "\n", encoding="utf-8")
+    out = io.StringIO()
+    code = main(["--allow-extends-outside", "score", "--jsonl", str(hands), "--ruleset",
+                 str(rs_path)], out=out)
+    line = out.getvalue()
+    assert code == 0, line
+    assert "\\ud800\\u9f8d" in line and line.isascii()
+    assert json.loads(line)["pattern_names"] == ["捉5", "\ud800龍", "素"]
+
+
+def test_group_json_is_the_groups_view() -> None:
+    r = rulekit.score({"indicator": "7p", "hand": "46m123456789s22z", "win_tile": "5m"})
+    text = r.to_json()
+    assert text is not None
+    assert json.loads(text)["arrangement"] == [v.to_dict() for v in r.arrangement]
+    assert sorted(v.tiles for v in r.arrangement) == ["123s", "22z", "456m", "456s", "789s"]
+
+
+def test_score_lines_leaves_the_collector_as_it_was(tmp_path: Path) -> None:
+    """The batch collects less often while it runs (rulekit.batch); a library caller keeps
+    its own collector settings afterwards."""
+    import gc
+    from rulekit import batch
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    try:
+        seen: list[tuple[int, int, int]] = []
+        data = io.BytesIO((json.dumps(LONG_DOC) + "\n").encode() * 3)
+
+        class Out(io.StringIO):
+            def write(self, text: str) -> int:
+                seen.append(gc.get_threshold())
+                return super().write(text)
+        out = Out()
+        assert batch.score_lines(data, out, "tianjin", outside=False) == 0
+        assert seen == [(20_000, 20, 20)] * 3 and len(out.getvalue().splitlines()) == 3
+        assert gc.get_threshold() == (700, 10, 10) and gc.get_freeze_count() == 0
+    finally:
+        gc.set_threshold(*before)
+
+
+LONG_DOC = {"indicator": "7p", "hand": "46m123456789s22z", "win_tile": "5m"}
