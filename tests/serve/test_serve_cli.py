@@ -33,6 +33,24 @@ def test_flags_become_limits() -> None:
     assert args.host == "127.0.0.1"             # loopback unless told otherwise
 
 
+def test_the_server_leaves_what_it_loaded_out_of_collections(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rulekit serve` freezes the objects loaded before it serves (gc.freeze), so a full
+    collection during a request walks only what requests made."""
+    import gc
+
+    import rulekit.serve.main as serve_main
+    frozen: list[int] = []
+    monkeypatch.setattr(serve_main.uvicorn, "run",
+                        lambda app, **kw: frozen.append(gc.get_freeze_count()))
+    args = build_parser().parse_args(["serve", "--port", "1"])
+    try:
+        assert serve_main.run(args, io.StringIO()) == 0
+    finally:
+        gc.unfreeze()
+    assert frozen and frozen[0] > 1000
+
+
 @pytest.mark.parametrize("argv,message", [
     (["serve", "--max-body", "0"], "--max-body must be positive"),
     (["serve", "--rulesets", "/no/such/dir"], "not a directory"),
