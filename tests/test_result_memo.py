@@ -135,7 +135,7 @@ def test_the_memo_stays_within_its_bound() -> None:
         hand = parse_hand(random_hand(rng, max_hun=3), **rules)
         score_with(sc, hand)
         assert 1 <= len(sc.results) <= 4
-    assert RESULT_MEMO == 1 << 16
+    assert RESULT_MEMO == 1 << 12
 
 
 def test_a_scorer_without_a_memo_scores_every_time() -> None:

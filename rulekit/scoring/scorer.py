@@ -28,7 +28,7 @@ Judged = tuple[dict[str, bool], frozenset[str]]
 HandKey = tuple[tuple[int, ...], tuple[tuple[str, int, bool, bool], ...], int, str, bool,
                 bool, tuple[int, ...], bool, bool, tuple[int, ...], int]
 
-RESULT_MEMO: Final = 1 << 16
+RESULT_MEMO: Final = 1 << 12
 """Hand results a `Scorer` keeps; when full the memo is emptied and refills (a few MB)."""
 
 
