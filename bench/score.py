@@ -178,8 +178,16 @@ def main() -> int:
     ap.add_argument("--warm", type=int, default=20_000,
                     help="hands of another seed scored first, as a running server would have")
     ap.add_argument("--no-compare", action="store_true")
+    ap.add_argument("--freeze", action="store_true",
+                    help="gc.freeze() after the warm-up, as `rulekit serve` and `score --jsonl` "
+                         "do: collections then skip what the imports and the warm-up made")
+    ap.add_argument("--result-memo", type=int, default=0,
+                    help="hand results the scorer keeps (default 0: every hand is searched, "
+                         "as (b) repeats hands; the library's default is RESULT_MEMO)")
     args = ap.parse_args()
     rs = rulekit.load_ruleset("tianjin")
+    from rulekit.scoring import scorer_for
+    scorer_for(rs).result_memo = args.result_memo
     for d in build_corpus(args.warm, args.seed + 1000, 2):   # warm caches on other hands
         rulekit.score(d, rs)
     docs = build_corpus(args.count, args.seed, args.floor)
@@ -190,6 +198,8 @@ def main() -> int:
         for d in plain[:200]:
             riichi(riichi_form(d))                   # its warm-up
     gc.collect()
+    if args.freeze:
+        gc.freeze()
     times = interleaved(docs, plain, rs, args.chunk, riichi)
     heavy_times: list[float] = []
     heavy_gc: list[float] = []
@@ -202,7 +212,8 @@ def main() -> int:
 def report(args: argparse.Namespace, rs: rulekit.Ruleset, docs: list[Doc], plain: list[Doc],
            times: dict[str, list[float]], heavy: list[Doc], heavy_times: list[float]) -> None:
     mode = "compiled hot path (mypyc)" if rulekit.COMPILED else "pure Python"
-    print(f"(a) dealt mix: {len(docs)} hands, seed {args.seed}, ruleset {rs.name}, {mode}")
+    print(f"(a) dealt mix: {len(docs)} hands, seed {args.seed}, ruleset {rs.name}, {mode}, "
+          f"result memo {args.result_memo}" + (", gc frozen after the warm-up" if args.freeze else ""))
     for row in per_hun_table(docs, times["dealt"][:len(docs)]):
         print(row)
     dealt = times["dealt"]
