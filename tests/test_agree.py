@@ -54,15 +54,15 @@ PLACE_HANDS = int(os.environ.get("RULEKIT_AGREE_PLACE_HANDS", "3"))
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_place_search_agrees_with_exhaustive_search(name: str) -> None:
-    """The hands `scoring/places.py` takes (a 天和 with 3+ hun, any hand with 6+): random
-    hands of each kind, from 3 to 7 hun, under every built-in ruleset."""
+    """The hands `scoring/places.py` takes (a 天和 with 4+ hun, any hand with 6+): random
+    hands of each kind, from 4 to 7 hun, under every built-in ruleset."""
     from rulekit.scoring.places import by_place_pays
     rs = rulekit.load_ruleset(name)
     rng = random.Random(f"places {name}")
     bad, taken = [], 0
     for i in range(PLACE_HANDS * 2):
         heavenly = i % 2 == 0
-        hun = 3 + (i // 2) % 5 if heavenly else 6 + (i // 2) % 2
+        hun = 4 + (i // 2) % 4 if heavenly else 6 + (i // 2) % 2
         while True:
             doc = random_hand(rng, hun_kinds_count=rs.hun_kinds, hun_target=hun,
                               heavenly_rate=1.0 if heavenly else 0.0)

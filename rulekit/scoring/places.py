@@ -30,7 +30,7 @@ from rulekit.scoring.search import (Projections, State, judge, judge_level1, kee
 # winning tiles (a 天和), and from PLACE_HUN on for any hand; below, the scan of
 # `search.search` costs less (its fixed cost per hand is lower: measured in
 # bench/score.py's per-hun tables).
-PLACE_HUN_HEAVENLY = 3
+PLACE_HUN_HEAVENLY = 4
 PLACE_HUN = 6
 
 
