@@ -88,7 +88,7 @@ def test_every_place_of_a_hun_winning_tile_is_a_place_the_scan_reads() -> None:
     for) that the scan's `facts.readings` meets over all arrangements: the place search
     misses no reading."""
     from rulekit import arrange
-    from rulekit.facts import GroupFact, group_fact, readings
+    from rulekit.facts import ContextFact, GroupFact, HandFact, group_fact, readings
     from rulekit.scoring.places import win_groups
     from rulekit.scoring.score import scorer_for
     from rulekit.scoring.search import State, WildDomain
@@ -111,14 +111,16 @@ def test_every_place_of_a_hun_winning_tile_is_a_place_the_scan_reads() -> None:
         held = tuple(sorted(t for t in tiles if t in hand.hun))
         layout = arrange.Layout(tuple(counts), len(held), 4)
         wild = WildDomain(rs, tiles, hand.hun)
-        s = State(scorer_for(rs), {}, frozenset(), None, None, hand.hun,  # type: ignore[arg-type]
-                  held, (), frozenset(), layout, wild)
+        hand_fact = HandFact(len(held), tiles, (), (), ())
+        context = ContextFact(hand.win_by, False, False, "none", 0)
+        s = State(scorer_for(rs), {}, frozenset(), hand_fact, context, hand.hun, held, (),
+                  frozenset(), layout, wild)
         places = {(key(group_fact(g, True, True)), k)
                   for g, k, _ in win_groups(s, hand.win_tile, True)}
         seen = set()
         for raw in arrange.arrangements(layout, wild):
-            for _, win in readings(raw, (None,) * len(raw), (), hand.win_tile,  # type: ignore[arg-type]
-                                   True):
+            plain = tuple(group_fact(g, False, False) for g in raw)
+            for _, win in readings(raw, plain, (), hand.win_tile, True):
                 assert win.group is not None
                 seen.add((key(win.group), win.stands_for))
         assert seen and seen <= places, (doc, seen - places)
