@@ -19,6 +19,9 @@ R = TypeVar("R")
 AHEAD = 4
 """Tasks submitted per worker beyond the one being consumed: memory stays bounded."""
 
+POLL = 0.5
+"""Seconds between looks at the workers while a result is awaited (`_result`)."""
+
 
 class WorkerError(Exception):
     """A worker process died (killed, out of memory): the run cannot be completed.
@@ -37,9 +40,9 @@ def in_order(fn: Callable[[T], R], tasks: Iterable[T], jobs: int, died: str,
         for task in tasks:
             pending.append(pool.submit(fn, task))
             if len(pending) > AHEAD * jobs:
-                yield pending.popleft().result()
+                yield _result(pending.popleft(), pool)
         while pending:
-            yield pending.popleft().result()
+            yield _result(pending.popleft(), pool)
     except BrokenProcessPool:
         _stop(pool)
         raise WorkerError(died) from None
@@ -47,6 +50,22 @@ def in_order(fn: Callable[[T], R], tasks: Iterable[T], jobs: int, died: str,
         _stop(pool)
         raise
     pool.shutdown()
+
+
+def _result(future: Future[R], pool: ProcessPoolExecutor) -> R:
+    """`future.result()`, looking at the workers every `POLL` seconds meanwhile.
+
+    A worker killed while it was writing a result leaves half a message in the pipe, and
+    the executor's thread then waits for the rest forever, never marking the pool broken
+    (CPython's ProcessPoolExecutor): a dead worker seen here ends the wait instead.
+    """
+    while True:
+        try:
+            return future.result(timeout=POLL)
+        except TimeoutError:
+            procs = getattr(pool, "_processes", None) or {}
+            if any(p.exitcode is not None for p in list(procs.values())):
+                raise BrokenProcessPool("a worker process died") from None
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
@@ -58,6 +77,13 @@ def _stop(pool: ProcessPoolExecutor) -> None:
             proc.terminate()
     for proc in list(procs.values()):
         proc.join(timeout=5)
+    # the executor's thread may be reading half a result a killed worker left; with the
+    # workers gone, closing this end (the parent's, unused) lets that read end, so the
+    # thread, which the interpreter joins at exit, ends too
+    queue = getattr(pool, "_result_queue", None)
+    writer = getattr(queue, "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 def _init(setup: Callable[[], None] | None) -> None:
