@@ -22,7 +22,7 @@ from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
 from rulekit.codes import HONOR_START, KEY_STRIDE, NUM_KINDS, RUN
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact
-from rulekit.scoring.search import (Projections, State, judge, judge_level1, keep_best,
+from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
 
 
@@ -219,21 +219,6 @@ def refine(s: State, place: Place,
     place.bound = spots[0].bound
     place.exact = True
     return True
-
-
-def level1_at(s: State, bits: int, cand_win: WinFact, hun_fact: HunFact,
-              possible: frozenset[str], shared: Projections, tag: Any) -> frozenset[str]:
-    """The skeleton-level patterns that hold for skeletons with these queried keys (bits of
-    `plan.query_keys`, declared melds included): shape queries are all they read of a
-    skeleton, so the declared melds and the queried keys stand in for its groups."""
-    keys = s.sc.plan.query_keys
-    proj: Any = bits if tag is None else (bits, tag)
-    known = shared.get(proj)
-    if known is None:
-        index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys
-        known = shared[proj] = judge_level1(s, s.declared, cand_win, hun_fact, index,
-                                            possible)
-    return known[1]
 
 
 def win_groups(s: State, win_tile: int, win_is_hun: bool

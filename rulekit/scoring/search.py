@@ -292,6 +292,21 @@ def judge_level1(s: State, groups: tuple[GroupFact, ...], cand_win: WinFact,
     return pats1, s.sc.intern(s.fixed | frozenset(true1))
 
 
+def level1_at(s: State, bits: int, cand_win: WinFact, hun_fact: HunFact,
+              possible: frozenset[str], shared: Projections, tag: Any) -> frozenset[str]:
+    """The skeleton-level patterns that hold for skeletons with these queried keys (bits of
+    `plan.query_keys`, declared melds included): shape queries are all they read of a
+    skeleton, so the declared melds and the queried keys stand in for its groups."""
+    keys = s.sc.plan.query_keys
+    proj: Any = bits if tag is None else (bits, tag)
+    known = shared.get(proj)
+    if known is None:
+        index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys
+        known = shared[proj] = judge_level1(s, s.declared, cand_win, hun_fact, index,
+                                            possible)
+    return known[1]
+
+
 def held1_options(s: State, cand_win: WinFact, possible: frozenset[str],
                   shared: Projections, tag: Any) -> tuple[frozenset[str], ...] | None:
     """Every set of skeleton-level patterns some arrangement of the hand makes true.
@@ -305,21 +320,11 @@ def held1_options(s: State, cand_win: WinFact, possible: frozenset[str],
         return (s.fixed,)
     if plan.queries is None:
         return None
-    keys = plan.query_keys
     out: dict[frozenset[str], None] = {}
     hun_fact = HunFact(s.hun_kinds, s.held_hun)
-    for bits in arrange.skeleton_reach(s.layout, keys):
-        index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys
-        proj: Any = bits | s.declared_bits
-        if tag is not None:
-            proj = (proj, tag)
-        known = shared.get(proj)
-        if known is None:
-            # shape queries are all these patterns read of a skeleton: the declared melds
-            # and the queried keys stand in for its groups
-            known = shared[proj] = judge_level1(s, s.declared, cand_win, hun_fact, index,
-                                                possible)
-        out[known[1]] = None
+    for bits in arrange.skeleton_reach(s.layout, plan.query_keys):
+        out[level1_at(s, bits | s.declared_bits, cand_win, hun_fact, possible, shared,
+                      tag)] = None
     return tuple(out)
 
 
