@@ -14,12 +14,13 @@ import time
 from pathlib import Path
 
 import pytest
+from workerprocs import HAS_PROC, alive, workers
 
 from rulekit import cli, diff
 
 ROOT = Path(__file__).resolve().parent.parent
 CLI = "import sys; from rulekit.cli import main; sys.exit(main())"
-pytestmark = pytest.mark.skipif(not Path("/proc/self/task").is_dir(),
+pytestmark = pytest.mark.skipif(not HAS_PROC,
                                 reason="finds worker processes through /proc")
 
 
@@ -38,31 +39,6 @@ def start_diff(corpus: Path) -> subprocess.Popen[str]:
                              "--corpus", str(corpus), "--jobs", "2"],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
-
-
-def workers(proc: subprocess.Popen[str], timeout: float = 30.0) -> list[int]:
-    """The pids of the run's worker processes (its children with its command line)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and proc.poll() is None:
-        cmdline = _cmdline(proc.pid)       # read again: empty or the test's until exec
-        kids = []
-        for task in Path(f"/proc/{proc.pid}/task").iterdir():
-            try:
-                kids += [int(k) for k in (task / "children").read_text().split()]
-            except OSError:
-                continue
-        found = [k for k in kids if b"tianjin-gold8" in cmdline and _cmdline(k) == cmdline]
-        if found:
-            return found
-        time.sleep(0.01)
-    pytest.fail("the diff ended or started no worker before the test could act")
-
-
-def _cmdline(pid: int) -> bytes:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return b""
 
 
 def test_a_killed_worker_ends_the_run_with_exit_3(big_corpus: Path) -> None:
@@ -95,17 +71,9 @@ def test_ctrl_c_exits_130_without_tracebacks(big_corpus: Path) -> None:
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert out == ""
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+    while time.monotonic() < deadline and any(alive(p) for p in pids):
         time.sleep(0.05)
-    assert not any(_alive(p) for p in pids)          # no worker left running
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in ("Z", "X")
+    assert not any(alive(p) for p in pids)          # no worker left running
 
 
 class DyingSpec(diff.RulesetSpec):

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from workerprocs import HAS_PROC, alive, workers
 
 from rulekit import api, batch, cli
 
@@ -98,7 +99,7 @@ def test_a_dead_worker_is_a_worker_error_in_the_library(mixed: Path,
 
 # -- the command, as a user runs it -----------------------------------------------------------
 
-pytestmark_proc = pytest.mark.skipif(not Path("/proc/self/task").is_dir(),
+pytestmark_proc = pytest.mark.skipif(not HAS_PROC,
                                      reason="finds worker processes through /proc")
 
 
@@ -117,39 +118,6 @@ def start(corpus: Path) -> subprocess.Popen[str]:
                              "--jobs", "2", "-r", "tianjin-gold8"],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
-
-
-def workers(proc: subprocess.Popen[str], timeout: float = 30.0) -> list[int]:
-    """The pids of the run's worker processes (its children with its command line)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and proc.poll() is None:
-        cmdline = _cmdline(proc.pid)
-        kids = []
-        for task in Path(f"/proc/{proc.pid}/task").iterdir():
-            try:
-                kids += [int(k) for k in (task / "children").read_text().split()]
-            except OSError:
-                continue
-        found = [k for k in kids if b"tianjin-gold8" in cmdline and _cmdline(k) == cmdline]
-        if found:
-            return found
-        time.sleep(0.01)
-    pytest.fail("the run ended or started no worker before the test could act")
-
-
-def _cmdline(pid: int) -> bytes:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return b""
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in ("Z", "X")
 
 
 @pytestmark_proc
@@ -184,6 +152,6 @@ def test_ctrl_c_exits_130_without_tracebacks(big: Path) -> None:
     assert proc.returncode == 130
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+    while time.monotonic() < deadline and any(alive(p) for p in pids):
         time.sleep(0.05)
-    assert not any(_alive(p) for p in pids)          # no worker left running
+    assert not any(alive(p) for p in pids)          # no worker left running
