@@ -44,12 +44,12 @@ class Spot:
 
     __slots__ = ("bound", "group", "stands_for", "free")
 
-    def __init__(self, bound: float, group: RawGroup, stands_for: int,
-                 free: frozenset[str]) -> None:
+    def __init__(self, bound: float, group: RawGroup, stands_for: int, free: int) -> None:
         self.bound = bound
         self.group = group
         self.stands_for = stands_for
         self.free = free              # arrangement- and reading-level patterns still possible
+                                      # (a mask)
 
 
 class Cand:
@@ -71,10 +71,13 @@ class Cand:
         self.shared = shared
         self.tag = tag
         self.bound_all = bound_all
-        self.free1 = frozenset([p.id for p in s.sc.plan.by_level[1] if p.id in possible])
-        self.held1_of: dict[int, frozenset[str]] = {}
-        self.bound_of: dict[tuple[int, frozenset[str]], float] = {}
-        self.whole_of: dict[tuple[int, frozenset[str]], float] = {}
+        self.free1 = possible & s.sc.plan.level_masks[1]
+        # by queried-key bits: the skeleton-level patterns that hold; by those bits and
+        # a spot's free patterns (bits << mask width | free): the spot's bound from them;
+        # by a spot's own key bit and free patterns: its bound from the whole hand's reach
+        self.held1_of: dict[int, int] = {}
+        self.bound_of: dict[int, float] = {}
+        self.whole_of: dict[int, float] = {}
         self.hun_fact = HunFact(s.hun_kinds, s.held_hun)
 
 
@@ -135,15 +138,14 @@ def places_of(s: State, cand: Cand, whole: frozenset[int]) -> list[Place]:
     sc = s.sc
     plan = sc.plan
     possible, win_tile = cand.possible, cand.win_tile
-    _, _, level2, level3 = plan.by_level
-    gated = frozenset([p.id for p in plan.win_gated])
-    free23 = frozenset([p.id for p in level2 + level3
-                        if p.id in possible and p.id not in gated])
+    free23 = possible & (plan.level_masks[2] | plan.level_masks[3]) & ~plan.gated
     by_rest: dict[tuple[tuple[int, ...], int, int, int], tuple[Layout, list[Spot]]] = {}
     for g, stands, rest in win_groups(s, win_tile, cand.win_is_hun):
-        allowed = [p.id for p in plan.win_gated if p.id in possible
-                   and sc.group_allows(p, g, win_tile, stands, cand.win_is_hun)]
-        free = sc.intern(free23 | frozenset(allowed))
+        free = free23
+        for p in plan.win_gated:
+            b = plan.bit[p.id]
+            if possible & b and sc.group_allows(p, g, win_tile, stands, cand.win_is_hun):
+                free |= b
         bound = spot_bound(s, cand, g, free, whole, True)
         if bound > s.best_fan:
             rkey = (rest.counts, rest.hun, rest.need_melds, rest.need_pairs)
@@ -154,8 +156,8 @@ def places_of(s: State, cand: Cand, whole: frozenset[int]) -> list[Place]:
     return [Place(cand, rest, spots) for rest, spots in by_rest.values()]
 
 
-def spot_bound(s: State, cand: Cand, g: RawGroup, free: frozenset[str],
-               reach: frozenset[int], whole: bool) -> float:
+def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, reach: frozenset[int],
+               whole: bool) -> float:
     """The best fan of a reading with the winning tile in `g` and the queried keys of one
     of `reach` (bits of `plan.query_keys`): the whole hand's reach (cheap, shared; only
     its sets holding `g`'s key count) or the rest's (exact, `g`'s key added). Either
@@ -165,10 +167,11 @@ def spot_bound(s: State, cand: Cand, g: RawGroup, free: frozenset[str],
     if not plan.by_level[1]:
         return min(cand.bound_all, sc.bound(s.fixed, free))
     if plan.queries is None:
-        return min(cand.bound_all, sc.bound(s.fixed, sc.intern(cand.free1 | free)))
+        return min(cand.bound_all, sc.bound(s.fixed, cand.free1 | free))
     own = plan.query_bit.get(g.shape * KEY_STRIDE + g.first, 0)
+    width = sc.width
     if whole:                         # then the bound depends on g only through `own`
-        hit = cand.whole_of.get((own, free))
+        hit = cand.whole_of.get(own << width | free)
         if hit is not None:
             return hit
     gbit = own | s.declared_bits
@@ -177,7 +180,7 @@ def spot_bound(s: State, cand: Cand, g: RawGroup, free: frozenset[str],
         if whole and bits & own != own:
             continue
         both = bits | gbit
-        key = (both, free)
+        key = both << width | free
         b = cand.bound_of.get(key)
         if b is None:
             held1 = cand.held1_of.get(both)
@@ -190,7 +193,7 @@ def spot_bound(s: State, cand: Cand, g: RawGroup, free: frozenset[str],
             bound = b
     bound = min(bound, cand.bound_all)
     if whole:
-        cand.whole_of[(own, free)] = bound
+        cand.whole_of[own << width | free] = bound
     return bound
 
 
@@ -285,11 +288,12 @@ def read_place(s: State, place: Place) -> None:
     sc = s.sc
     plan = sc.plan
     _, _, level2, level3 = plan.by_level
+    _, _, bits2, bits3 = plan.level_bits
     cand = place.cand
     win_tile, win_is_hun, possible = cand.win_tile, cand.win_is_hun, cand.possible
     declared_keys = s.declared_keys
     by_bits = plan.queries is not None
-    kinds = spot_kinds(place.spots, plan.query_bit, by_bits)
+    kinds = spot_kinds(place.spots, plan.query_bit, by_bits, sc.width)
     for rest_raw in arrange.arrangements(place.rest, s.wild):
         if place.bound <= s.best_fan:
             return
@@ -321,20 +325,20 @@ def read_place(s: State, place: Place) -> None:
                           s.hand_fact, HunFact(s.hun_kinds, s.held_hun, raw), s.context,
                           frozenset(rest_keys) | {g[0] * KEY_STRIDE + g[1]} | declared_keys)
                 f.pats = pats
-                judge(s, level2, f, pats, possible)
-                judge(s, level3, f, pats, possible)
-                keep_best(s, sc.intern(frozenset([k for k, v in pats.items() if v])), groups,
+                held = held1 | judge(s, level2, bits2, f, pats, possible)
+                keep_best(s, held | judge(s, level3, bits3, f, pats, possible), groups,
                           win_tile)
 
 
-def spot_kinds(spots: list[Spot], query_bit: dict[int, int], by_bits: bool
-               ) -> list[tuple[float, int, frozenset[str], list[Spot]]]:
+def spot_kinds(spots: list[Spot], query_bit: dict[int, int], by_bits: bool, width: int
+               ) -> list[tuple[float, int, int, list[Spot]]]:
     """Spots by what decides their skeleton-level result and bound (their own key bit and
-    their free patterns; each spot alone unless `by_bits`), best bound first."""
-    out: dict[Any, tuple[float, int, frozenset[str], list[Spot]]] = {}
+    their free patterns, as own << `width` | free; each spot alone unless `by_bits`), best
+    bound first."""
+    out: dict[int, tuple[float, int, int, list[Spot]]] = {}
     for i, sp in enumerate(spots):
         own = query_bit.get(sp.group[0] * KEY_STRIDE + sp.group[1], 0)
-        key: Any = (own, sp.free) if by_bits else i
+        key = own << width | sp.free if by_bits else i
         hit = out.get(key)
         if hit is None:
             out[key] = (sp.bound, own, sp.free, [sp])

@@ -99,8 +99,12 @@ def score_fresh(sc: Scorer, hand: Hand) -> ScoreResult:
                  HunFact(hand.hun, held_hun), context)
     indep: dict[str, bool] = {}
     base.pats = indep
-    for p in sc.plan.by_level[0]:
-        indep[p.id] = bool(p.fn(base))
+    fixed = 0                         # the mask of the hand-level patterns that hold
+    bits0 = sc.plan.level_bits[0]
+    for i, p in enumerate(sc.plan.by_level[0]):
+        v = indep[p.id] = bool(p.fn(base))
+        if v:
+            fixed |= bits0[i]
     forbidden = next((f.id for f in rs.forbids if f.fn(base)), None)
     for cond, fan in rs.instant_wins:
         if cond.fn(base):
@@ -113,7 +117,6 @@ def score_fresh(sc: Scorer, hand: Hand) -> ScoreResult:
         if t not in hun_set:
             counts[t] += 1
     layout = Layout(tuple(counts), len(held_hun), 4 - len(hand.melds))
-    fixed = sc.intern(frozenset([k for k, v in indep.items() if v]))
     if hand.heavenly and rs.heavenly_free_winning_tile:
         candidates = tuple(sorted(set(concealed_all)))
     else:
