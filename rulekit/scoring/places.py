@@ -288,7 +288,6 @@ def read_place(s: State, place: Place) -> None:
     sc = s.sc
     plan = sc.plan
     _, _, level2, level3 = plan.by_level
-    _, _, bits2, bits3 = plan.level_bits
     cand = place.cand
     win_tile, win_is_hun, possible = cand.win_tile, cand.win_is_hun, cand.possible
     declared_keys = s.declared_keys
@@ -306,7 +305,7 @@ def read_place(s: State, place: Place) -> None:
             g = spots[0].group
             gkey = g[0] * KEY_STRIDE + g[1]
             proj: Any = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
-            pats1, held1 = skeleton_level(s, proj, rest_raw + (g,),
+            held1 = skeleton_level(s, proj, rest_raw + (g,),
                                           frozenset(rest_keys) | {gkey} | declared_keys,
                                           cand.cand_win, possible, cand.shared, cand.tag)
             if sc.bound(held1, free) <= s.best_fan:
@@ -320,14 +319,12 @@ def read_place(s: State, place: Place) -> None:
                 raw = rest_raw + (g,)
                 held_g = group_fact(g, True, win_is_hun)
                 groups = plain + (held_g,) + s.declared
-                pats = dict(pats1)
                 f = Facts(groups, WinFact(win_tile, win_is_hun, sp.stands_for, held_g),
                           s.hand_fact, HunFact(s.hun_kinds, s.held_hun, raw), s.context,
                           frozenset(rest_keys) | {g[0] * KEY_STRIDE + g[1]} | declared_keys)
-                f.pats = pats
-                held = held1 | judge(s, level2, bits2, f, pats, possible)
-                keep_best(s, held | judge(s, level3, bits3, f, pats, possible), groups,
-                          win_tile)
+                f.held = held1
+                judge(s, level2, f, possible)
+                keep_best(s, judge(s, level3, f, possible), groups, win_tile)
 
 
 def spot_kinds(spots: list[Spot], query_bit: dict[int, int], by_bits: bool, width: int

@@ -1,8 +1,8 @@
 """Per-ruleset planning: which patterns count, at which level each is judged, and what a
 pattern's needs rule out before any arrangement is tried (the bounds' inputs).
 
-A set of patterns is a *mask*, an int: pattern i of the ruleset (in its pattern order) is
-bit i. Memo keys built from masks hash and compare at the cost of an int, and the garbage
+A set of patterns is a *mask*, an int: each pattern has its bit (`CompiledPattern.bit`,
+from its place in the ruleset's source order), and `Facts.held` is the same kind of mask. Memo keys built from masks hash and compare at the cost of an int, and the garbage
 collector never has to walk them (a frozenset of ids, or a tuple holding one, it must)."""
 from __future__ import annotations
 
@@ -79,8 +79,10 @@ def counted_patterns(rs: Ruleset) -> tuple[CompiledPattern, ...]:
 
 def build_plan(rs: Ruleset) -> Plan:
     pats = counted_patterns(rs)
-    ids = tuple(p.id for p in rs.patterns)
-    bit = {pid: 1 << i for i, pid in enumerate(ids)}
+    bit = {p.id: p.bit for p in rs.patterns}
+    width = max((p.bit.bit_length() for p in rs.patterns), default=0)
+    by_bit = {p.bit: p.id for p in rs.patterns}
+    ids = tuple(by_bit.get(1 << i, "") for i in range(width))
     valued_ids = rs.algebra.ids
     valued = 0
     for pid in valued_ids:

@@ -97,14 +97,10 @@ def score_fresh(sc: Scorer, hand: Hand) -> ScoreResult:
     win_is_hun = hand.win_tile in hun_set
     base = Facts((), WinFact(hand.win_tile, win_is_hun, hand.win_tile, None), hand_fact,
                  HunFact(hand.hun, held_hun), context)
-    indep: dict[str, bool] = {}
-    base.pats = indep
-    fixed = 0                         # the mask of the hand-level patterns that hold
-    bits0 = sc.plan.level_bits[0]
-    for i, p in enumerate(sc.plan.by_level[0]):
-        v = indep[p.id] = bool(p.fn(base))
-        if v:
-            fixed |= bits0[i]
+    for p in sc.plan.by_level[0]:
+        if p.fn(base):
+            base.held |= p.bit
+    fixed = base.held                 # the mask of the hand-level patterns that hold
     forbidden = next((f.id for f in rs.forbids if f.fn(base)), None)
     for cond, fan in rs.instant_wins:
         if cond.fn(base):
@@ -121,7 +117,7 @@ def score_fresh(sc: Scorer, hand: Hand) -> ScoreResult:
         candidates = tuple(sorted(set(concealed_all)))
     else:
         candidates = (hand.win_tile,)
-    state = State(sc, indep, fixed, hand_fact, context, hand.hun, held_hun, declared,
+    state = State(sc, fixed, hand_fact, context, hand.hun, held_hun, declared,
                   declared_keys, layout, WildDomain(rs, concealed_all, hand.hun))
     if by_place_pays(layout.hun, len(candidates)):
         by_place(state, candidates)

@@ -23,8 +23,8 @@ from rulekit.tiles import tile_name
 # masks: possible, possible less the skeleton-level ones, the reading-level ones possible;
 # and the bound
 Limits = tuple[int, int, int, float]
-# every pattern's truth so far, and the mask of those that hold
-Judged = tuple[dict[str, bool], int]
+# the mask of the patterns that hold so far
+Judged = int
 # everything a hand's score depends on (`score.hand_key`): concealed tiles sorted, melds as
 # (kind, tile, concealed, golden), winning tile, win_by, heavenly, discarded_hun, flowers,
 # earthly, ready_declared, hun kinds, indicator

@@ -62,17 +62,16 @@ class WildDomain:
 class State:
     """What one hand's search shares between its steps: built once per hand."""
 
-    __slots__ = ("sc", "indep", "fixed", "hand_fact", "context", "hun_kinds",
+    __slots__ = ("sc", "fixed", "hand_fact", "context", "hun_kinds",
                  "held_hun", "declared", "declared_keys", "declared_bits", "layout", "wild",
                  "best_fan", "best", "steps")
 
-    def __init__(self, sc: Scorer, indep: dict[str, bool], fixed: int,
+    def __init__(self, sc: Scorer, fixed: int,
                  hand_fact: HandFact, context: ContextFact, hun_kinds: tuple[int, ...],
                  held_hun: tuple[int, ...], declared: tuple[GroupFact, ...],
                  declared_keys: frozenset[int], layout: Layout, wild: WildDomain) -> None:
         self.sc = sc
-        self.indep = indep
-        self.fixed = fixed
+        self.fixed = fixed            # the mask of the hand-level patterns that hold
         self.hand_fact = hand_fact
         self.context = context
         self.hun_kinds = hun_kinds
@@ -95,31 +94,26 @@ def keep_best(s: State, held: int, groups: tuple[GroupFact, ...], win_tile: int)
         s.best_fan, s.best = float(bd.fan), (bd, groups, win_tile, held)
 
 
-def judge(s: State, patterns: Sequence[CompiledPattern], bits: Sequence[int], f: Facts,
-          pats: dict[str, bool], possible: int) -> int:
-    """Judge `patterns` (whose bits are `bits`) on `f`, recording each in `pats`; the mask
-    of those that hold. Only the patterns in the mask `possible` are evaluated.
+def judge(s: State, patterns: Sequence[CompiledPattern], f: Facts, possible: int) -> int:
+    """Judge `patterns` on `f`, or'ing the bit of each that holds into `f.held` (later
+    patterns read it); `f.held` after. Only the patterns in the mask `possible` are
+    evaluated.
 
     Counts the steps spent (each pattern's static cost per evaluation): the static budget
     assumes a bounded number of evaluations per hand, and a ruleset whose bounds prune
     badly could otherwise make one hand take minutes. Over `limits.RUN_STEPS` the hand
     stops with a `RulesetError` naming the patterns being judged."""
-    true = 0
     steps = 0
-    for i, p in enumerate(patterns):
-        b = bits[i]
+    for p in patterns:
+        b = p.bit
         if possible & b:
             steps += p.steps
-            v = bool(p.fn(f))
-        else:
-            v = False
-        pats[p.id] = v
-        if v:
-            true |= b
+            if p.fn(f):
+                f.held |= b
     s.steps += steps
     if s.steps > limits.RUN_STEPS:
         over_budget(s.sc.rs, patterns)
-    return true
+    return f.held
 
 
 def over_budget(rs: Ruleset, patterns: Sequence[CompiledPattern]) -> None:
@@ -220,7 +214,6 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
     """
     sc = s.sc
     _, _, level2, level3 = sc.plan.by_level
-    _, _, bits2, bits3 = sc.plan.level_bits
     for g in groups:
         held_g = group_fact(g, True, False)
         win = WinFact(win_tile, False, win_tile, held_g)
@@ -228,18 +221,17 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
             raw = rest_raw + (g,)
             skey = skeleton_key(raw)
             index = frozenset(skey) | s.declared_keys
-            pats1, held1 = skeleton_level(s, projection_of(s, skey), raw, index, cand_win,
-                                          possible, projections, tag)
+            held1 = skeleton_level(s, projection_of(s, skey), raw, index, cand_win, possible,
+                                   projections, tag)
             if sc.bound(held1, free12) <= s.best_fan:
                 continue
             hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
             groups_ = tuple([group_fact(x, False, False) for x in rest_raw]) + (held_g,)
             groups_ += s.declared
-            pats = dict(pats1)
             f = Facts(groups_, win, s.hand_fact, hun_fact, s.context, index)
-            f.pats = pats
-            held = held1 | judge(s, level2, bits2, f, pats, possible)
-            keep_best(s, held | judge(s, level3, bits3, f, pats, possible), groups_, win_tile)
+            f.held = held1
+            judge(s, level2, f, possible)
+            keep_best(s, judge(s, level3, f, possible), groups_, win_tile)
             if s.best_fan >= bound_all:
                 return
 
@@ -274,20 +266,18 @@ def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...], index: frozen
             known = judge_level1(s, plain + s.declared, cand_win,
                                  HunFact(s.hun_kinds, s.held_hun, raw), index, possible)
         else:
-            known = (dict(s.indep), s.fixed)
+            known = s.fixed
         shared[key] = known
     return known
 
 
 def judge_level1(s: State, groups: tuple[GroupFact, ...], cand_win: WinFact,
                  hun_fact: HunFact, index: frozenset[int], possible: int) -> Judged:
-    """The skeleton-level patterns judged on one skeleton: every pattern's truth so far,
-    and the mask of those that hold."""
-    pats1 = dict(s.indep)
+    """The skeleton-level patterns judged on one skeleton: the mask of the patterns that
+    hold so far (the hand-level ones too)."""
     f1 = Facts(groups, cand_win, s.hand_fact, hun_fact, s.context, index)
-    f1.pats = pats1
-    plan = s.sc.plan
-    return pats1, s.fixed | judge(s, plan.by_level[1], plan.level_bits[1], f1, pats1, possible)
+    f1.held = s.fixed
+    return judge(s, s.sc.plan.by_level[1], f1, possible)
 
 
 def level1_at(s: State, bits: int, cand_win: WinFact, hun_fact: HunFact,
@@ -302,7 +292,7 @@ def level1_at(s: State, bits: int, cand_win: WinFact, hun_fact: HunFact,
         index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys
         known = shared[proj] = judge_level1(s, s.declared, cand_win, hun_fact, index,
                                             possible)
-    return known[1]
+    return known
 
 
 def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projections,
@@ -389,7 +379,7 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
     soon as its bound cannot beat the best so far."""
     possible, free12, free3, bound_all = limits
     sc = s.sc
-    seen: dict[tuple[int, ...], tuple[dict[str, bool], int, float, frozenset[int]]] = {}
+    seen: dict[tuple[int, ...], tuple[int, float, frozenset[int]]] = {}
     pruned: set[tuple[int, ...]] = set()
     for skey, raws in skeletons:
         if skey in pruned:
@@ -397,50 +387,46 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
         entry = seen.get(skey)
         if entry is None:
             index = frozenset(skey) | s.declared_keys
-            pats1, held1 = skeleton_level(s, projection_of(s, skey), raws[0], index,
-                                          cand_win, possible, shared_level1, tag)
+            held1 = skeleton_level(s, projection_of(s, skey), raws[0], index, cand_win,
+                                   possible, shared_level1, tag)
             bound = sc.bound(held1, free12)
             if bound <= s.best_fan:
                 # the best only grows: this skeleton is out for good, keep nothing
                 pruned.add(skey)
                 continue
-            entry = seen[skey] = (pats1, held1, bound, index)
-        pats, held_base, bound, index = entry
+            entry = seen[skey] = (held1, bound, index)
+        held_base, bound, index = entry
         for raw in raws:
             if bound <= s.best_fan:
                 break
             plain = tuple([group_fact(g, False, False) for g in raw])
-            read(s, raw, plain, win_tile, cand_win, pats, held_base, bound, index,
+            read(s, raw, plain, win_tile, cand_win, held_base, bound, index,
                  HunFact(s.hun_kinds, s.held_hun, raw), possible, free3)
             if s.best_fan >= bound_all:
                 return
 
 
 def read(s: State, raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...], win_tile: int,
-         cand_win: WinFact, pats: dict[str, bool], held_base: int, bound: float,
+         cand_win: WinFact, held_base: int, bound: float,
          index: frozenset[int], hun_fact: HunFact, possible: int, free3: int) -> None:
     """One arrangement: its arrangement-level patterns, then each place of the winning
     tile with the reading-level ones."""
     sc = s.sc
     _, _, level2, level3 = sc.plan.by_level
-    _, _, bits2, bits3 = sc.plan.level_bits
     if level2:
-        pats = dict(pats)
         f2 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
-        f2.pats = pats
-        held_base |= judge(s, level2, bits2, f2, pats, possible)
+        f2.held = held_base
+        held_base = judge(s, level2, f2, possible)
         bound = sc.bound(held_base, free3)
         if bound <= s.best_fan:
             return
     live3 = level3 if free3 else ()
-    if live3:
-        pats = dict(pats)
     for groups, win in readings(raw, plain, s.declared, win_tile, win_tile in s.hun_kinds):
         held = held_base
         if live3:
             f = Facts(groups, win, s.hand_fact, hun_fact, s.context, index)
-            f.pats = pats
-            held = held_base | judge(s, live3, bits3, f, pats, possible)
+            f.held = held_base
+            held = judge(s, live3, f, possible)
         keep_best(s, held, groups, win_tile)
         if s.best_fan >= bound or not live3:
             break
