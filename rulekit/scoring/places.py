@@ -20,7 +20,7 @@ from typing import Any
 
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
-from rulekit.codes import HONOR_START, KEY_STRIDE, NUM_KINDS, RUN
+from rulekit.codes import HONOR_START, KEY_STRIDE, NUM_KINDS, PAIR, RUN
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
@@ -139,21 +139,31 @@ def places_of(s: State, cand: Cand, whole: frozenset[int]) -> list[Place]:
     plan = sc.plan
     possible, win_tile = cand.possible, cand.win_tile
     free23 = possible & (plan.level_masks[2] | plan.level_masks[3]) & ~plan.gated
-    by_rest: dict[tuple[tuple[int, ...], int, int, int], tuple[Layout, list[Spot]]] = {}
-    for g, stands, rest in win_groups(s, win_tile, cand.win_is_hun):
-        free = free23
-        for p in plan.win_gated:
-            b = plan.bit[p.id]
-            if possible & b and sc.group_allows(p, g, win_tile, stands, cand.win_is_hun):
-                free |= b
+    by_rest: dict[int, list[Spot]] = {}
+    for g, stands in win_groups(s, win_tile, cand.win_is_hun):
+        free = free23 | (sc.group_allows(g, win_tile, stands, cand.win_is_hun) & possible)
         bound = spot_bound(s, cand, g, free, whole, True)
         if bound > s.best_fan:
-            rkey = (rest.counts, rest.hun, rest.need_melds, rest.need_pairs)
+            rkey = rest_code(g)
             hit = by_rest.get(rkey)
             if hit is None:
-                hit = by_rest[rkey] = (rest, [])
-            hit[1].append(Spot(bound, g, stands, free))
-    return [Place(cand, rest, spots) for rest, spots in by_rest.values()]
+                hit = by_rest[rkey] = []
+            hit.append(Spot(bound, g, stands, free))
+    # the rest is built once per place, only for the spots that can beat the best
+    return [Place(cand, arrange.rest_layout(s.layout, spots[0].group), spots)
+            for spots in by_rest.values()]
+
+
+def rest_code(g: RawGroup) -> int:
+    """Which rest of the hand taking `g` out leaves, as one int: the rest is the hand less
+    `g`'s real tiles, its hun less `g`'s, less a pair or a meld (`arrange.rest_layout`)."""
+    real = list(group_kinds(g))
+    for fill in g.fills:
+        real.remove(fill)
+    code = 0
+    for k in real:                    # ascending; digits from 1, so lengths differ
+        code = code * (NUM_KINDS + 1) + k + 1
+    return (code * 8 + len(g.fills)) * 2 + int(g.shape == PAIR)
 
 
 def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, reach: frozenset[int],
@@ -224,32 +234,32 @@ def refine(s: State, place: Place,
     return True
 
 
-def win_groups(s: State, win_tile: int, win_is_hun: bool
-               ) -> list[tuple[RawGroup, int, Layout]]:
-    """Every group the winning tile can sit in, the kind it stands for there, and the rest.
+def win_groups(s: State, win_tile: int, win_is_hun: bool) -> list[tuple[RawGroup, int]]:
+    """Every group the winning tile can sit in, and the kind it stands for there.
 
     A real tile sits in a group holding it (`arrange.groups_holding`). A hun winning tile
     stands for some kind k in a group with another hun or real tile: the groups holding a
-    real k when the hand has one more k and one hun fewer, with k counted back as a fill.
+    real k when the hand has one more k and one hun fewer, with k counted back as a fill
+    (the rest is then the hand less that group: `arrange.rest_layout(s.layout, group)`).
     Only the kinds an arrangement can give such a group are tried: near a real tile, or in
     the wild domain for groups all of hun (as `arrange.arrangements` forms them).
     """
     layout = s.layout
     if not win_is_hun:
-        return [(g, win_tile, arrange.rest_layout(layout, g))
+        return [(g, win_tile)
                 for g in arrange.groups_holding(layout.counts, layout.hun, win_tile)]
     dom = frozenset([k for k in s.wild() if 0 <= k < NUM_KINDS])
-    out: list[tuple[RawGroup, int, Layout]] = []
+    out: list[tuple[RawGroup, int]] = []
     hun = layout.hun - 1
+    counts = list(layout.counts)
     for k in stand_ins(layout.counts, dom):
-        counts = list(layout.counts)
         counts[k] += 1
-        more = Layout(tuple(counts), hun, layout.need_melds, layout.need_pairs)
         for g in arrange.groups_holding(counts, hun, k):
             actual = RawGroup(g.shape, g.first, tuple(sorted(g.fills + (k,))))
             if len(actual.fills) == len(group_kinds(actual)) and not wild_group(actual, dom):
                 continue
-            out.append((actual, k, arrange.rest_layout(more, g)))
+            out.append((actual, k))
+        counts[k] -= 1
     return out
 
 

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from rulekit.algebra import EXACT_BOUND_PATTERNS, Breakdown, num
 from rulekit.arrange import RawGroup
-from rulekit.dsl.compile import CompiledPattern
+from rulekit.codes import NUM_KINDS
 from rulekit.facts import Facts, group_fact
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.explain import Totals, totals
@@ -39,6 +39,15 @@ DENSE_FANS: Final = 16
 most, filled lazily); with more, in a dict keyed by them."""
 
 
+def group_code(g: RawGroup) -> int:
+    """A group as one int: its shape, first kind, fills and flags (every field)."""
+    code = 0
+    for k in g.fills:
+        code = code * (NUM_KINDS + 1) + k + 1   # digits from 1: fills of any length differ
+    code = (code * 8 + g.shape) * NUM_KINDS + g.first
+    return ((code * 2 + int(g.declared)) * 2 + int(g.concealed)) * 2 + int(g.golden)
+
+
 class Scorer:
     """One ruleset's scoring caches; `rulekit.scoring.score_hand` keeps one per ruleset."""
 
@@ -57,7 +66,7 @@ class Scorer:
         self.fans: dict[int, Breakdown] = {}
         # bounds by held | free << width (valued bits only)
         self.bounds: dict[int, float] = {}
-        self.allows: dict[tuple[str, RawGroup, int, int, bool], bool] = {}
+        self.allows: dict[int, int] = {}      # `group_allows`
         self.limit_memo: dict[int, Limits] = {}
         # skeleton-level results shared between hands (`search.projections`), and the small
         # int each hand's (fixed, possible, facts read) tag becomes
@@ -149,11 +158,14 @@ class Scorer:
             hit = self.limit_memo[key] = (can, free12, free3, self.bound(fixed, can))
         return hit
 
-    def group_allows(self, p: CompiledPattern, g: RawGroup, win_tile: int, stands_for: int,
-                     win_is_hun: bool) -> bool:
-        """Can `p` hold when the winning tile sits in `g`, standing for `stands_for`? (By
-        its needs: a quick no, never a wrong one.)"""
-        key = (p.id, g, win_tile, stands_for, win_is_hun)
+    def group_allows(self, g: RawGroup, win_tile: int, stands_for: int,
+                     win_is_hun: bool) -> int:
+        """The mask of the win-gated patterns (`plan.win_gated`) that can hold when the
+        winning tile sits in `g`, standing for `stands_for` (by their needs: a quick no,
+        never a wrong one). Memoised under one int, so the memo holds nothing the garbage
+        collector must walk."""
+        key = group_code(g)
+        key = ((key * NUM_KINDS + win_tile) * NUM_KINDS + stands_for) * 2 + int(win_is_hun)
         hit = self.allows.get(key)
         if hit is None:
             held = group_fact(g, True, win_is_hun)
@@ -161,7 +173,11 @@ class Scorer:
                                      "win.stands_for": stands_for}
             for attr in WIN_GROUP_ATTRS:
                 known["win.group." + attr] = getattr(held, attr)
-            hit = self.allows[key] = possible(p, known, {})
+            hit = 0
+            for p in self.plan.win_gated:
+                if possible(p, known, {}):
+                    hit |= p.bit
+            self.allows[key] = hit
         return hit
 
     def finish(self, base: Facts, bd: Breakdown, groups: tuple[Any, ...], win_tile: int,

@@ -180,13 +180,14 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
     groups = arrange.groups_holding(layout.counts, layout.hun, win_tile)
     feasible: dict[RawGroup, bool] = {}
     allows: dict[RawGroup, int] = {}
+    masks = [sc.group_allows(g, win_tile, win_tile, False) for g in groups]
     for p in sc.plan.win_gated:
-        b = sc.plan.bit[p.id]
+        b = p.bit
         if not possible & b:
             continue
         found = False
-        for g in groups:
-            if not sc.group_allows(p, g, win_tile, win_tile, False):
+        for i, g in enumerate(groups):
+            if not masks[i] & b:
                 continue
             ok = feasible.get(g)
             if ok is None:
@@ -241,8 +242,9 @@ def projections(s: State, cand_win: WinFact, possible: int) -> tuple[Projections
 
     When those patterns read only shape queries and hand-level facts, a result depends on
     the projection, the hand-level patterns, the patterns still possible and the facts read:
-    it is kept by the scorer, tagged with these, and serves every later hand that agrees.
-    Otherwise it is kept for this hand only.
+    it is kept by the scorer, tagged with these, and serves every later hand that agrees
+    (the key is one int: the tag above the projection's bits). Otherwise it is kept for
+    this hand only.
     """
     getters = s.sc.plan.level1_reads
     if getters is None:
@@ -258,7 +260,8 @@ def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...], index: frozen
                    cand_win: WinFact, possible: int, shared: Projections, tag: Any) -> Judged:
     """Skeleton-level patterns of one skeleton, judged on `raw`: shared by every skeleton
     with the same projection (and, tagged, by every hand that agrees on what they read)."""
-    key = proj if tag is None else (proj, tag)
+    # tagged, the projection is bits of the queried keys: the tag goes above them
+    key = proj if tag is None else tag << len(s.sc.plan.query_keys) | proj
     known = shared.get(key)
     if known is None:
         if s.sc.plan.by_level[1]:
@@ -286,7 +289,7 @@ def level1_at(s: State, bits: int, cand_win: WinFact, hun_fact: HunFact,
     `plan.query_keys`, declared melds included): shape queries are all they read of a
     skeleton, so the declared melds and the queried keys stand in for its groups."""
     keys = s.sc.plan.query_keys
-    proj: Any = bits if tag is None else (bits, tag)
+    proj: Any = bits if tag is None else tag << len(keys) | bits
     known = shared.get(proj)
     if known is None:
         index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys
