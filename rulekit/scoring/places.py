@@ -112,11 +112,18 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
     queue: list[tuple[float, int, int, Place]] = []
+    hun_groups: list[tuple[RawGroup, int, int]] | None = None
     for win_tile in candidates:
         cand = Cand(s, win_tile)
         if cand.bound_all <= s.best_fan:
             continue
-        for place in places_of(s, cand, whole):
+        if not cand.win_is_hun:
+            groups = win_groups(s, win_tile, False)
+        elif hun_groups is None:      # the same for every hun winning tile: listed once
+            groups = hun_groups = win_groups(s, win_tile, True)
+        else:
+            groups = hun_groups
+        for place in places_of(s, cand, groups, whole):
             queue.append((-place.bound, len(place.spots), len(queue), place))
     reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]] = {}
     heapq.heapify(queue)
@@ -133,18 +140,19 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
         read_place(s, place)
 
 
-def places_of(s: State, cand: Cand, whole: frozenset[int]) -> list[Place]:
-    """The places of one candidate winning tile, each with its spots' cheap bounds."""
+def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int]],
+              whole: frozenset[int]) -> list[Place]:
+    """The places of one candidate winning tile (in `groups`, from `win_groups`), each with
+    its spots' cheap bounds."""
     sc = s.sc
     plan = sc.plan
     possible, win_tile = cand.possible, cand.win_tile
     free23 = possible & (plan.level_masks[2] | plan.level_masks[3]) & ~plan.gated
     by_rest: dict[int, list[Spot]] = {}
-    for g, stands in win_groups(s, win_tile, cand.win_is_hun):
+    for g, stands, rkey in groups:
         free = free23 | (sc.group_allows(g, win_tile, stands, cand.win_is_hun) & possible)
         bound = spot_bound(s, cand, g, free, whole, True)
         if bound > s.best_fan:
-            rkey = rest_code(g)
             hit = by_rest.get(rkey)
             if hit is None:
                 hit = by_rest[rkey] = []
@@ -178,7 +186,7 @@ def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, reach: frozenset[in
         return min(cand.bound_all, sc.bound(s.fixed, free))
     if plan.queries is None:
         return min(cand.bound_all, sc.bound(s.fixed, cand.free1 | free))
-    own = plan.query_bit.get(g.shape * KEY_STRIDE + g.first, 0)
+    own = plan.query_bit.get(g[0] * KEY_STRIDE + g[1], 0)
     width = sc.width
     if whole:                         # then the bound depends on g only through `own`
         hit = cand.whole_of.get(own << width | free)
@@ -234,8 +242,10 @@ def refine(s: State, place: Place,
     return True
 
 
-def win_groups(s: State, win_tile: int, win_is_hun: bool) -> list[tuple[RawGroup, int]]:
-    """Every group the winning tile can sit in, and the kind it stands for there.
+def win_groups(s: State, win_tile: int, win_is_hun: bool
+               ) -> list[tuple[RawGroup, int, int]]:
+    """Every group the winning tile can sit in, the kind it stands for there, and which
+    rest it leaves (`rest_code`).
 
     A real tile sits in a group holding it (`arrange.groups_holding`). A hun winning tile
     stands for some kind k in a group with another hun or real tile: the groups holding a
@@ -246,10 +256,10 @@ def win_groups(s: State, win_tile: int, win_is_hun: bool) -> list[tuple[RawGroup
     """
     layout = s.layout
     if not win_is_hun:
-        return [(g, win_tile)
+        return [(g, win_tile, rest_code(g))
                 for g in arrange.groups_holding(layout.counts, layout.hun, win_tile)]
     dom = frozenset([k for k in s.wild() if 0 <= k < NUM_KINDS])
-    out: list[tuple[RawGroup, int]] = []
+    out: list[tuple[RawGroup, int, int]] = []
     hun = layout.hun - 1
     counts = list(layout.counts)
     for k in stand_ins(layout.counts, dom):
@@ -258,7 +268,7 @@ def win_groups(s: State, win_tile: int, win_is_hun: bool) -> list[tuple[RawGroup
             actual = RawGroup(g.shape, g.first, tuple(sorted(g.fills + (k,))))
             if len(actual.fills) == len(group_kinds(actual)) and not wild_group(actual, dom):
                 continue
-            out.append((actual, k))
+            out.append((actual, k, rest_code(actual)))
         counts[k] -= 1
     return out
 
