@@ -319,6 +319,7 @@ def read_place(s: State, place: Place) -> None:
         rest_keys = [x[0] * KEY_STRIDE + x[1] for x in rest_raw]
         rest_bits = plan.projection(rest_keys) | s.declared_bits if by_bits else 0
         plain: tuple[GroupFact, ...] | None = None
+        indexes: dict[int, frozenset[int]] = {}
         for kind_bound, own, free, spots in kinds:
             if kind_bound <= s.best_fan:
                 break                 # sorted: so are the kinds after it
@@ -326,12 +327,12 @@ def read_place(s: State, place: Place) -> None:
             gkey = g[0] * KEY_STRIDE + g[1]
             proj: Any = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
             held1 = skeleton_level(s, proj, rest_raw + (g,),
-                                          frozenset(rest_keys) | {gkey} | declared_keys,
-                                          cand.cand_win, possible, cand.shared, cand.tag)
+                                   index_with(indexes, rest_keys, gkey, declared_keys),
+                                   cand.cand_win, possible, cand.shared, cand.tag)
             if sc.bound(held1, free) <= s.best_fan:
                 continue
             if plain is None:
-                plain = tuple([group_fact(x, False, False) for x in rest_raw])
+                plain = sc.plain_facts(rest_raw)
             for sp in spots:
                 if sp.bound <= s.best_fan:
                     break
@@ -341,10 +342,24 @@ def read_place(s: State, place: Place) -> None:
                 groups = plain + (held_g,) + s.declared
                 f = Facts(groups, WinFact(win_tile, win_is_hun, sp.stands_for, held_g),
                           s.hand_fact, HunFact(s.hun_kinds, s.held_hun, raw), s.context,
-                          frozenset(rest_keys) | {g[0] * KEY_STRIDE + g[1]} | declared_keys)
+                          index_with(indexes, rest_keys, g[0] * KEY_STRIDE + g[1],
+                                     declared_keys))
                 f.held = held1
                 judge(s, level2, f, possible)
                 keep_best(s, judge(s, level3, f, possible), groups, win_tile)
+
+
+def index_with(indexes: dict[int, frozenset[int]], rest_keys: list[int], gkey: int,
+               declared_keys: frozenset[int]) -> frozenset[int]:
+    """The skeleton index (`Facts.index`) of one arrangement of a rest with the group of
+    key `gkey` added: built once per key and arrangement (`indexes`), shared by its spots."""
+    hit = indexes.get(gkey)
+    if hit is None:
+        hit = frozenset(rest_keys + [gkey])
+        if declared_keys:
+            hit = hit | declared_keys
+        indexes[gkey] = hit
+    return hit
 
 
 def spot_kinds(spots: list[Spot], query_bit: dict[int, int], by_bits: bool, width: int

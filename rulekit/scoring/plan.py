@@ -2,7 +2,8 @@
 pattern's needs rule out before any arrangement is tried (the bounds' inputs).
 
 A set of patterns is a *mask*, an int: each pattern has its bit (`CompiledPattern.bit`,
-from its place in the ruleset's source order), and `Facts.held` is the same kind of mask. Memo keys built from masks hash and compare at the cost of an int, and the garbage
+from its place in the ruleset's source order), and `Facts.held` is the same kind of mask.
+Memo keys built from masks hash and compare at the cost of an int, and the garbage
 collector never has to walk them (a frozenset of ids, or a tuple holding one, it must)."""
 from __future__ import annotations
 

@@ -221,13 +221,13 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
         for rest_raw in arrange.arrangements(arrange.rest_layout(s.layout, g), s.wild):
             raw = rest_raw + (g,)
             skey = skeleton_key(raw)
-            index = frozenset(skey) | s.declared_keys
+            index = frozenset(skey) | s.declared_keys if s.declared_keys else frozenset(skey)
             held1 = skeleton_level(s, projection_of(s, skey), raw, index, cand_win, possible,
                                    projections, tag)
             if sc.bound(held1, free12) <= s.best_fan:
                 continue
             hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
-            groups_ = tuple([group_fact(x, False, False) for x in rest_raw]) + (held_g,)
+            groups_ = sc.plain_facts(rest_raw) + (held_g,)
             groups_ += s.declared
             f = Facts(groups_, win, s.hand_fact, hun_fact, s.context, index)
             f.held = held1
@@ -265,8 +265,7 @@ def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...], index: frozen
     known = shared.get(key)
     if known is None:
         if s.sc.plan.by_level[1]:
-            plain = tuple([group_fact(g, False, False) for g in raw])
-            known = judge_level1(s, plain + s.declared, cand_win,
+            known = judge_level1(s, s.sc.plain_facts(raw) + s.declared, cand_win,
                                  HunFact(s.hun_kinds, s.held_hun, raw), index, possible)
         else:
             known = s.fixed
@@ -389,7 +388,7 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
             continue
         entry = seen.get(skey)
         if entry is None:
-            index = frozenset(skey) | s.declared_keys
+            index = frozenset(skey) | s.declared_keys if s.declared_keys else frozenset(skey)
             held1 = skeleton_level(s, projection_of(s, skey), raws[0], index, cand_win,
                                    possible, shared_level1, tag)
             bound = sc.bound(held1, free12)
@@ -402,7 +401,7 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
         for raw in raws:
             if bound <= s.best_fan:
                 break
-            plain = tuple([group_fact(g, False, False) for g in raw])
+            plain = sc.plain_facts(raw)
             read(s, raw, plain, win_tile, cand_win, held_base, bound, index,
                  HunFact(s.hun_kinds, s.held_hun, raw), possible, free3)
             if s.best_fan >= bound_all:
