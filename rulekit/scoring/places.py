@@ -57,7 +57,7 @@ class Cand:
     where skeleton results are kept, and the memos of its bounds)."""
 
     __slots__ = ("win_tile", "win_is_hun", "cand_win", "possible", "shared", "tag",
-                 "bound_all", "free1", "held1_of", "bound_of", "whole_of", "hun_fact")
+                 "bound_all", "free1", "held1_of", "whole_held1", "whole_of", "hun_fact")
 
     def __init__(self, s: State, win_tile: int) -> None:
         self.win_is_hun = win_is_hun = win_tile in s.hun_kinds
@@ -72,11 +72,11 @@ class Cand:
         self.tag = tag
         self.bound_all = bound_all
         self.free1 = possible & s.sc.plan.level_masks[1]
-        # by queried-key bits: the skeleton-level patterns that hold; by those bits and
-        # a spot's free patterns (bits << mask width | free): the spot's bound from them;
-        # by a spot's own key bit and free patterns: its bound from the whole hand's reach
+        # by queried-key bits: the mask of skeleton-level patterns that hold; by a spot's
+        # own key bit: the distinct such masks over the whole hand's reach; by that bit and
+        # the spot's free patterns (own << mask width | free): its bound from them
         self.held1_of: dict[int, int] = {}
-        self.bound_of: dict[int, float] = {}
+        self.whole_held1: dict[int, list[int]] = {}
         self.whole_of: dict[int, float] = {}
         self.hun_fact = HunFact(s.hun_kinds, s.held_hun)
 
@@ -151,7 +151,7 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int]],
     by_rest: dict[int, list[Spot]] = {}
     for g, stands, rkey in groups:
         free = free23 | (sc.group_allows(g, win_tile, stands, cand.win_is_hun) & possible)
-        bound = spot_bound(s, cand, g, free, whole, True)
+        bound = spot_bound(s, cand, g, free, cand.whole_held1, whole, True)
         if bound > s.best_fan:
             hit = by_rest.get(rkey)
             if hit is None:
@@ -163,8 +163,9 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int]],
 
 
 def rest_code(g: RawGroup) -> int:
-    """Which rest of the hand taking `g` out leaves, as one int: the rest is the hand less
-    `g`'s real tiles, its hun less `g`'s, less a pair or a meld (`arrange.rest_layout`)."""
+    """The rest that taking `g` out of the hand leaves, as one int: the hand less `g`'s
+    real tiles, its hun less `g`'s, and one pair or one meld fewer to form
+    (`arrange.rest_layout`)."""
     real = list(group_kinds(g))
     for fill in g.fills:
         real.remove(fill)
@@ -174,12 +175,14 @@ def rest_code(g: RawGroup) -> int:
     return (code * 8 + len(g.fills)) * 2 + int(g.shape == PAIR)
 
 
-def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, reach: frozenset[int],
-               whole: bool) -> float:
+def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, list[int]],
+               reach: frozenset[int], whole: bool) -> float:
     """The best fan of a reading with the winning tile in `g` and the queried keys of one
     of `reach` (bits of `plan.query_keys`): the whole hand's reach (cheap, shared; only
     its sets holding `g`'s key count) or the rest's (exact, `g`'s key added). Either
-    contains every such reading's keys, so the bound holds."""
+    contains every such reading's keys, so the bound holds. The reach's sets come down to
+    a few distinct skeleton-level masks (`held1s`, by `g`'s own key bit): only those are
+    bounded."""
     sc = s.sc
     plan = sc.plan
     if not plan.by_level[1]:
@@ -187,32 +190,42 @@ def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, reach: frozenset[in
     if plan.queries is None:
         return min(cand.bound_all, sc.bound(s.fixed, cand.free1 | free))
     own = plan.query_bit.get(g[0] * KEY_STRIDE + g[1], 0)
-    width = sc.width
+    key = own << sc.width | free
     if whole:                         # then the bound depends on g only through `own`
-        hit = cand.whole_of.get(own << width | free)
+        hit = cand.whole_of.get(key)
         if hit is not None:
             return hit
-    gbit = own | s.declared_bits
+    options = held1s.get(own)
+    if options is None:
+        options = held1s[own] = held1_sets(s, cand, own, reach, whole)
     bound = -1.0
-    for bits in reach:
-        if whole and bits & own != own:
-            continue
-        both = bits | gbit
-        key = both << width | free
-        b = cand.bound_of.get(key)
-        if b is None:
-            held1 = cand.held1_of.get(both)
-            if held1 is None:
-                held1 = cand.held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
-                                                        cand.possible, cand.shared,
-                                                        cand.tag)
-            b = cand.bound_of[key] = sc.bound(held1, free)
+    for held1 in options:
+        b = sc.bound(held1, free)
         if b > bound:
             bound = b
     bound = min(bound, cand.bound_all)
     if whole:
-        cand.whole_of[own << width | free] = bound
+        cand.whole_of[key] = bound
     return bound
+
+
+def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: bool
+               ) -> list[int]:
+    """The distinct masks of skeleton-level patterns that hold over the sets of `reach`
+    with a group of own key bit `own` added (the whole hand's reach: its sets that hold
+    that key), declared melds included."""
+    gbit = own | s.declared_bits
+    out: dict[int, None] = {}
+    for bits in reach:
+        if whole and bits & own != own:
+            continue
+        both = bits | gbit
+        held1 = cand.held1_of.get(both)
+        if held1 is None:
+            held1 = cand.held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
+                                                    cand.possible, cand.shared, cand.tag)
+        out[held1] = None
+    return list(out)
 
 
 def refine(s: State, place: Place,
@@ -229,8 +242,9 @@ def refine(s: State, place: Place,
     if not reach:
         return False
     spots = []
+    held1s: dict[int, list[int]] = {}     # the rest's, by a spot's own key bit
     for sp in place.spots:
-        sp.bound = spot_bound(s, place.cand, sp.group, sp.free, reach, False)
+        sp.bound = spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False)
         if sp.bound > s.best_fan:
             spots.append(sp)
     if not spots:
