@@ -116,7 +116,7 @@ def test_every_place_of_a_hun_winning_tile_is_a_place_the_scan_reads() -> None:
         s = State(scorer_for(rs), 0, hand_fact, context, hand.hun, held, (),
                   frozenset(), layout, wild)
         places = {(key(group_fact(g, True, True)), k)
-                  for g, k, _ in win_groups(s, hand.win_tile, True)}
+                  for g, k, _, _ in win_groups(s, hand.win_tile, True)}
         seen = set()
         for raw in arrange.arrangements(layout, wild):
             plain = tuple(group_fact(g, False, False) for g in raw)

@@ -22,6 +22,7 @@ from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
 from rulekit.codes import HONOR_START, KEY_STRIDE, NUM_KINDS, PAIR, RUN
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact
+from rulekit.scoring.scorer import group_code
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
 
@@ -112,7 +113,7 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
     queue: list[tuple[float, int, int, Place]] = []
-    hun_groups: list[tuple[RawGroup, int, int]] | None = None
+    hun_groups: list[tuple[RawGroup, int, int, int]] | None = None
     for win_tile in candidates:
         cand = Cand(s, win_tile)
         if cand.bound_all <= s.best_fan:
@@ -140,7 +141,7 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
         read_place(s, place)
 
 
-def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int]],
+def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]],
               whole: frozenset[int]) -> list[Place]:
     """The places of one candidate winning tile (in `groups`, from `win_groups`), each with
     its spots' cheap bounds."""
@@ -149,8 +150,9 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int]],
     possible, win_tile = cand.possible, cand.win_tile
     free23 = possible & (plan.level_masks[2] | plan.level_masks[3]) & ~plan.gated
     by_rest: dict[int, list[Spot]] = {}
-    for g, stands, rkey in groups:
-        free = free23 | (sc.group_allows(g, win_tile, stands, cand.win_is_hun) & possible)
+    for g, stands, rkey, code in groups:
+        free = free23 | (sc.group_allows(g, win_tile, stands, cand.win_is_hun, code)
+                         & possible)
         bound = spot_bound(s, cand, g, free, cand.whole_held1, whole, True)
         if bound > s.best_fan:
             hit = by_rest.get(rkey)
@@ -257,9 +259,9 @@ def refine(s: State, place: Place,
 
 
 def win_groups(s: State, win_tile: int, win_is_hun: bool
-               ) -> list[tuple[RawGroup, int, int]]:
-    """Every group the winning tile can sit in, the kind it stands for there, and which
-    rest it leaves (`rest_code`).
+               ) -> list[tuple[RawGroup, int, int, int]]:
+    """Every group the winning tile can sit in, the kind it stands for there, which rest
+    it leaves (`rest_code`) and its `scorer.group_code`.
 
     A real tile sits in a group holding it (`arrange.groups_holding`). A hun winning tile
     stands for some kind k in a group with another hun or real tile: the groups holding a
@@ -270,10 +272,10 @@ def win_groups(s: State, win_tile: int, win_is_hun: bool
     """
     layout = s.layout
     if not win_is_hun:
-        return [(g, win_tile, rest_code(g))
+        return [(g, win_tile, rest_code(g), group_code(g))
                 for g in arrange.groups_holding(layout.counts, layout.hun, win_tile)]
     dom = frozenset([k for k in s.wild() if 0 <= k < NUM_KINDS])
-    out: list[tuple[RawGroup, int, int]] = []
+    out: list[tuple[RawGroup, int, int, int]] = []
     hun = layout.hun - 1
     counts = list(layout.counts)
     for k in stand_ins(layout.counts, dom):
@@ -282,7 +284,7 @@ def win_groups(s: State, win_tile: int, win_is_hun: bool
             actual = RawGroup(g.shape, g.first, tuple(sorted(g.fills + (k,))))
             if len(actual.fills) == len(group_kinds(actual)) and not wild_group(actual, dom):
                 continue
-            out.append((actual, k, rest_code(actual)))
+            out.append((actual, k, rest_code(actual), group_code(actual)))
         counts[k] -= 1
     return out
 
@@ -340,9 +342,8 @@ def read_place(s: State, place: Place) -> None:
             g = spots[0].group
             gkey = g[0] * KEY_STRIDE + g[1]
             proj: Any = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
-            held1 = skeleton_level(s, proj, rest_raw + (g,),
-                                   index_with(indexes, rest_keys, gkey, declared_keys),
-                                   cand.cand_win, possible, cand.shared, cand.tag)
+            held1 = skeleton_level(s, proj, rest_raw + (g,), None, cand.cand_win, possible,
+                                   cand.shared, cand.tag)
             if sc.bound(held1, free) <= s.best_fan:
                 continue
             if plain is None:

@@ -177,13 +177,13 @@ class Scorer:
             hit = self.limit_memo[key] = (can, free12, free3, self.bound(fixed, can))
         return hit
 
-    def group_allows(self, g: RawGroup, win_tile: int, stands_for: int,
-                     win_is_hun: bool) -> int:
+    def group_allows(self, g: RawGroup, win_tile: int, stands_for: int, win_is_hun: bool,
+                     code: int = -1) -> int:
         """The mask of the win-gated patterns (`plan.win_gated`) that can hold when the
         winning tile sits in `g`, standing for `stands_for` (by their needs: a quick no,
         never a wrong one). Memoised under one int, so the memo holds nothing the garbage
-        collector must walk."""
-        key = group_code(g)
+        collector must walk; `code` is `group_code(g)` when the caller has it."""
+        key = code if code >= 0 else group_code(g)
         key = ((key * NUM_KINDS + win_tile) * NUM_KINDS + stands_for) * 2 + int(win_is_hun)
         hit = self.allows.get(key)
         if hit is None:

@@ -256,15 +256,19 @@ def projections(s: State, cand_win: WinFact, possible: int) -> tuple[Projections
                                         len(tags))
 
 
-def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...], index: frozenset[int],
-                   cand_win: WinFact, possible: int, shared: Projections, tag: Any) -> Judged:
+def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...],
+                   index: frozenset[int] | None, cand_win: WinFact, possible: int,
+                   shared: Projections, tag: Any) -> Judged:
     """Skeleton-level patterns of one skeleton, judged on `raw`: shared by every skeleton
-    with the same projection (and, tagged, by every hand that agrees on what they read)."""
+    with the same projection (and, tagged, by every hand that agrees on what they read).
+    `index` is the skeleton's (`Facts.index`), or None to build it only if judged."""
     # tagged, the projection is bits of the queried keys: the tag goes above them
     key = proj if tag is None else tag << len(s.sc.plan.query_keys) | proj
     known = shared.get(key)
     if known is None:
         if s.sc.plan.by_level[1]:
+            if index is None:
+                index = frozenset([g[0] * KEY_STRIDE + g[1] for g in raw]) | s.declared_keys
             known = judge_level1(s, s.sc.plain_facts(raw) + s.declared, cand_win,
                                  HunFact(s.hun_kinds, s.held_hun, raw), index, possible)
         else:
