@@ -15,7 +15,7 @@ from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.result import NOT_A_WINNING_SHAPE, ScoreResult
 from rulekit.scoring.places import by_place, by_place_pays
 from rulekit.scoring.scorer import HandKey, Scorer
-from rulekit.scoring.search import State, WildDomain, search
+from rulekit.scoring.search import NO_INDEX, State, WildDomain, search
 
 # one Scorer per live Ruleset, by identity; an entry leaves with its ruleset
 _SCORERS: dict[int, tuple[Any, Scorer]] = {}
@@ -96,7 +96,7 @@ def score_fresh(sc: Scorer, hand: Hand) -> ScoreResult:
     # hand-level patterns, once; they may read the winning tile but not where it sits
     win_is_hun = hand.win_tile in hun_set
     base = Facts((), WinFact(hand.win_tile, win_is_hun, hand.win_tile, None), hand_fact,
-                 HunFact(hand.hun, held_hun), context)
+                 HunFact(hand.hun, held_hun), context, NO_INDEX)
     for p in sc.plan.by_level[0]:
         if p.fn(base):
             base.held |= p.bit

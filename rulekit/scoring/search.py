@@ -9,7 +9,7 @@ in `keep_best`, the one routine that values a reading and keeps it if it is the 
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Final, Iterable, Iterator, Sequence
 
 from rulekit import arrange, limits
 from rulekit.algebra import Breakdown
@@ -29,6 +29,7 @@ from rulekit.scoring.scorer import Judged, Scorer
 TIGHT_BOUND_HUN = 3
 
 Projections = dict[Any, Judged]
+NO_INDEX: Final[frozenset[int]] = frozenset()     # the index of facts without groups
 # the best reading's breakdown, groups, winning tile and the mask of its patterns
 Best = tuple[Breakdown, tuple[GroupFact, ...], int, int]
 
@@ -249,7 +250,8 @@ def projections(s: State, cand_win: WinFact, possible: int) -> tuple[Projections
     getters = s.sc.plan.level1_reads
     if getters is None:
         return {}, None
-    f = Facts((), cand_win, s.hand_fact, HunFact(s.hun_kinds, s.held_hun), s.context)
+    f = Facts((), cand_win, s.hand_fact, HunFact(s.hun_kinds, s.held_hun), s.context,
+              NO_INDEX)
     # the tag becomes a small int once per hand, so the per-skeleton lookups stay cheap
     tags = s.sc.level1_tags
     return s.sc.level1, tags.setdefault((s.fixed, possible, tuple([get(f) for get in getters])),
@@ -392,14 +394,14 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
             continue
         entry = seen.get(skey)
         if entry is None:
-            index = frozenset(skey) | s.declared_keys if s.declared_keys else frozenset(skey)
-            held1 = skeleton_level(s, projection_of(s, skey), raws[0], index, cand_win,
+            held1 = skeleton_level(s, projection_of(s, skey), raws[0], None, cand_win,
                                    possible, shared_level1, tag)
             bound = sc.bound(held1, free12)
             if bound <= s.best_fan:
                 # the best only grows: this skeleton is out for good, keep nothing
                 pruned.add(skey)
                 continue
+            index = frozenset(skey) | s.declared_keys if s.declared_keys else frozenset(skey)
             entry = seen[skey] = (held1, bound, index)
         held_base, bound, index = entry
         for raw in raws:
