@@ -29,7 +29,7 @@ class Plan:
     level_bits: tuple[tuple[int, ...], ...]
     level_masks: tuple[int, ...]
     ids: tuple[str, ...]              # bit i of a mask is the pattern ids[i]
-    bit: dict[str, int]               # pattern id -> its bit (1 << i)
+    bit: dict[str, int]               # pattern id -> its bit (`CompiledPattern.bit`)
     valued: int                       # the patterns the fan algebra values: all a fan reads
     # a valued pattern's bit -> the bits of the valued patterns it never holds with
     excludes: dict[int, int]
