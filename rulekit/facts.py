@@ -164,13 +164,14 @@ def run_key(suit: str, rank_: int) -> int:
 
 
 class Facts:
-    """Everything one pattern evaluation may read. `pats` holds earlier patterns' truth.
+    """Everything one pattern evaluation may read. `held` is the mask of the earlier
+    patterns that hold (bit: `CompiledPattern.bit`); patterns read each other from it.
 
     `index` holds `shape_key` of every group, so run()/set()/pair() are set lookups; the
     scorer builds it once per skeleton and passes it in.
     """
 
-    __slots__ = ("groups", "win", "hand", "hun", "context", "suits", "pats", "index",
+    __slots__ = ("groups", "win", "hand", "hun", "context", "suits", "held", "index",
                  "_melds")
 
     def __init__(self, groups: tuple[GroupFact, ...], win: WinFact | None, hand: HandFact,
@@ -182,7 +183,7 @@ class Facts:
         self.hun = hun
         self.context = context
         self.suits = NUMBERED_SUITS
-        self.pats: dict[str, bool] = {}
+        self.held = 0
         self.index = index if index is not None else frozenset(
             shape_key(SHAPE_CODE[g.shape], g.first) for g in groups)
         self._melds: tuple[GroupFact, ...] | None = None

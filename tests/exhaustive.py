@@ -53,11 +53,12 @@ def exhaustive_hand_fan(hand: Hand, rs: Ruleset) -> float | None:
             hun_fact = HunFact(hand.hun, held_hun, raw)
             for groups, win in readings(raw, plain, declared, win_tile, win_tile in hun):
                 f = Facts(groups, win, hand_fact, hun_fact, context, index)
-                pats: dict[str, bool] = {}
-                f.pats = pats
+                true: set[str] = set()
                 for p in rs.patterns:           # dependency order
-                    pats[p.id] = bool(p.fn(f))
-                fan = rs.algebra.fan(frozenset(k for k, v in pats.items() if v)).fan
+                    if p.fn(f):
+                        f.held |= p.bit         # later patterns read it
+                        true.add(p.id)
+                fan = rs.algebra.fan(frozenset(true)).fan
                 if best is None or fan > best:
                     best = fan
     return best
@@ -80,8 +81,7 @@ def instant(hand: Hand, rs: Ruleset) -> bool:
     base = Facts((), WinFact(hand.win_tile, hand.win_tile in hun, hand.win_tile, None),
                  HandFact(len(held_hun), tiles, meld_tiles, declared, hand.flowers),
                  HunFact(hand.hun, held_hun), context)
-    base.pats = {}
     for p in rs.patterns:
-        if p.dep == 0:
-            base.pats[p.id] = bool(p.fn(base))
+        if p.dep == 0 and p.fn(base):
+            base.held |= p.bit
     return any(cond.fn(base) for cond, _ in rs.instant_wins)

@@ -113,10 +113,10 @@ def test_every_place_of_a_hun_winning_tile_is_a_place_the_scan_reads() -> None:
         wild = WildDomain(rs, tiles, hand.hun)
         hand_fact = HandFact(len(held), tiles, (), (), ())
         context = ContextFact(hand.win_by, False, False, "none", 0)
-        s = State(scorer_for(rs), {}, frozenset(), hand_fact, context, hand.hun, held, (),
+        s = State(scorer_for(rs), 0, hand_fact, context, hand.hun, held, (),
                   frozenset(), layout, wild)
         places = {(key(group_fact(g, True, True)), k)
-                  for g, k, _ in win_groups(s, hand.win_tile, True)}
+                  for g, k, _, _ in win_groups(s, hand.win_tile, True)}
         seen = set()
         for raw in arrange.arrangements(layout, wild):
             plain = tuple(group_fact(g, False, False) for g in raw)

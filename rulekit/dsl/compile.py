@@ -63,6 +63,9 @@ class CompiledPattern:
     # steps one evaluation may take (`walk.cost`): the scorer counts them per hand, so that
     # the static budget's assumption (limits.py) also holds for hands it did not foresee
     steps: int = 1
+    # its bit in a mask of patterns (`Facts.held`, the scorer's pattern sets): 1 << its place
+    # among the ruleset's patterns in source order; 0 for a condition (forbid, ...)
+    bit: int = 0
 
     def excludes(self, other: "CompiledPattern") -> bool:
         """True when both can never hold together (one needs path == a, the other != a)."""
@@ -97,10 +100,12 @@ class _Compiler:
     """Type-checks one pattern's tree and emits its closures (one walk, nothing else)."""
 
     def __init__(self, src: PatternSource, patterns: dict[str, int],
-                 all_ids: frozenset[str] = frozenset()) -> None:
+                 all_ids: frozenset[str] = frozenset(),
+                 bits: dict[str, int] | None = None) -> None:
         self.src = src
         self.all_ids = all_ids             # every pattern id, for suggestions
         self.patterns = patterns           # known pattern ids → dep level (filled in order)
+        self.bits = bits or {}             # pattern id → its bit (`CompiledPattern.bit`)
         self.scopes: list[dict[str, tuple[int, str]]] = []
         self.nslots = 0
 
@@ -150,8 +155,8 @@ class _Compiler:
         if n.id == self.src.id:
             raise self.error(f"pattern '{n.id}' refers to itself", n.pos)
         if n.id in self.patterns:
-            pid = n.id
-            return _Typed("bool", self.patterns[pid], lambda f, env: f.pats[pid])
+            bit = self.bits[n.id]         # a pattern reads another's truth off the mask
+            return _Typed("bool", self.patterns[n.id], lambda f, env: f.held & bit != 0)
         if n.id in FUNCTIONS:
             raise self.error(f"'{n.id}' is a function: call it as {n.id}(...)", n.pos)
         known = [*NAMES, *CONSTANTS, *self.all_ids, *(v for s in self.scopes for v in s)]
@@ -466,11 +471,12 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
     known: dict[str, int] = {pid: 0 for pid in by_id if pid not in trees or pid in cyclic}
     queries: dict[str, frozenset[int] | None] = {}
     needs: dict[str, frozenset[tuple[str, Any, bool]]] = {}
+    bits = {pid: 1 << i for i, pid in enumerate([p for p in by_id if ":" not in p])}
     for pid in order:
         if pid not in trees:
             continue
         s = by_id[pid]
-        comp = _Compiler(s, known, frozenset(i for i in by_id if ":" not in i))
+        comp = _Compiler(s, known, frozenset(i for i in by_id if ":" not in i), bits)
         try:
             typed = comp._bool(trees[pid])
         except DslError as err:
@@ -487,7 +493,7 @@ def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern
                                         frozenset(seen.ranks), needs[pid],
                                         frozenset(seen.refs), queries[pid],
                                         frozenset(walk.reads(trees[pid])),
-                                        walk.cost(trees[pid])))
+                                        walk.cost(trees[pid]), bits.get(pid, 0)))
     deps = {c.id: c.dep for c in compiled}
     steps = {c.id: c.steps for c in compiled}
     errors += _work_errors([(s, deps[s.id], steps[s.id]) for s in sources if s.id in deps])

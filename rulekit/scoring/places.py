@@ -20,8 +20,9 @@ from typing import Any
 
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
-from rulekit.codes import HONOR_START, KEY_STRIDE, NUM_KINDS, RUN
+from rulekit.codes import HONOR_START, KEY_STRIDE, NUM_KINDS, PAIR, RUN
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact
+from rulekit.scoring.scorer import group_code
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
 
@@ -44,12 +45,12 @@ class Spot:
 
     __slots__ = ("bound", "group", "stands_for", "free")
 
-    def __init__(self, bound: float, group: RawGroup, stands_for: int,
-                 free: frozenset[str]) -> None:
+    def __init__(self, bound: float, group: RawGroup, stands_for: int, free: int) -> None:
         self.bound = bound
         self.group = group
         self.stands_for = stands_for
         self.free = free              # arrangement- and reading-level patterns still possible
+                                      # (a mask)
 
 
 class Cand:
@@ -57,7 +58,7 @@ class Cand:
     where skeleton results are kept, and the memos of its bounds)."""
 
     __slots__ = ("win_tile", "win_is_hun", "cand_win", "possible", "shared", "tag",
-                 "bound_all", "free1", "held1_of", "bound_of", "whole_of", "hun_fact")
+                 "bound_all", "free1", "held1_of", "whole_held1", "whole_of", "hun_fact")
 
     def __init__(self, s: State, win_tile: int) -> None:
         self.win_is_hun = win_is_hun = win_tile in s.hun_kinds
@@ -71,10 +72,13 @@ class Cand:
         self.shared = shared
         self.tag = tag
         self.bound_all = bound_all
-        self.free1 = frozenset([p.id for p in s.sc.plan.by_level[1] if p.id in possible])
-        self.held1_of: dict[int, frozenset[str]] = {}
-        self.bound_of: dict[tuple[int, frozenset[str]], float] = {}
-        self.whole_of: dict[tuple[int, frozenset[str]], float] = {}
+        self.free1 = possible & s.sc.plan.level_masks[1]
+        # by queried-key bits: the mask of skeleton-level patterns that hold; by a spot's
+        # own key bit: the distinct such masks over the whole hand's reach; by that bit and
+        # the spot's free patterns (own << mask width | free): its bound from them
+        self.held1_of: dict[int, int] = {}
+        self.whole_held1: dict[int, list[int]] = {}
+        self.whole_of: dict[int, float] = {}
         self.hun_fact = HunFact(s.hun_kinds, s.held_hun)
 
 
@@ -109,11 +113,18 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
     queue: list[tuple[float, int, int, Place]] = []
+    hun_groups: list[tuple[RawGroup, int, int, int]] | None = None
     for win_tile in candidates:
         cand = Cand(s, win_tile)
         if cand.bound_all <= s.best_fan:
             continue
-        for place in places_of(s, cand, whole):
+        if not cand.win_is_hun:
+            groups = win_groups(s, win_tile, False)
+        elif hun_groups is None:      # the same for every hun winning tile: listed once
+            groups = hun_groups = win_groups(s, win_tile, True)
+        else:
+            groups = hun_groups
+        for place in places_of(s, cand, groups, whole):
             queue.append((-place.bound, len(place.spots), len(queue), place))
     reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]] = {}
     heapq.heapify(queue)
@@ -130,68 +141,93 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
         read_place(s, place)
 
 
-def places_of(s: State, cand: Cand, whole: frozenset[int]) -> list[Place]:
-    """The places of one candidate winning tile, each with its spots' cheap bounds."""
+def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]],
+              whole: frozenset[int]) -> list[Place]:
+    """The places of one candidate winning tile (in `groups`, from `win_groups`), each with
+    its spots' cheap bounds."""
     sc = s.sc
     plan = sc.plan
     possible, win_tile = cand.possible, cand.win_tile
-    _, _, level2, level3 = plan.by_level
-    gated = frozenset([p.id for p in plan.win_gated])
-    free23 = frozenset([p.id for p in level2 + level3
-                        if p.id in possible and p.id not in gated])
-    by_rest: dict[tuple[tuple[int, ...], int, int, int], tuple[Layout, list[Spot]]] = {}
-    for g, stands, rest in win_groups(s, win_tile, cand.win_is_hun):
-        allowed = [p.id for p in plan.win_gated if p.id in possible
-                   and sc.group_allows(p, g, win_tile, stands, cand.win_is_hun)]
-        free = sc.intern(free23 | frozenset(allowed))
-        bound = spot_bound(s, cand, g, free, whole, True)
+    free23 = possible & (plan.level_masks[2] | plan.level_masks[3]) & ~plan.gated
+    by_rest: dict[int, list[Spot]] = {}
+    for g, stands, rkey, code in groups:
+        free = free23 | (sc.group_allows(g, win_tile, stands, cand.win_is_hun, code)
+                         & possible)
+        bound = spot_bound(s, cand, g, free, cand.whole_held1, whole, True)
         if bound > s.best_fan:
-            rkey = (rest.counts, rest.hun, rest.need_melds, rest.need_pairs)
             hit = by_rest.get(rkey)
             if hit is None:
-                hit = by_rest[rkey] = (rest, [])
-            hit[1].append(Spot(bound, g, stands, free))
-    return [Place(cand, rest, spots) for rest, spots in by_rest.values()]
+                hit = by_rest[rkey] = []
+            hit.append(Spot(bound, g, stands, free))
+    # the rest is built once per place, only for the spots that can beat the best
+    return [Place(cand, arrange.rest_layout(s.layout, spots[0].group), spots)
+            for spots in by_rest.values()]
 
 
-def spot_bound(s: State, cand: Cand, g: RawGroup, free: frozenset[str],
+def rest_code(g: RawGroup) -> int:
+    """The rest that taking `g` out of the hand leaves, as one int: the hand less `g`'s
+    real tiles, its hun less `g`'s, and one pair or one meld fewer to form
+    (`arrange.rest_layout`)."""
+    real = list(group_kinds(g))
+    for fill in g.fills:
+        real.remove(fill)
+    code = 0
+    for k in real:                    # ascending; digits from 1, so lengths differ
+        code = code * (NUM_KINDS + 1) + k + 1
+    return (code * 8 + len(g.fills)) * 2 + int(g.shape == PAIR)
+
+
+def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, list[int]],
                reach: frozenset[int], whole: bool) -> float:
     """The best fan of a reading with the winning tile in `g` and the queried keys of one
     of `reach` (bits of `plan.query_keys`): the whole hand's reach (cheap, shared; only
     its sets holding `g`'s key count) or the rest's (exact, `g`'s key added). Either
-    contains every such reading's keys, so the bound holds."""
+    contains every such reading's keys, so the bound holds. The reach's sets come down to
+    a few distinct skeleton-level masks (`held1s`, by `g`'s own key bit): only those are
+    bounded."""
     sc = s.sc
     plan = sc.plan
     if not plan.by_level[1]:
         return min(cand.bound_all, sc.bound(s.fixed, free))
     if plan.queries is None:
-        return min(cand.bound_all, sc.bound(s.fixed, sc.intern(cand.free1 | free)))
-    own = plan.query_bit.get(g.shape * KEY_STRIDE + g.first, 0)
+        return min(cand.bound_all, sc.bound(s.fixed, cand.free1 | free))
+    own = plan.query_bit.get(g[0] * KEY_STRIDE + g[1], 0)
+    key = own << sc.width | free
     if whole:                         # then the bound depends on g only through `own`
-        hit = cand.whole_of.get((own, free))
+        hit = cand.whole_of.get(key)
         if hit is not None:
             return hit
-    gbit = own | s.declared_bits
+    options = held1s.get(own)
+    if options is None:
+        options = held1s[own] = held1_sets(s, cand, own, reach, whole)
     bound = -1.0
-    for bits in reach:
-        if whole and bits & own != own:
-            continue
-        both = bits | gbit
-        key = (both, free)
-        b = cand.bound_of.get(key)
-        if b is None:
-            held1 = cand.held1_of.get(both)
-            if held1 is None:
-                held1 = cand.held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
-                                                        cand.possible, cand.shared,
-                                                        cand.tag)
-            b = cand.bound_of[key] = sc.bound(held1, free)
+    for held1 in options:
+        b = sc.bound(held1, free)
         if b > bound:
             bound = b
     bound = min(bound, cand.bound_all)
     if whole:
-        cand.whole_of[(own, free)] = bound
+        cand.whole_of[key] = bound
     return bound
+
+
+def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: bool
+               ) -> list[int]:
+    """The distinct masks of skeleton-level patterns that hold over the sets of `reach`
+    with a group of own key bit `own` added (the whole hand's reach: its sets that hold
+    that key), declared melds included."""
+    gbit = own | s.declared_bits
+    out: dict[int, None] = {}
+    for bits in reach:
+        if whole and bits & own != own:
+            continue
+        both = bits | gbit
+        held1 = cand.held1_of.get(both)
+        if held1 is None:
+            held1 = cand.held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
+                                                    cand.possible, cand.shared, cand.tag)
+        out[held1] = None
+    return list(out)
 
 
 def refine(s: State, place: Place,
@@ -208,8 +244,9 @@ def refine(s: State, place: Place,
     if not reach:
         return False
     spots = []
+    held1s: dict[int, list[int]] = {}     # the rest's, by a spot's own key bit
     for sp in place.spots:
-        sp.bound = spot_bound(s, place.cand, sp.group, sp.free, reach, False)
+        sp.bound = spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False)
         if sp.bound > s.best_fan:
             spots.append(sp)
     if not spots:
@@ -222,31 +259,33 @@ def refine(s: State, place: Place,
 
 
 def win_groups(s: State, win_tile: int, win_is_hun: bool
-               ) -> list[tuple[RawGroup, int, Layout]]:
-    """Every group the winning tile can sit in, the kind it stands for there, and the rest.
+               ) -> list[tuple[RawGroup, int, int, int]]:
+    """Every group the winning tile can sit in, the kind it stands for there, which rest
+    it leaves (`rest_code`) and its `scorer.group_code`.
 
     A real tile sits in a group holding it (`arrange.groups_holding`). A hun winning tile
     stands for some kind k in a group with another hun or real tile: the groups holding a
-    real k when the hand has one more k and one hun fewer, with k counted back as a fill.
+    real k when the hand has one more k and one hun fewer, with k counted back as a fill
+    (the rest is then the hand less that group: `arrange.rest_layout(s.layout, group)`).
     Only the kinds an arrangement can give such a group are tried: near a real tile, or in
     the wild domain for groups all of hun (as `arrange.arrangements` forms them).
     """
     layout = s.layout
     if not win_is_hun:
-        return [(g, win_tile, arrange.rest_layout(layout, g))
+        return [(g, win_tile, rest_code(g), group_code(g))
                 for g in arrange.groups_holding(layout.counts, layout.hun, win_tile)]
     dom = frozenset([k for k in s.wild() if 0 <= k < NUM_KINDS])
-    out: list[tuple[RawGroup, int, Layout]] = []
+    out: list[tuple[RawGroup, int, int, int]] = []
     hun = layout.hun - 1
+    counts = list(layout.counts)
     for k in stand_ins(layout.counts, dom):
-        counts = list(layout.counts)
         counts[k] += 1
-        more = Layout(tuple(counts), hun, layout.need_melds, layout.need_pairs)
         for g in arrange.groups_holding(counts, hun, k):
             actual = RawGroup(g.shape, g.first, tuple(sorted(g.fills + (k,))))
             if len(actual.fills) == len(group_kinds(actual)) and not wild_group(actual, dom):
                 continue
-            out.append((actual, k, arrange.rest_layout(more, g)))
+            out.append((actual, k, rest_code(actual), group_code(actual)))
+        counts[k] -= 1
     return out
 
 
@@ -289,26 +328,26 @@ def read_place(s: State, place: Place) -> None:
     win_tile, win_is_hun, possible = cand.win_tile, cand.win_is_hun, cand.possible
     declared_keys = s.declared_keys
     by_bits = plan.queries is not None
-    kinds = spot_kinds(place.spots, plan.query_bit, by_bits)
+    kinds = spot_kinds(place.spots, plan.query_bit, by_bits, sc.width)
     for rest_raw in arrange.arrangements(place.rest, s.wild):
         if place.bound <= s.best_fan:
             return
         rest_keys = [x[0] * KEY_STRIDE + x[1] for x in rest_raw]
         rest_bits = plan.projection(rest_keys) | s.declared_bits if by_bits else 0
         plain: tuple[GroupFact, ...] | None = None
+        indexes: dict[int, frozenset[int]] = {}
         for kind_bound, own, free, spots in kinds:
             if kind_bound <= s.best_fan:
                 break                 # sorted: so are the kinds after it
             g = spots[0].group
             gkey = g[0] * KEY_STRIDE + g[1]
             proj: Any = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
-            pats1, held1 = skeleton_level(s, proj, rest_raw + (g,),
-                                          frozenset(rest_keys) | {gkey} | declared_keys,
-                                          cand.cand_win, possible, cand.shared, cand.tag)
+            held1 = skeleton_level(s, proj, rest_raw + (g,), None, cand.cand_win, possible,
+                                   cand.shared, cand.tag)
             if sc.bound(held1, free) <= s.best_fan:
                 continue
             if plain is None:
-                plain = tuple([group_fact(x, False, False) for x in rest_raw])
+                plain = sc.plain_facts(rest_raw)
             for sp in spots:
                 if sp.bound <= s.best_fan:
                     break
@@ -316,25 +355,37 @@ def read_place(s: State, place: Place) -> None:
                 raw = rest_raw + (g,)
                 held_g = group_fact(g, True, win_is_hun)
                 groups = plain + (held_g,) + s.declared
-                pats = dict(pats1)
                 f = Facts(groups, WinFact(win_tile, win_is_hun, sp.stands_for, held_g),
                           s.hand_fact, HunFact(s.hun_kinds, s.held_hun, raw), s.context,
-                          frozenset(rest_keys) | {g[0] * KEY_STRIDE + g[1]} | declared_keys)
-                f.pats = pats
-                judge(s, level2, f, pats, possible)
-                judge(s, level3, f, pats, possible)
-                keep_best(s, sc.intern(frozenset([k for k, v in pats.items() if v])), groups,
-                          win_tile)
+                          index_with(indexes, rest_keys, g[0] * KEY_STRIDE + g[1],
+                                     declared_keys))
+                f.held = held1
+                judge(s, level2, f, possible)
+                keep_best(s, judge(s, level3, f, possible), groups, win_tile)
 
 
-def spot_kinds(spots: list[Spot], query_bit: dict[int, int], by_bits: bool
-               ) -> list[tuple[float, int, frozenset[str], list[Spot]]]:
+def index_with(indexes: dict[int, frozenset[int]], rest_keys: list[int], gkey: int,
+               declared_keys: frozenset[int]) -> frozenset[int]:
+    """The skeleton index (`Facts.index`) of one arrangement of a rest with the group of
+    key `gkey` added: built once per key and arrangement (`indexes`), shared by its spots."""
+    hit = indexes.get(gkey)
+    if hit is None:
+        hit = frozenset(rest_keys + [gkey])
+        if declared_keys:
+            hit = hit | declared_keys
+        indexes[gkey] = hit
+    return hit
+
+
+def spot_kinds(spots: list[Spot], query_bit: dict[int, int], by_bits: bool, width: int
+               ) -> list[tuple[float, int, int, list[Spot]]]:
     """Spots by what decides their skeleton-level result and bound (their own key bit and
-    their free patterns; each spot alone unless `by_bits`), best bound first."""
-    out: dict[Any, tuple[float, int, frozenset[str], list[Spot]]] = {}
+    their free patterns, as own << `width` | free; each spot alone unless `by_bits`), best
+    bound first."""
+    out: dict[int, tuple[float, int, int, list[Spot]]] = {}
     for i, sp in enumerate(spots):
         own = query_bit.get(sp.group[0] * KEY_STRIDE + sp.group[1], 0)
-        key: Any = (own, sp.free) if by_bits else i
+        key = own << width | sp.free if by_bits else i
         hit = out.get(key)
         if hit is None:
             out[key] = (sp.bound, own, sp.free, [sp])

@@ -1,5 +1,10 @@
 """Per-ruleset planning: which patterns count, at which level each is judged, and what a
-pattern's needs rule out before any arrangement is tried (the bounds' inputs)."""
+pattern's needs rule out before any arrangement is tried (the bounds' inputs).
+
+A set of patterns is a *mask*, an int: each pattern has its bit (`CompiledPattern.bit`,
+from its place in the ruleset's source order), and `Facts.held` is the same kind of mask.
+Memo keys built from masks hash and compare at the cost of an int, and the garbage
+collector never has to walk them (a frozenset of ids, or a tuple holding one, it must)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -20,7 +25,14 @@ class Plan:
     """Per-ruleset split of the patterns by what they read, and which exclude each other."""
 
     by_level: tuple[tuple[CompiledPattern, ...], ...]    # HAND, SKELETON, ARRANGEMENT, READING
-    exclusive: frozenset[frozenset[str]]
+    # each level's patterns' bits, in the same order, and each level's mask
+    level_bits: tuple[tuple[int, ...], ...]
+    level_masks: tuple[int, ...]
+    ids: tuple[str, ...]              # bit i of a mask is the pattern ids[i]
+    bit: dict[str, int]               # pattern id -> its bit (`CompiledPattern.bit`)
+    valued: int                       # the patterns the fan algebra values: all a fan reads
+    # a valued pattern's bit -> the bits of the valued patterns it never holds with
+    excludes: dict[int, int]
     # every index key the skeleton-level patterns can ask about, when all of them only
     # make shape queries (None otherwise): skeletons agreeing on these keys agree on them
     queries: frozenset[int] | None
@@ -28,10 +40,16 @@ class Plan:
     # reading-level patterns with a need on the winning tile's group: which group can hold
     # the winning tile decides whether they can hold at all (`search.win_group_checked`)
     win_gated: tuple[CompiledPattern, ...] = ()
+    gated: int = 0                    # the same, as a mask
     # getters for the hand-level facts skeleton-level patterns read, when those are all they
     # read besides shape queries: their results can then be shared between hands (None: not)
     level1_reads: tuple[Callable[[Any], Any], ...] | None = None
     query_bit: dict[int, int] = field(default_factory=dict)   # key -> 1 << its place
+
+    def ids_of(self, mask: int) -> frozenset[str]:
+        """The pattern ids of a mask (for the fan algebra, on a table miss only)."""
+        ids = self.ids
+        return frozenset([ids[i] for i in range(len(ids)) if mask >> i & 1])
 
     def projection(self, keys: Iterable[int]) -> int:
         """Which queried keys `keys` hold, as bits (an int keys memos cheaply)."""
@@ -62,10 +80,24 @@ def counted_patterns(rs: Ruleset) -> tuple[CompiledPattern, ...]:
 
 def build_plan(rs: Ruleset) -> Plan:
     pats = counted_patterns(rs)
-    exclusive = frozenset(frozenset((a.id, b.id)) for i, a in enumerate(pats)
-                          for b in pats[i + 1:] if a.excludes(b) or b.excludes(a))
+    bit = {p.id: p.bit for p in rs.patterns}
+    width = max((p.bit.bit_length() for p in rs.patterns), default=0)
+    by_bit = {p.bit: p.id for p in rs.patterns}
+    ids = tuple(by_bit.get(1 << i, "") for i in range(width))
+    valued_ids = rs.algebra.ids
+    valued = 0
+    for pid in valued_ids:
+        valued |= bit.get(pid, 0)
+    excludes: dict[int, int] = {}
+    for i, a in enumerate(pats):
+        for b in pats[i + 1:]:
+            if (a.excludes(b) or b.excludes(a)) and a.id in valued_ids and b.id in valued_ids:
+                excludes[bit[a.id]] = excludes.get(bit[a.id], 0) | bit[b.id]
+                excludes[bit[b.id]] = excludes.get(bit[b.id], 0) | bit[a.id]
     levels = tuple(tuple(p for p in pats if p.dep == lv)
                    for lv in (HAND, SKELETON, ARRANGEMENT, READING))
+    level_bits = tuple(tuple(bit[p.id] for p in lv) for lv in levels)
+    level_masks = tuple(sum(lv) for lv in level_bits)
     queries: frozenset[int] | None = frozenset()
     for p in levels[1]:
         queries = None if (queries is None or p.queries is None) else queries | p.queries
@@ -77,7 +109,8 @@ def build_plan(rs: Ruleset) -> Plan:
                     if queries is not None and all(path_dep(r) == HAND for r in reads)
                     else None)
     keys = tuple(sorted(queries or ()))
-    return Plan(levels, exclusive, queries, keys, gated, level1_reads,
+    return Plan(levels, level_bits, level_masks, ids, bit, valued, excludes, queries, keys,
+                gated, sum(bit[p.id] for p in gated), level1_reads,
                 {k: 1 << i for i, k in enumerate(keys)})
 
 

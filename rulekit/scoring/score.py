@@ -15,7 +15,7 @@ from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.result import NOT_A_WINNING_SHAPE, ScoreResult
 from rulekit.scoring.places import by_place, by_place_pays
 from rulekit.scoring.scorer import HandKey, Scorer
-from rulekit.scoring.search import State, WildDomain, search
+from rulekit.scoring.search import NO_INDEX, State, WildDomain, search
 
 # one Scorer per live Ruleset, by identity; an entry leaves with its ruleset
 _SCORERS: dict[int, tuple[Any, Scorer]] = {}
@@ -96,11 +96,11 @@ def score_fresh(sc: Scorer, hand: Hand) -> ScoreResult:
     # hand-level patterns, once; they may read the winning tile but not where it sits
     win_is_hun = hand.win_tile in hun_set
     base = Facts((), WinFact(hand.win_tile, win_is_hun, hand.win_tile, None), hand_fact,
-                 HunFact(hand.hun, held_hun), context)
-    indep: dict[str, bool] = {}
-    base.pats = indep
+                 HunFact(hand.hun, held_hun), context, NO_INDEX)
     for p in sc.plan.by_level[0]:
-        indep[p.id] = bool(p.fn(base))
+        if p.fn(base):
+            base.held |= p.bit
+    fixed = base.held                 # the mask of the hand-level patterns that hold
     forbidden = next((f.id for f in rs.forbids if f.fn(base)), None)
     for cond, fan in rs.instant_wins:
         if cond.fn(base):
@@ -113,12 +113,11 @@ def score_fresh(sc: Scorer, hand: Hand) -> ScoreResult:
         if t not in hun_set:
             counts[t] += 1
     layout = Layout(tuple(counts), len(held_hun), 4 - len(hand.melds))
-    fixed = sc.intern(frozenset([k for k, v in indep.items() if v]))
     if hand.heavenly and rs.heavenly_free_winning_tile:
         candidates = tuple(sorted(set(concealed_all)))
     else:
         candidates = (hand.win_tile,)
-    state = State(sc, indep, fixed, hand_fact, context, hand.hun, held_hun, declared,
+    state = State(sc, fixed, hand_fact, context, hand.hun, held_hun, declared,
                   declared_keys, layout, WildDomain(rs, concealed_all, hand.hun))
     if by_place_pays(layout.hun, len(candidates)):
         by_place(state, candidates)

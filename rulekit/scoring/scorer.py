@@ -2,26 +2,29 @@
 
 A `Ruleset` is an immutable value; what scoring learns about it (fans of pattern sets,
 bounds, which patterns a hand can still make) lives here. Every memo holds pure results,
-so sharing one `Scorer` between hands never changes an answer, only its speed.
+so sharing one `Scorer` between hands never changes an answer, only its speed. Sets of
+patterns are masks (`plan.py`); the fan of a mask is read from a table indexed by its valued
+bits, filled from the fan algebra on first use.
 """
 from __future__ import annotations
 
 from typing import Any, Final
 
-from rulekit.algebra import Breakdown, num
+from rulekit.algebra import EXACT_BOUND_PATTERNS, Breakdown, num
 from rulekit.arrange import RawGroup
-from rulekit.dsl.compile import CompiledPattern
-from rulekit.facts import Facts, group_fact
+from rulekit.codes import NUM_KINDS
+from rulekit.facts import Facts, GroupFact, group_fact
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.explain import Totals, totals
 from rulekit.scoring.plan import WIN_GROUP_ATTRS, Plan, build_plan, possible
 from rulekit.scoring.result import ScoreResult
 from rulekit.tiles import tile_name
 
-# possible, possible less the skeleton-level ones, the reading-level ones possible, bound
-Limits = tuple[frozenset[str], frozenset[str], frozenset[str], float]
-# every pattern's truth so far, and the (interned) set of those that hold
-Judged = tuple[dict[str, bool], frozenset[str]]
+# masks: possible, possible less the skeleton-level ones, the reading-level ones possible;
+# and the bound
+Limits = tuple[int, int, int, float]
+# the mask of the patterns that hold so far
+Judged = int
 # everything a hand's score depends on (`score.hand_key`): concealed tiles sorted, melds as
 # (kind, tile, concealed, golden), winning tile, win_by, heavenly, discarded_hun, flowers,
 # earthly, ready_declared, hun kinds, indicator
@@ -30,6 +33,23 @@ HandKey = tuple[tuple[int, ...], tuple[tuple[str, int, bool, bool], ...], int, s
 
 RESULT_MEMO: Final = 1 << 12
 """Hand results a `Scorer` keeps; when full the memo is emptied and refills (a few MB)."""
+
+PLAIN_FACTS: Final = 1 << 13
+"""Group facts a `Scorer` keeps for groups without the winning tile (there are a few
+hundred distinct ones in practice); when full the memo is emptied and refills."""
+
+DENSE_FANS: Final = 16
+"""Up to this many mask bits, fans live in a list indexed by the valued bits (2**16 slots at
+most, filled lazily); with more, in a dict keyed by them."""
+
+
+def group_code(g: RawGroup) -> int:
+    """A group as one int: its shape, first kind, fills and flags (every field)."""
+    code = 0
+    for k in g.fills:
+        code = code * (NUM_KINDS + 1) + k + 1   # digits from 1: fills of any length differ
+    code = (code * 8 + g.shape) * NUM_KINDS + g.first
+    return ((code * 2 + int(g.declared)) * 2 + int(g.concealed)) * 2 + int(g.golden)
 
 
 class Scorer:
@@ -42,12 +62,17 @@ class Scorer:
         # (a bench that times the search itself sets 0)
         self.result_memo = result_memo
         self.results: dict[HandKey, ScoreResult] = {}
-        self.fans: dict[frozenset[str], Breakdown] = {}
-        self.bounds: dict[tuple[frozenset[str], frozenset[str]], float] = {}
-        self.interned: dict[frozenset[str], frozenset[str]] = {}
-        self.added: dict[tuple[frozenset[str], tuple[str, ...]], frozenset[str]] = {}
-        self.allows: dict[tuple[str, RawGroup, int, int, bool], bool] = {}
-        self.limit_memo: dict[tuple[frozenset[str], int, bool, int], Limits] = {}
+        self.valued = self.plan.valued
+        self.width = len(self.plan.ids)           # bits in a mask
+        self.dense = self.width <= DENSE_FANS
+        # fans by the valued bits of a mask: a list when it is small enough, else a dict
+        self.fan_list: list[Breakdown | None] = [None] * (self.valued + 1) if self.dense else []
+        self.fans: dict[int, Breakdown] = {}
+        # bounds by held | free << width (valued bits only)
+        self.bounds: dict[int, float] = {}
+        self.allows: dict[int, int] = {}      # `group_allows`
+        self.plain: dict[RawGroup, GroupFact] = {}   # `plain_facts`
+        self.limit_memo: dict[int, Limits] = {}
         # skeleton-level results shared between hands (`search.projections`), and the small
         # int each hand's (fixed, possible, facts read) tag becomes
         self.level1: dict[Any, Judged] = {}
@@ -68,45 +93,70 @@ class Scorer:
                 return
         results[key] = result
 
-    def intern(self, value: frozenset[str]) -> frozenset[str]:
-        """The one frozenset equal to `value` that this scorer keeps.
+    def plain_facts(self, raw: tuple[RawGroup, ...]) -> tuple[GroupFact, ...]:
+        """The facts of groups without the winning tile, one shared object per group (they
+        are immutable): an arrangement's facts then cost a lookup per group, not a build."""
+        memo = self.plain
+        out: list[GroupFact] = []
+        for g in raw:
+            fact = memo.get(g)
+            if fact is None:
+                if len(memo) >= PLAIN_FACTS:
+                    memo.clear()
+                fact = memo[g] = group_fact(g, False, False)
+            out.append(fact)
+        return tuple(out)
 
-        Memo keys built from it then match by identity instead of comparing elements, which a
-        profile showed as the main cost of the scorer's dictionary lookups.
-        """
-        return self.interned.setdefault(value, value)
-
-    def with_ids(self, held: frozenset[str], more: tuple[str, ...]) -> frozenset[str]:
-        """`held | more`, interned; memoised on the (interned) `held` and the ids added."""
-        key = (held, more)
-        hit = self.added.get(key)
+    def fan(self, held: int) -> Breakdown:
+        """The fan of the patterns `held` holds (a mask), from the table."""
+        key = held & self.valued
+        if self.dense:
+            bd = self.fan_list[key]
+            if bd is None:
+                bd = self.fan_list[key] = self.rs.algebra.fan(self.plan.ids_of(key))
+            return bd
+        hit = self.fans.get(key)
         if hit is None:
-            hit = self.added[key] = self.intern(held | frozenset(more))
+            hit = self.fans[key] = self.rs.algebra.fan(self.plan.ids_of(key))
         return hit
 
-    def fan(self, held: frozenset[str]) -> Breakdown:
-        bd = self.fans.get(held)
-        if bd is None:
-            bd = self.fans[held] = self.rs.algebra.fan(held)
-        return bd
-
-    def bound(self, held: frozenset[str], free: frozenset[str]) -> float:
-        """The best fan reachable holding `held` and perhaps any of `free`."""
-        key = (held, free)
+    def bound(self, held: int, free: int) -> float:
+        """The best fan reachable holding `held` and perhaps any of `free` (masks)."""
+        valued = self.valued
+        held &= valued
+        free &= valued
+        key = held | free << self.width
         value = self.bounds.get(key)
         if value is None:
-            value = self.bounds[key] = self.rs.algebra.upper_bound(held, sorted(free),
-                                                                   self.plan.exclusive)
+            value = self.bounds[key] = self.upper_bound(held, free)
         return value
 
-    def limits(self, fixed: frozenset[str], win_tile: int, win_is_hun: bool,
-               held_hun: int) -> Limits:
+    def upper_bound(self, fixed: int, free: int) -> float:
+        """`Algebra.upper_bound` on masks, its subsets' fans read from the table: the best fan
+        of `fixed` with any subset of `free` holding no two patterns that exclude each other
+        (so the bound is reachable, and the search can stop once a reading reaches it)."""
+        bits = [1 << i for i in range(self.width) if free >> i & 1]
+        if len(bits) > EXACT_BOUND_PATTERNS:
+            return self.rs.algebra.loose_bound(self.plan.ids_of(fixed | free))
+        excludes = self.plan.excludes
+        subsets = [0]
+        for b in bits:
+            never = excludes.get(b, 0)
+            subsets += [m | b for m in subsets if not m & never]
+        best = 0.0
+        for m in subsets:
+            fan = float(self.fan(fixed | m).fan)
+            if fan > best:
+                best = fan
+        return best
+
+    def limits(self, fixed: int, win_tile: int, win_is_hun: bool, held_hun: int) -> Limits:
         """Which patterns can still hold given what the hand already shows, and the best fan.
 
-        It depends only on the hand-level patterns, the winning tile and how many hun the
-        hand holds.
+        It depends only on the hand-level patterns (the mask `fixed`), the winning tile and
+        how many hun the hand holds.
         """
-        key = (fixed, win_tile, win_is_hun, held_hun)
+        key = ((fixed << 8 | win_tile) << 8 | held_hun) << 1 | int(win_is_hun)
         hit = self.limit_memo.get(key)
         if hit is None:
             known: dict[str, Any] = {"win.tile": win_tile, "win.is_hun": win_is_hun,
@@ -115,19 +165,26 @@ class Scorer:
                 known["win.stands_for"] = win_tile
             others = held_hun - (1 if win_is_hun else 0)
             most = {"win.group.other_hun": others, "win.group.hun": held_hun}
-            _, level1, level2, level3 = self.plan.by_level
-            can = frozenset(p.id for lv in (level1, level2, level3) for p in lv
-                            if possible(p, known, most))
-            free12 = can - {p.id for p in level1}
-            free3 = frozenset(p.id for p in level3) & can
+            plan = self.plan
+            can = 0
+            for level in (1, 2, 3):
+                bits = plan.level_bits[level]
+                for i, p in enumerate(plan.by_level[level]):
+                    if possible(p, known, most):
+                        can |= bits[i]
+            free12 = can & ~plan.level_masks[1]
+            free3 = can & plan.level_masks[3]
             hit = self.limit_memo[key] = (can, free12, free3, self.bound(fixed, can))
         return hit
 
-    def group_allows(self, p: CompiledPattern, g: RawGroup, win_tile: int, stands_for: int,
-                     win_is_hun: bool) -> bool:
-        """Can `p` hold when the winning tile sits in `g`, standing for `stands_for`? (By
-        its needs: a quick no, never a wrong one.)"""
-        key = (p.id, g, win_tile, stands_for, win_is_hun)
+    def group_allows(self, g: RawGroup, win_tile: int, stands_for: int, win_is_hun: bool,
+                     code: int = -1) -> int:
+        """The mask of the win-gated patterns (`plan.win_gated`) that can hold when the
+        winning tile sits in `g`, standing for `stands_for` (by their needs: a quick no,
+        never a wrong one). Memoised under one int, so the memo holds nothing the garbage
+        collector must walk; `code` is `group_code(g)` when the caller has it."""
+        key = code if code >= 0 else group_code(g)
+        key = ((key * NUM_KINDS + win_tile) * NUM_KINDS + stands_for) * 2 + int(win_is_hun)
         hit = self.allows.get(key)
         if hit is None:
             held = group_fact(g, True, win_is_hun)
@@ -135,17 +192,22 @@ class Scorer:
                                      "win.stands_for": stands_for}
             for attr in WIN_GROUP_ATTRS:
                 known["win.group." + attr] = getattr(held, attr)
-            hit = self.allows[key] = possible(p, known, {})
+            hit = 0
+            for p in self.plan.win_gated:
+                if possible(p, known, {}):
+                    hit |= p.bit
+            self.allows[key] = hit
         return hit
 
     def finish(self, base: Facts, bd: Breakdown, groups: tuple[Any, ...], win_tile: int,
                kong_fan: float, kong_kinds: tuple[str, ...], forbidden: str | None,
-               instant: bool = False, held: frozenset[str] | None = None) -> ScoreResult:
+               instant: bool = False, held: int | None = None) -> ScoreResult:
         """The result for the best reading found: totals memoised on what decides them."""
         rs = self.rs
         rules = tuple(i for i, rule in enumerate(rs.total_rules) if rule.condition.fn(base))
         # `held` determines `bd` (fans are memoised by it) and hashes far faster
-        key = (held if held is not None else bd, kong_kinds, forbidden, instant, rules)
+        key = (held & self.valued if held is not None else bd, kong_kinds, forbidden, instant,
+               rules)
         parts = self.totals.get(key)
         if parts is None:
             parts = self.totals[key] = totals(rs, bd, kong_fan, kong_kinds, forbidden, instant,

@@ -9,7 +9,7 @@ in `keep_best`, the one routine that values a reading and keeps it if it is the 
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Final, Iterable, Iterator, Sequence
 
 from rulekit import arrange, limits
 from rulekit.algebra import Breakdown
@@ -29,7 +29,9 @@ from rulekit.scoring.scorer import Judged, Scorer
 TIGHT_BOUND_HUN = 3
 
 Projections = dict[Any, Judged]
-Best = tuple[Breakdown, tuple[GroupFact, ...], int, frozenset[str]]
+NO_INDEX: Final[frozenset[int]] = frozenset()     # the index of facts without groups
+# the best reading's breakdown, groups, winning tile and the mask of its patterns
+Best = tuple[Breakdown, tuple[GroupFact, ...], int, int]
 
 
 class WildDomain:
@@ -61,17 +63,16 @@ class WildDomain:
 class State:
     """What one hand's search shares between its steps: built once per hand."""
 
-    __slots__ = ("sc", "indep", "fixed", "hand_fact", "context", "hun_kinds",
+    __slots__ = ("sc", "fixed", "hand_fact", "context", "hun_kinds",
                  "held_hun", "declared", "declared_keys", "declared_bits", "layout", "wild",
                  "best_fan", "best", "steps")
 
-    def __init__(self, sc: Scorer, indep: dict[str, bool], fixed: frozenset[str],
+    def __init__(self, sc: Scorer, fixed: int,
                  hand_fact: HandFact, context: ContextFact, hun_kinds: tuple[int, ...],
                  held_hun: tuple[int, ...], declared: tuple[GroupFact, ...],
                  declared_keys: frozenset[int], layout: Layout, wild: WildDomain) -> None:
         self.sc = sc
-        self.indep = indep
-        self.fixed = fixed
+        self.fixed = fixed            # the mask of the hand-level patterns that hold
         self.hand_fact = hand_fact
         self.context = context
         self.hun_kinds = hun_kinds
@@ -86,38 +87,34 @@ class State:
         self.steps = 0              # pattern steps spent on this hand (`judge`)
 
 
-def keep_best(s: State, held: frozenset[str], groups: tuple[GroupFact, ...],
-              win_tile: int) -> None:
-    """Value one reading (its fan is memoised by the set of patterns it holds) and keep it
-    if it beats the best so far: the one place every search path ends."""
+def keep_best(s: State, held: int, groups: tuple[GroupFact, ...], win_tile: int) -> None:
+    """Value one reading (its fan is read from the table by the mask of patterns it holds)
+    and keep it if it beats the best so far: the one place every search path ends."""
     bd = s.sc.fan(held)
     if bd.fan > s.best_fan:
         s.best_fan, s.best = float(bd.fan), (bd, groups, win_tile, held)
 
 
-def judge(s: State, patterns: Sequence[CompiledPattern], f: Facts, pats: dict[str, bool],
-          possible: frozenset[str]) -> list[str]:
-    """Judge `patterns` on `f`, recording each in `pats`; the ids that hold.
+def judge(s: State, patterns: Sequence[CompiledPattern], f: Facts, possible: int) -> int:
+    """Judge `patterns` on `f`, or'ing the bit of each that holds into `f.held` (later
+    patterns read it); `f.held` after. Only the patterns in the mask `possible` are
+    evaluated.
 
     Counts the steps spent (each pattern's static cost per evaluation): the static budget
     assumes a bounded number of evaluations per hand, and a ruleset whose bounds prune
     badly could otherwise make one hand take minutes. Over `limits.RUN_STEPS` the hand
     stops with a `RulesetError` naming the patterns being judged."""
-    true: list[str] = []
     steps = 0
     for p in patterns:
-        if p.id in possible:
+        b = p.bit
+        if possible & b:
             steps += p.steps
-            v = bool(p.fn(f))
-        else:
-            v = False
-        pats[p.id] = v
-        if v:
-            true.append(p.id)
+            if p.fn(f):
+                f.held |= b
     s.steps += steps
     if s.steps > limits.RUN_STEPS:
         over_budget(s.sc.rs, patterns)
-    return true
+    return f.held
 
 
 def over_budget(rs: Ruleset, patterns: Sequence[CompiledPattern]) -> None:
@@ -170,8 +167,7 @@ def one_by_one(raws: Iterable[tuple[RawGroup, ...]]
         yield skeleton_key(raw), (raw,)
 
 
-def win_group_checked(s: State, win_tile: int, possible: frozenset[str]
-                      ) -> tuple[frozenset[str], list[RawGroup]]:
+def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list[RawGroup]]:
     """`possible` less the reading-level patterns that no group of the winning tile allows,
     and the groups that do allow one, most valuable first.
 
@@ -184,32 +180,34 @@ def win_group_checked(s: State, win_tile: int, possible: frozenset[str]
     out = possible
     groups = arrange.groups_holding(layout.counts, layout.hun, win_tile)
     feasible: dict[RawGroup, bool] = {}
-    allows: dict[RawGroup, set[str]] = {}
+    allows: dict[RawGroup, int] = {}
+    masks = [sc.group_allows(g, win_tile, win_tile, False) for g in groups]
     for p in sc.plan.win_gated:
-        if p.id not in possible:
+        b = p.bit
+        if not possible & b:
             continue
         found = False
-        for g in groups:
-            if not sc.group_allows(p, g, win_tile, win_tile, False):
+        for i, g in enumerate(groups):
+            if not masks[i] & b:
                 continue
             ok = feasible.get(g)
             if ok is None:
                 ok = feasible[g] = arrange.rest_wins(layout, g)
             if ok:
                 found = True
-                allows.setdefault(g, set()).add(p.id)
+                allows[g] = allows.get(g, 0) | b
         if not found:
-            out = out - {p.id}
+            out &= ~b
     if not allows:
         return out, []
-    gated = frozenset(p.id for p in sc.plan.win_gated)
-    ranked = sorted(((-sc.bound(s.fixed, (out - gated) | frozenset(ids)), i, g)
+    gated = sc.plan.gated
+    ranked = sorted(((-sc.bound(s.fixed, (out & ~gated) | ids), i, g)
                      for i, (g, ids) in enumerate(allows.items())))
     return out, [g for _, _, g in ranked]
 
 
 def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
-                        possible: frozenset[str], free12: frozenset[str], bound_all: float,
+                        possible: int, free12: int, bound_all: float,
                         cand_win: WinFact, projections: Projections, tag: Any) -> None:
     """The readings with the real winning tile in one of `groups`, before all the others.
 
@@ -224,91 +222,89 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
         for rest_raw in arrange.arrangements(arrange.rest_layout(s.layout, g), s.wild):
             raw = rest_raw + (g,)
             skey = skeleton_key(raw)
-            index = frozenset(skey) | s.declared_keys
-            pats1, held1 = skeleton_level(s, projection_of(s, skey), raw, index, cand_win,
-                                          possible, projections, tag)
+            index = frozenset(skey) | s.declared_keys if s.declared_keys else frozenset(skey)
+            held1 = skeleton_level(s, projection_of(s, skey), raw, index, cand_win, possible,
+                                   projections, tag)
             if sc.bound(held1, free12) <= s.best_fan:
                 continue
             hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
-            groups_ = tuple([group_fact(x, False, False) for x in rest_raw]) + (held_g,)
+            groups_ = sc.plain_facts(rest_raw) + (held_g,)
             groups_ += s.declared
-            pats = dict(pats1)
             f = Facts(groups_, win, s.hand_fact, hun_fact, s.context, index)
-            f.pats = pats
-            judge(s, level2, f, pats, possible)
-            judge(s, level3, f, pats, possible)
-            keep_best(s, sc.intern(frozenset([k for k, v in pats.items() if v])), groups_,
-                      win_tile)
+            f.held = held1
+            judge(s, level2, f, possible)
+            keep_best(s, judge(s, level3, f, possible), groups_, win_tile)
             if s.best_fan >= bound_all:
                 return
 
 
-def projections(s: State, cand_win: WinFact, possible: frozenset[str]
-                ) -> tuple[Projections, Any]:
+def projections(s: State, cand_win: WinFact, possible: int) -> tuple[Projections, Any]:
     """Where skeleton-level results are kept, and the tag their keys carry.
 
     When those patterns read only shape queries and hand-level facts, a result depends on
     the projection, the hand-level patterns, the patterns still possible and the facts read:
-    it is kept by the scorer, tagged with these, and serves every later hand that agrees.
-    Otherwise it is kept for this hand only.
+    it is kept by the scorer, tagged with these, and serves every later hand that agrees
+    (the key is one int: the tag above the projection's bits). Otherwise it is kept for
+    this hand only.
     """
     getters = s.sc.plan.level1_reads
     if getters is None:
         return {}, None
-    f = Facts((), cand_win, s.hand_fact, HunFact(s.hun_kinds, s.held_hun), s.context)
+    f = Facts((), cand_win, s.hand_fact, HunFact(s.hun_kinds, s.held_hun), s.context,
+              NO_INDEX)
     # the tag becomes a small int once per hand, so the per-skeleton lookups stay cheap
     tags = s.sc.level1_tags
     return s.sc.level1, tags.setdefault((s.fixed, possible, tuple([get(f) for get in getters])),
                                         len(tags))
 
 
-def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...], index: frozenset[int],
-                   cand_win: WinFact, possible: frozenset[str], shared: Projections,
-                   tag: Any) -> Judged:
+def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...],
+                   index: frozenset[int] | None, cand_win: WinFact, possible: int,
+                   shared: Projections, tag: Any) -> Judged:
     """Skeleton-level patterns of one skeleton, judged on `raw`: shared by every skeleton
-    with the same projection (and, tagged, by every hand that agrees on what they read)."""
-    key = proj if tag is None else (proj, tag)
+    with the same projection (and, tagged, by every hand that agrees on what they read).
+    `index` is the skeleton's (`Facts.index`), or None to build it only if judged."""
+    # tagged, the projection is bits of the queried keys: the tag goes above them
+    key = proj if tag is None else tag << len(s.sc.plan.query_keys) | proj
     known = shared.get(key)
     if known is None:
         if s.sc.plan.by_level[1]:
-            plain = tuple([group_fact(g, False, False) for g in raw])
-            known = judge_level1(s, plain + s.declared, cand_win,
+            if index is None:
+                index = frozenset([g[0] * KEY_STRIDE + g[1] for g in raw]) | s.declared_keys
+            known = judge_level1(s, s.sc.plain_facts(raw) + s.declared, cand_win,
                                  HunFact(s.hun_kinds, s.held_hun, raw), index, possible)
         else:
-            known = (dict(s.indep), s.fixed)
+            known = s.fixed
         shared[key] = known
     return known
 
 
 def judge_level1(s: State, groups: tuple[GroupFact, ...], cand_win: WinFact,
-                 hun_fact: HunFact, index: frozenset[int], possible: frozenset[str]
-                 ) -> Judged:
-    """The skeleton-level patterns judged on one skeleton: every pattern's truth so far,
-    and the (interned) set of those that hold."""
-    pats1 = dict(s.indep)
+                 hun_fact: HunFact, index: frozenset[int], possible: int) -> Judged:
+    """The skeleton-level patterns judged on one skeleton: the mask of the patterns that
+    hold so far (the hand-level ones too)."""
     f1 = Facts(groups, cand_win, s.hand_fact, hun_fact, s.context, index)
-    f1.pats = pats1
-    true1 = judge(s, s.sc.plan.by_level[1], f1, pats1, possible)
-    return pats1, s.sc.intern(s.fixed | frozenset(true1))
+    f1.held = s.fixed
+    return judge(s, s.sc.plan.by_level[1], f1, possible)
 
 
 def level1_at(s: State, bits: int, cand_win: WinFact, hun_fact: HunFact,
-              possible: frozenset[str], shared: Projections, tag: Any) -> frozenset[str]:
+              possible: int, shared: Projections, tag: Any) -> int:
     """The skeleton-level patterns that hold for skeletons with these queried keys (bits of
     `plan.query_keys`, declared melds included): shape queries are all they read of a
     skeleton, so the declared melds and the queried keys stand in for its groups."""
     keys = s.sc.plan.query_keys
-    proj: Any = bits if tag is None else (bits, tag)
+    proj: Any = bits if tag is None else tag << len(keys) | bits
     known = shared.get(proj)
     if known is None:
         index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys
         known = shared[proj] = judge_level1(s, s.declared, cand_win, hun_fact, index,
                                             possible)
-    return known[1]
+    return known
 
 
-def held1_options(s: State, cand_win: WinFact, possible: frozenset[str],
-                  shared: Projections, tag: Any) -> tuple[frozenset[str], ...] | None:
+def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projections,
+                  tag: Any) -> tuple[int, ...] | None:
     """Every set of skeleton-level patterns some arrangement of the hand makes true.
 
     Exact when those patterns read the skeleton only through shape queries (their truth
@@ -320,7 +316,7 @@ def held1_options(s: State, cand_win: WinFact, possible: frozenset[str],
         return (s.fixed,)
     if plan.queries is None:
         return None
-    out: dict[frozenset[str], None] = {}
+    out: dict[int, None] = {}
     hun_fact = HunFact(s.hun_kinds, s.held_hun)
     for bits in arrange.skeleton_reach(s.layout, plan.query_keys):
         out[level1_at(s, bits | s.declared_bits, cand_win, hun_fact, possible, shared,
@@ -331,8 +327,7 @@ def held1_options(s: State, cand_win: WinFact, possible: frozenset[str],
 # what one candidate winning tile's search starts from: its bound, the tile, the winning
 # tile as skeleton-level facts see it, the patterns still possible (all, less the skeleton
 # level, the reading level), the groups to read first, and where skeleton results are kept
-Candidate = tuple[float, int, WinFact, frozenset[str], frozenset[str], frozenset[str],
-                  list[RawGroup], Projections, Any]
+Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, Any]
 
 
 def candidate(s: State, win_tile: int) -> Candidate:
@@ -346,9 +341,9 @@ def candidate(s: State, win_tile: int) -> Candidate:
     if not win_is_hun and layout.hun >= TIGHT_BOUND_HUN and sc.plan.win_gated:
         checked, first = win_group_checked(s, win_tile, possible)
         if checked != possible:
-            possible = sc.intern(checked)
-            free12 = sc.intern(possible - {p.id for p in sc.plan.by_level[1]})
-            free3 = sc.intern(free3 & possible)
+            possible = checked
+            free12 = possible & ~sc.plan.level_masks[1]
+            free3 &= possible
             bound_all = sc.bound(s.fixed, possible)
     shared_level1, tag = projections(s, cand_win, possible)
     if layout.hun >= TIGHT_BOUND_HUN:
@@ -386,68 +381,60 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
 
 
 def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
-         limits: tuple[frozenset[str], frozenset[str], frozenset[str], float],
+         limits: tuple[int, int, int, float],
          shared_level1: Projections, tag: Any) -> None:
     """Judge arrangements for one winning tile, skeleton by skeleton, each skeleton cut as
     soon as its bound cannot beat the best so far."""
     possible, free12, free3, bound_all = limits
     sc = s.sc
-    seen: dict[tuple[int, ...], tuple[dict[str, bool], frozenset[str], float,
-                                      frozenset[int]]] = {}
+    seen: dict[tuple[int, ...], tuple[int, float, frozenset[int]]] = {}
     pruned: set[tuple[int, ...]] = set()
     for skey, raws in skeletons:
         if skey in pruned:
             continue
         entry = seen.get(skey)
         if entry is None:
-            index = frozenset(skey) | s.declared_keys
-            pats1, held1 = skeleton_level(s, projection_of(s, skey), raws[0], index,
-                                          cand_win, possible, shared_level1, tag)
+            held1 = skeleton_level(s, projection_of(s, skey), raws[0], None, cand_win,
+                                   possible, shared_level1, tag)
             bound = sc.bound(held1, free12)
             if bound <= s.best_fan:
                 # the best only grows: this skeleton is out for good, keep nothing
                 pruned.add(skey)
                 continue
-            entry = seen[skey] = (pats1, held1, bound, index)
-        pats, held_base, bound, index = entry
+            index = frozenset(skey) | s.declared_keys if s.declared_keys else frozenset(skey)
+            entry = seen[skey] = (held1, bound, index)
+        held_base, bound, index = entry
         for raw in raws:
             if bound <= s.best_fan:
                 break
-            plain = tuple([group_fact(g, False, False) for g in raw])
-            read(s, raw, plain, win_tile, cand_win, pats, held_base, bound, index,
+            plain = sc.plain_facts(raw)
+            read(s, raw, plain, win_tile, cand_win, held_base, bound, index,
                  HunFact(s.hun_kinds, s.held_hun, raw), possible, free3)
             if s.best_fan >= bound_all:
                 return
 
 
 def read(s: State, raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...], win_tile: int,
-         cand_win: WinFact, pats: dict[str, bool], held_base: frozenset[str], bound: float,
-         index: frozenset[int], hun_fact: HunFact, possible: frozenset[str],
-         free3: frozenset[str]) -> None:
+         cand_win: WinFact, held_base: int, bound: float,
+         index: frozenset[int], hun_fact: HunFact, possible: int, free3: int) -> None:
     """One arrangement: its arrangement-level patterns, then each place of the winning
     tile with the reading-level ones."""
     sc = s.sc
     _, _, level2, level3 = sc.plan.by_level
     if level2:
-        pats = dict(pats)
         f2 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
-        f2.pats = pats
-        judge(s, level2, f2, pats, possible)
-        held_base = sc.intern(frozenset([k for k, v in pats.items() if v]))
+        f2.held = held_base
+        held_base = judge(s, level2, f2, possible)
         bound = sc.bound(held_base, free3)
         if bound <= s.best_fan:
             return
     live3 = level3 if free3 else ()
-    if live3:
-        pats = dict(pats)
     for groups, win in readings(raw, plain, s.declared, win_tile, win_tile in s.hun_kinds):
         held = held_base
         if live3:
             f = Facts(groups, win, s.hand_fact, hun_fact, s.context, index)
-            f.pats = pats
-            true3 = judge(s, live3, f, pats, possible)
-            if true3:
-                held = sc.with_ids(held_base, tuple(true3))
+            f.held = held_base
+            held = judge(s, live3, f, possible)
         keep_best(s, held, groups, win_tile)
         if s.best_fan >= bound or not live3:
             break
