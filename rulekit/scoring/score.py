@@ -59,6 +59,7 @@ def score_with(sc: Scorer, hand: Hand) -> ScoreResult:
     hit = sc.result(key)
     if hit is not None:
         return hit
+    sc.trim()
     result = score_fresh(sc, hand)
     sc.keep_result(key, result)
     return result

@@ -8,6 +8,7 @@ bits, filled from the fan algebra on first use.
 """
 from __future__ import annotations
 
+import threading
 from typing import Any, Final
 
 from rulekit.algebra import EXACT_BOUND_PATTERNS, Breakdown, num
@@ -38,6 +39,12 @@ PLAIN_FACTS: Final = 1 << 13
 """Group facts a `Scorer` keeps for groups without the winning tile (there are a few
 hundred distinct ones in practice); when full the memo is emptied and refills."""
 
+MEMO_ENTRIES: Final = 1 << 16
+"""Entries each of a `Scorer`'s other memos may hold before it is emptied (`Scorer.trim`).
+Their keys are finite but large (a group, a winning tile and what it stands for, ...): a
+server that runs for weeks, or a client sending crafted hands, must not grow them without
+end. A memo this size costs a few MB; a dealt hand adds a handful of entries at most."""
+
 DENSE_FANS: Final = 16
 """Up to this many mask bits, fans live in a list indexed by the valued bits (2**16 slots at
 most, filled lazily); with more, in a dict keyed by them."""
@@ -55,7 +62,8 @@ def group_code(g: RawGroup) -> int:
 class Scorer:
     """One ruleset's scoring caches; `rulekit.scoring.score_hand` keeps one per ruleset."""
 
-    def __init__(self, rs: Ruleset, result_memo: int = RESULT_MEMO) -> None:
+    def __init__(self, rs: Ruleset, result_memo: int = RESULT_MEMO,
+                 memo_entries: int = MEMO_ENTRIES) -> None:
         self.rs = rs
         self.plan: Plan = build_plan(rs)
         # hand-level results (`score.score_with`); at most `result_memo` of them, 0 for none
@@ -74,10 +82,46 @@ class Scorer:
         self.plain: dict[RawGroup, GroupFact] = {}   # `plain_facts`
         self.limit_memo: dict[int, Limits] = {}
         # skeleton-level results shared between hands (`search.projections`), and the small
-        # int each hand's (fixed, possible, facts read) tag becomes
-        self.level1: dict[Any, Judged] = {}
-        self.level1_tags: dict[Any, int] = {}
+        # int each hand's (fixed, possible, facts read) tag becomes: one pair, replaced
+        # whole by `trim`, so a hand never mixes the tags of one with the results of another
+        self.shared1: tuple[dict[Any, Judged], dict[Any, int]] = ({}, {})
         self.totals: dict[Any, Totals] = {}
+        self.memo_entries = memo_entries
+        # new tags are numbered under it: threads of a server share this scorer
+        self.tag_lock = threading.Lock()
+
+    def trim(self) -> None:
+        """Replace each memo grown past `memo_entries` by an empty one (between hands).
+
+        Replaced, not cleared: a hand another thread is scoring keeps the dict it holds, and
+        every entry is a pure result, so dropping one only costs its recomputation."""
+        cap = self.memo_entries
+        if len(self.allows) > cap:
+            self.allows = {}
+        if len(self.bounds) > cap:
+            self.bounds = {}
+        if len(self.fans) > cap:
+            self.fans = {}
+        if len(self.limit_memo) > cap:
+            self.limit_memo = {}
+        if len(self.totals) > cap:
+            self.totals = {}
+        level1, tags = self.shared1
+        if len(level1) > cap or len(tags) > cap:
+            self.shared1 = ({}, {})
+
+    def level1_tag(self, key: Any) -> tuple[dict[Any, Judged], int]:
+        """The shared skeleton-level memo and the small int `key` is tagged with in it.
+
+        Two threads meeting two new keys at once must not get the same number, so a new tag
+        is taken under a lock (a few hundred exist; every later hand finds its tag without
+        it)."""
+        level1, tags = self.shared1
+        tag = tags.get(key)
+        if tag is None:
+            with self.tag_lock:
+                tag = tags.setdefault(key, len(tags))
+        return level1, tag
 
     def result(self, key: HandKey) -> ScoreResult | None:
         """The result kept for a hand with this key, or None."""

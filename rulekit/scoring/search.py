@@ -253,9 +253,7 @@ def projections(s: State, cand_win: WinFact, possible: int) -> tuple[Projections
     f = Facts((), cand_win, s.hand_fact, HunFact(s.hun_kinds, s.held_hun), s.context,
               NO_INDEX)
     # the tag becomes a small int once per hand, so the per-skeleton lookups stay cheap
-    tags = s.sc.level1_tags
-    return s.sc.level1, tags.setdefault((s.fixed, possible, tuple([get(f) for get in getters])),
-                                        len(tags))
+    return s.sc.level1_tag((s.fixed, possible, tuple([get(f) for get in getters])))
 
 
 def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...],
