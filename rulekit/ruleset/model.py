@@ -60,13 +60,18 @@ class Ruleset:
         return self.names.get(pid, pid)
 
 
-def load(ref: str | Path, allow_outside: bool | None = None) -> Ruleset:
+def load(ref: str | Path, allow_outside: bool | None = None,
+         read: list[tuple[Path, bytes]] | None = None) -> Ruleset:
     """Load a built-in name or a file path; raise `RulesetError` listing every problem.
 
-    `allow_outside` lets `extends` leave the file's directory tree (docs/authoring.md)."""
+    `allow_outside` lets `extends` leave the file's directory tree (docs/authoring.md).
+    `read`, if given, receives each file of the chain with the sha256 of the bytes read
+    (`api.load_ruleset` stamps its cache entry with them)."""
     path = ref if isinstance(ref, Path) else resolve.locate(str(ref))
     digests: list[bytes] = []
     data, origins, chain = resolve.resolve(path, allow_outside=allow_outside, digests=digests)
+    if read is not None:
+        read.extend(zip(chain, digests))
     return _checked(data, origins, resolve.display_name(path),
                     tuple(resolve.display_name(p) for p in chain),
                     schema_checked=validated.trusted(chain, digests))
