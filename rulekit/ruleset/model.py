@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from rulekit.algebra import Algebra, Combination
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.errors import RulesetError
-from rulekit.ruleset import checks, resolve, schema, validated
+from rulekit.ruleset import checks, prebuilt, resolve, schema, validated
 from rulekit.ruleset.yamlmarks import Origin, Path_
 
 
@@ -92,7 +92,9 @@ def _checked(data: dict[str, Any], origins: dict[Path_, Origin], shown: str,
     `schema_checked`: the bytes are built-ins the tests validated (`validated.trusted`), so
     the schema run is skipped; the DSL and references are checked all the same."""
     problems = [] if schema_checked else schema.problems(data, origins, shown)
-    by_id, dsl_problems = checks.compile_all(data, origins, shown)
+    # the same bytes give the same trees: a trusted chain's patterns skip lark (prebuilt.py)
+    by_id, dsl_problems = checks.compile_all(data, origins, shown,
+                                             prebuilt.trees() if schema_checked else None)
     problems += dsl_problems
     problems += checks.reference_problems(data, origins, shown, by_id)
     if problems:
