@@ -92,26 +92,41 @@ def test_group_json_is_the_groups_view() -> None:
     assert sorted(v.tiles for v in r.arrangement) == ["123s", "22z", "456m", "456s", "789s"]
 
 
-def test_score_lines_leaves_the_collector_as_it_was(tmp_path: Path) -> None:
-    """The batch collects less often while it runs (rulekit.batch); a library caller keeps
-    its own collector settings afterwards."""
+def test_score_lines_leaves_the_collector_as_it_was(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch collects only every COLLECT_EVERY lines while it runs (rulekit.batch); a
+    library caller keeps its own collector settings afterwards."""
     import gc
     from rulekit import batch
+    monkeypatch.setattr(batch, "COLLECT_EVERY", 2)
     before = gc.get_threshold()
+    collected: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collected.append(info["generation"])
     gc.set_threshold(700, 10, 10)
+    gc.callbacks.append(count)
     try:
-        seen: list[tuple[int, int, int]] = []
-        data = io.BytesIO((json.dumps(LONG_DOC) + "\n").encode() * 3)
+        seen: list[tuple[bool, int]] = []
+        data = io.BytesIO((json.dumps(LONG_DOC) + "\n").encode() * 5)
 
         class Out(io.StringIO):
             def write(self, text: str) -> int:
-                seen.append(gc.get_threshold())
+                seen.append((gc.isenabled(), len(collected)))
                 return super().write(text)
         out = Out()
         assert batch.score_lines(data, out, "tianjin", outside=False) == 0
-        assert seen == [(20_000, 20, 20)] * 3 and len(out.getvalue().splitlines()) == 3
+        # off while the lines run (loading the ruleset before them may have collected);
+        # the middle generation collected after lines 2 and 4, and nothing else
+        first = seen[0][1]
+        assert [(on, n - first) for on, n in seen] == \
+            [(False, 0), (False, 0), (False, 1), (False, 1), (False, 2)]
+        assert collected[first:] == [1, 1] and len(out.getvalue().splitlines()) == 5
         assert gc.get_threshold() == (700, 10, 10) and gc.get_freeze_count() == 0
+        assert gc.isenabled()
     finally:
+        gc.callbacks.remove(count)
         gc.set_threshold(*before)
 
 
