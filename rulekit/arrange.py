@@ -436,6 +436,9 @@ def _wild_tables() -> tuple[tuple[tuple[RawGroup, ...], ...], tuple[RawGroup, ..
 
 
 _WILD_MELDS, _WILD_PAIRS = _wild_tables()
+WILD_GROUPS: Final[tuple[RawGroup, ...]] = tuple(
+    [g for opts in _WILD_MELDS for g in opts] + list(_WILD_PAIRS))
+"""Every all-hun group `arrangements` hands out: shared objects, built at import."""
 
 
 def wild_meld_options(kinds: Iterable[int]) -> tuple[RawGroup, ...]:
