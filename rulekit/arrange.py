@@ -125,6 +125,9 @@ GROUP_OF: Final[tuple[RawGroup, ...]] = tuple(_GROUP_TABLE.get(c, _UNUSED)
                                        for c in range(max(_GROUP_TABLE) + 1))
 """Group code → the group: one shared object per (suit, rank, template), built at import
 (a tuple, indexed by code; codes no template uses hold a placeholder)."""
+KEY_OF: Final[tuple[int, ...]] = tuple(group_key(g.shape, g.first) if g.shape >= 0 else -1
+                                       for g in GROUP_OF)
+"""Group code → its group's `codes.group_key` (-1 for the placeholder)."""
 
 
 # Suit decompositions are memoised in one dict, keyed by one int: the suit's base-5 code
@@ -532,12 +535,13 @@ def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[in
                 ) -> tuple[tuple[int, int, int, int], ...]:
     """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions."""
     bit = {k: 1 << i for i, k in enumerate(keys)}
+    key_of = KEY_OF
     out = set()
     for h, m, q, codes in suit_parts(base, counts, max_hun):
         bits = 0
-        for c in codes:
-            g = GROUP_OF[c]
-            bits |= bit.get(group_key(g.shape, g.first), 0)
+        if bit:
+            for c in codes:
+                bits |= bit.get(key_of[c], 0)
         out.add((h, m, q, bits))
     return tuple(sorted(out))
 
