@@ -119,7 +119,7 @@ def _batch_gc() -> None:
     gc.set_threshold(20_000, 20, 20)
 
 
-COLLECT_EVERY = 5_000
+COLLECT_EVERY = 50_000
 """Lines between two collections of the young generations while a batch runs here."""
 
 
@@ -128,10 +128,11 @@ def _collecting_less() -> Iterator[Callable[[], None]]:
     """While the lines of one call are scored here: what was loaded is frozen out of the
     collector, and the collector runs only every COLLECT_EVERY lines (the callable given
     counts them), over what those lines left (`gc.collect(1)`). Scoring makes next to no
-    cyclic garbage (22 objects over 20,000 hands), so the automatic collections were
-    tracing the memos' new entries twice (young, then middle generation) for nothing:
-    ~4% of a 20,000-line run. Afterwards the collector is as it was (a library caller or
-    a test keeps its own settings)."""
+    cyclic garbage (22 objects over 20,000 hands; none for bad lines of any kind,
+    tests/test_result_json.py), so the automatic collections were tracing the memos' new
+    entries twice (young, then middle generation) for nothing: ~4% of a 20,000-line run.
+    Afterwards the collector is as it was (a library caller or a test keeps its own
+    settings)."""
     before, enabled = gc.get_threshold(), gc.isenabled()
     _batch_gc()
     gc.disable()
