@@ -57,8 +57,9 @@ def load_ruleset(ref: RulesetRef = DEFAULT_RULESET, *,
     cached = _cached(key)
     if cached is None:
         now = time.time_ns()
-        stamps = tuple(_stamp(p) for p in resolve.resolve(path, allow_outside=outside)[2])
-        cached = load(path, allow_outside=outside)
+        read: list[tuple[Path, bytes]] = []
+        cached = load(path, allow_outside=outside, read=read)
+        stamps = tuple(_stamp_read(p, digest) for p, digest in read)
         _CACHE.pop(key, None)
         if len(_CACHE) >= CACHE_SIZE:
             del _CACHE[next(iter(_CACHE))]
@@ -124,10 +125,13 @@ def _digest(path: str) -> bytes:
         return b""
 
 
-def _stamp(path: Path) -> Stamp:
+def _stamp_read(path: Path, digest: bytes) -> Stamp:
+    """A chain file's stamp: stat now, and the sha256 of the bytes `load` read (one read
+    and one YAML parse per file). A change between the read and this stat leaves an mtime
+    inside the racy window of the load's start, so `_recheck` compares content: not missed."""
     name = str(path.resolve())
     mtime, size = _stat(name)
-    return (name, mtime, size, _digest(name))
+    return (name, mtime, size, digest)
 
 
 def _recheck(stamps: tuple[Stamp, ...], checked_ns: int) -> int:

@@ -125,6 +125,9 @@ GROUP_OF: Final[tuple[RawGroup, ...]] = tuple(_GROUP_TABLE.get(c, _UNUSED)
                                        for c in range(max(_GROUP_TABLE) + 1))
 """Group code → the group: one shared object per (suit, rank, template), built at import
 (a tuple, indexed by code; codes no template uses hold a placeholder)."""
+KEY_OF: Final[tuple[int, ...]] = tuple(group_key(g.shape, g.first) if g.shape >= 0 else -1
+                                       for g in GROUP_OF)
+"""Group code → its group's `codes.group_key` (-1 for the placeholder)."""
 
 
 # Suit decompositions are memoised in one dict, keyed by one int: the suit's base-5 code
@@ -173,6 +176,8 @@ def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, .
     got = _MEMO.get(key)
     if got is None:
         got = _narrowed(key, max_hun, 2 * n)
+        if got is None and base < HONOR_START:
+            got = _moved(code, base // 9, n, max_hun)
         if got is None:
             got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n,
                           max_hun)
@@ -194,6 +199,29 @@ def _narrowed(key: int, max_hun: int, top: int) -> tuple[SuitPart, ...] | None:
         got = _MEMO.get(key + wider - max_hun)
         if got is not None:
             return tuple([p for p in got if p[0] <= max_hun])
+    return None
+
+
+def _moved(code: int, suit: int, n: int, max_hun: int) -> tuple[SuitPart, ...] | None:
+    """The same counts' parts memoised in another numbered suit (under this budget, or cut
+    from a larger one), their groups moved into numbered suit `suit`; else None.
+
+    The three numbered suits share templates and search order; only the group codes differ,
+    by 256 per suit (`_CODE_OFFSET`). A third of a cold run's suit searches were a shape
+    already decomposed in another suit, and moving the parts costs a small fraction of the
+    search.
+    """
+    for other in range(3):
+        if other == suit:
+            continue
+        key = ((code * 4 + other) << 5) + max_hun
+        got = _MEMO.get(key)
+        if got is None:
+            got = _narrowed(key, max_hun, 2 * n)
+        if got is not None:
+            shift = (suit - other) * 256
+            return tuple([(h, m, q, tuple([c + shift for c in codes]))
+                          for h, m, q, codes in got])
     return None
 
 
@@ -411,6 +439,9 @@ def _wild_tables() -> tuple[tuple[tuple[RawGroup, ...], ...], tuple[RawGroup, ..
 
 
 _WILD_MELDS, _WILD_PAIRS = _wild_tables()
+WILD_GROUPS: Final[tuple[RawGroup, ...]] = tuple(
+    [g for opts in _WILD_MELDS for g in opts] + list(_WILD_PAIRS))
+"""Every all-hun group `arrangements` hands out: shared objects, built at import."""
 
 
 def wild_meld_options(kinds: Iterable[int]) -> tuple[RawGroup, ...]:
@@ -504,12 +535,13 @@ def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[in
                 ) -> tuple[tuple[int, int, int, int], ...]:
     """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions."""
     bit = {k: 1 << i for i, k in enumerate(keys)}
+    key_of = KEY_OF
     out = set()
     for h, m, q, codes in suit_parts(base, counts, max_hun):
         bits = 0
-        for c in codes:
-            g = GROUP_OF[c]
-            bits |= bit.get(group_key(g.shape, g.first), 0)
+        if bit:
+            for c in codes:
+                bits |= bit.get(key_of[c], 0)
         out.add((h, m, q, bits))
     return tuple(sorted(out))
 

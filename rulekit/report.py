@@ -5,8 +5,6 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-import yaml
-
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import ScoreResult
 from rulekit.settlement import SettleResult
@@ -42,6 +40,7 @@ def score_text(doc: Mapping[str, Any], result: ScoreResult, rs: Ruleset) -> str:
 
 
 def ruleset_yaml(rs: Ruleset) -> str:
+    import yaml         # here: the other reports, and `score`, never need PyYAML
     header = f"# {rs.name}: resolved from " + " <- ".join(rs.chain) + "\n"
     body: str = yaml.safe_dump(plain(rs.data), allow_unicode=True, sort_keys=False, width=100)
     return header + body

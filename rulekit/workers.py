@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import signal
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TypeVar
+
+if TYPE_CHECKING:       # imported when a pool starts: a one-job run never loads them (~10 ms)
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -34,6 +35,8 @@ def in_order(fn: Callable[[T], R], tasks: Iterable[T], jobs: int, died: str,
              setup: Callable[[], None] | None = None) -> Iterator[R]:
     """`fn(task)` for each task in `jobs` processes, yielded in task order; `died` is the
     `WorkerError`'s message if a worker dies; `setup` runs in each worker first."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
     pool = ProcessPoolExecutor(jobs, initializer=_init, initargs=(setup,))
     pending: deque[Future[R]] = deque()
     try:
@@ -59,6 +62,7 @@ def _result(future: Future[R], pool: ProcessPoolExecutor) -> R:
     the executor's thread then waits for the rest forever, never marking the pool broken
     (CPython's ProcessPoolExecutor): a dead worker seen here ends the wait instead.
     """
+    from concurrent.futures.process import BrokenProcessPool
     while True:
         try:
             return future.result(timeout=POLL)

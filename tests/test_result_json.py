@@ -92,27 +92,72 @@ def test_group_json_is_the_groups_view() -> None:
     assert sorted(v.tiles for v in r.arrangement) == ["123s", "22z", "456m", "456s", "789s"]
 
 
-def test_score_lines_leaves_the_collector_as_it_was(tmp_path: Path) -> None:
-    """The batch collects less often while it runs (rulekit.batch); a library caller keeps
-    its own collector settings afterwards."""
+def test_score_lines_leaves_the_collector_as_it_was(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch collects only every COLLECT_EVERY lines while it runs (rulekit.batch); a
+    library caller keeps its own collector settings afterwards."""
     import gc
     from rulekit import batch
+    monkeypatch.setattr(batch, "COLLECT_EVERY", 2)
     before = gc.get_threshold()
+    collected: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collected.append(info["generation"])
     gc.set_threshold(700, 10, 10)
+    gc.callbacks.append(count)
     try:
-        seen: list[tuple[int, int, int]] = []
-        data = io.BytesIO((json.dumps(LONG_DOC) + "\n").encode() * 3)
+        seen: list[tuple[bool, int]] = []
+        data = io.BytesIO((json.dumps(LONG_DOC) + "\n").encode() * 5)
 
         class Out(io.StringIO):
             def write(self, text: str) -> int:
-                seen.append(gc.get_threshold())
+                seen.append((gc.isenabled(), len(collected)))
                 return super().write(text)
         out = Out()
         assert batch.score_lines(data, out, "tianjin", outside=False) == 0
-        assert seen == [(20_000, 20, 20)] * 3 and len(out.getvalue().splitlines()) == 3
+        # off while the lines run (loading the ruleset before them may have collected);
+        # the middle generation collected after lines 2 and 4, and nothing else
+        first = seen[0][1]
+        assert [(on, n - first) for on, n in seen] == \
+            [(False, 0), (False, 0), (False, 1), (False, 1), (False, 2)]
+        assert collected[first:] == [1, 1] and len(out.getvalue().splitlines()) == 5
         assert gc.get_threshold() == (700, 10, 10) and gc.get_freeze_count() == 0
+        assert gc.isenabled()
     finally:
+        gc.callbacks.remove(count)
         gc.set_threshold(*before)
+
+
+BAD_LINES = [  # each way a line fails: reading, JSON, bounds, the document, the hand
+    b'{"indicator": "7p", "win_tile": "5m"}\n', b'{"indicator": 7\n', b"[1, 2]\n",
+    b"\xff\xfe\n", b'{"a": "\\ud800"}\n', b"[" * 100 + b"\n", b"1e999\n",
+    b'{"hand": "' + b"1" * 70000 + b'"}\n',
+    b'{"indicator": "9z", "hand": "46m123456789s22z", "win_tile": "5m"}\n',
+    b'{"indicator": "7p", "hand": "46m123456789s22z", "win_tile": "5m", "melds": 3}\n',
+    b'{"indicator": "7p", "hand": "46m123456789s22z", "win_tile": "5m", "win_by": "x"}\n',
+    b'{"indicator": "7p", "hand": "46m123456789s22z", "win_tile": "5m", "flowers": "9f"}\n',
+    b'{"indicator": "7p", "hand": "46m123456789s22\xe9\xbe\x8d", "win_tile": "5m"}\n']
+
+
+def test_bad_lines_leave_no_cyclic_garbage() -> None:
+    """What lets the batch run with the collector off between rare collections: a failing
+    line (each kind) leaves nothing that only the collector could free, so a stream of
+    hostile lines cannot pile up memory while it is off."""
+    import gc
+    from rulekit import batch
+    rulekit.load_ruleset("tianjin")
+    gc.collect()
+    gc.disable()                    # so that no automatic collection hides what is left
+    try:
+        out = io.StringIO()
+        assert batch.score_lines(io.BytesIO(b"".join(BAD_LINES) * 50), out, "tianjin",
+                                 outside=False) == 50 * len(BAD_LINES)
+        assert all('"error"' in line for line in out.getvalue().splitlines())
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 LONG_DOC = {"indicator": "7p", "hand": "46m123456789s22z", "win_tile": "5m"}

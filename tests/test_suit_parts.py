@@ -209,3 +209,30 @@ def test_counts_outside_the_tables_are_still_decomposed() -> None:
     parts = suit_parts(0, (5, 0, 0, 0, 0, 0, 0, 0, 0), 1)
     # 1m x5 = set + pair, or set + set with one hun
     assert sorted((h, m, q) for h, m, q, _ in parts) == [(0, 1, 1), (1, 2, 0)]
+
+
+def test_a_suit_moved_from_another_numbered_suit_is_its_own_search() -> None:
+    """A shape first decomposed in one numbered suit serves the others (`arrange._moved`,
+    under the same budget or cut from a larger one): the same parts in the same order as
+    searching that suit itself, and the move really served them (no search ran)."""
+    rng = random.Random(11)
+    real_search = arrange._search
+    for _ in range(60):
+        counts = _random_suit(rng, 9, rng.randint(1, 8))
+        n = sum(counts)
+        first, second = rng.sample((0, 9, 18), 2)
+        wide = rng.randint(0, 8)
+        arrange._MEMO.clear()
+        suit_parts(first, counts, wide)
+        for max_hun in range(min(wide, 2 * n) + 1):
+            expected = real_search(second, list(counts), -1, n, max_hun)
+            searched: list[int] = []
+            arrange._search = lambda *a: searched.append(1) or real_search(*a)  # type: ignore
+            try:
+                got = suit_parts(second, counts, max_hun)
+            finally:
+                arrange._search = real_search
+            assert got == expected, (counts, first, second, wide, max_hun)
+            assert searched == [], "served by a search, not moved"
+            arrange._MEMO.clear()
+            suit_parts(first, counts, wide)

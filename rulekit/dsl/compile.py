@@ -11,7 +11,7 @@ import difflib
 import operator
 from dataclasses import dataclass, field
 from graphlib import CycleError, TopologicalSorter
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from rulekit import limits
 from rulekit.dsl import ast, walk
@@ -451,13 +451,20 @@ def _order(graph: dict[str, set[str]], by_id: dict[str, PatternSource],
             cyclic.update(cycle)
 
 
-def compile_patterns(sources: list[PatternSource]) -> tuple[list[CompiledPattern],
-                                                            list[DslError]]:
-    """Compile a ruleset's patterns in dependency order; return them and every error found."""
+def compile_patterns(sources: list[PatternSource],
+                     parsed: Mapping[str, ast.Node] | None = None
+                     ) -> tuple[list[CompiledPattern], list[DslError]]:
+    """Compile a ruleset's patterns in dependency order; return them and every error found.
+    `parsed`: the syntax trees of some texts, already known (a trusted built-in's,
+    `ruleset.prebuilt`); the others are parsed here (lark is loaded only then)."""
     errors: list[DslError] = []
     trees: dict[str, ast.Node] = {}
     by_id = {s.id: s for s in sources}
     for s in sources:
+        tree = parsed.get(s.text) if parsed is not None else None
+        if tree is not None:
+            trees[s.id] = tree
+            continue
         try:
             trees[s.id] = parse(s.text, s.source)
         except DslError as err:

@@ -1,29 +1,33 @@
-"""Text → AST. The grammar is `grammar/pattern.lark`, built once per process.
+"""Text → AST. The grammar is `grammar/pattern.lark`, built once per process, when first needed.
 
 The LALR tables are built in memory (about 50 ms) and never cached on disk: lark's
 `cache=True` unpickles a file of predictable name in the shared temp directory, which anyone
 on the machine could plant. Pattern text is bounded in size, nesting and number length
 (`rulekit.limits`) before and after parsing, so no input reaches a RecursionError.
+
+lark itself is imported on the first `parse` (~40 ms): a process that loads only built-in
+rulesets takes their trees from `rulekit.ruleset.prebuilt` and never needs it.
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, List
-
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import (LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput,
-                             UnexpectedToken, VisitError)
+from typing import TYPE_CHECKING, Any, List
 
 from rulekit import limits, resources
 from rulekit.dsl import ast
 from rulekit.dsl.walk import children
 from rulekit.errors import DslError
 
+if TYPE_CHECKING:
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
+
 _TILE_BASE = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34}
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    from lark import Lark
     # no cache=True: it would unpickle a planted file from the shared temp dir
     return Lark(resources.grammar_text("pattern.lark"), parser="lalr",
                 propagate_positions=True, maybe_placeholders=True)
@@ -33,81 +37,89 @@ def _pos(meta_or_tok: Any) -> ast.Pos:
     return ast.Pos(getattr(meta_or_tok, "line", 1) or 1, getattr(meta_or_tok, "column", 1) or 1)
 
 
-@v_args(meta=True)
-class _ToAst(Transformer):  # type: ignore[type-arg]
-    def number(self, meta: Any, c: List[Token]) -> ast.Num:
-        if len(c[0]) > limits.INT_DIGITS:
-            raise DslError(f"number too long ({len(c[0])} digits; at most {limits.INT_DIGITS})",
-                           line=c[0].line or 1, column=c[0].column or 1)
-        return ast.Num(int(c[0]), _pos(c[0]))
+@lru_cache(maxsize=1)
+def _to_ast() -> Any:
+    """The parse tree → AST transformer class (made on first use: it subclasses lark's)."""
+    from lark import Transformer, v_args
 
-    def tile(self, meta: Any, c: List[Token]) -> ast.TileLit:
-        t = str(c[0])
-        rank, suit = int(t[0]), t[1]
-        if (suit == "z" and rank > 7) or (suit == "f" and rank > 8):
-            raise DslError(f"no tile '{t}'", line=c[0].line or 1, column=c[0].column or 1)
-        return ast.TileLit(_TILE_BASE[suit] + rank - 1, t, _pos(c[0]))
+    @v_args(meta=True)
+    class _ToAst(Transformer):  # type: ignore[type-arg]
+        def number(self, meta: Any, c: List[Token]) -> ast.Num:
+            if len(c[0]) > limits.INT_DIGITS:
+                raise DslError(f"number too long ({len(c[0])} digits; at most "
+                               f"{limits.INT_DIGITS})", line=c[0].line or 1,
+                               column=c[0].column or 1)
+            return ast.Num(int(c[0]), _pos(c[0]))
 
-    def true(self, meta: Any, c: List[Token]) -> ast.BoolLit:
-        return ast.BoolLit(True, _pos(c[0]))
+        def tile(self, meta: Any, c: List[Token]) -> ast.TileLit:
+            t = str(c[0])
+            rank, suit = int(t[0]), t[1]
+            if (suit == "z" and rank > 7) or (suit == "f" and rank > 8):
+                raise DslError(f"no tile '{t}'", line=c[0].line or 1, column=c[0].column or 1)
+            return ast.TileLit(_TILE_BASE[suit] + rank - 1, t, _pos(c[0]))
 
-    def false(self, meta: Any, c: List[Token]) -> ast.BoolLit:
-        return ast.BoolLit(False, _pos(c[0]))
+        def true(self, meta: Any, c: List[Token]) -> ast.BoolLit:
+            return ast.BoolLit(True, _pos(c[0]))
 
-    def name(self, meta: Any, c: List[Token]) -> ast.Name:
-        return ast.Name(str(c[0]), _pos(c[0]))
+        def false(self, meta: Any, c: List[Token]) -> ast.BoolLit:
+            return ast.BoolLit(False, _pos(c[0]))
 
-    def attr(self, meta: Any, c: List[Any]) -> ast.Attr:
-        return ast.Attr(c[0], str(c[1]), _pos(c[1]))
+        def name(self, meta: Any, c: List[Token]) -> ast.Name:
+            return ast.Name(str(c[0]), _pos(c[0]))
 
-    def args(self, meta: Any, c: List[Any]) -> tuple[Any, ...]:
-        return tuple(c)
+        def attr(self, meta: Any, c: List[Any]) -> ast.Attr:
+            return ast.Attr(c[0], str(c[1]), _pos(c[1]))
 
-    def call(self, meta: Any, c: List[Any]) -> ast.Call:
-        return ast.Call(str(c[0]), c[1] or (), _pos(c[0]))
+        def args(self, meta: Any, c: List[Any]) -> tuple[Any, ...]:
+            return tuple(c)
 
-    def list(self, meta: Any, c: List[Any]) -> ast.ListLit:  # noqa: UP006 (shadowed)
-        return ast.ListLit(c[0] or (), _pos(meta))
+        def call(self, meta: Any, c: List[Any]) -> ast.Call:
+            return ast.Call(str(c[0]), c[1] or (), _pos(c[0]))
 
-    def comparison(self, meta: Any, c: List[Any]) -> ast.Compare:
-        return ast.Compare(str(c[1]), c[0], c[2], _pos(c[1]))
+        def list(self, meta: Any, c: List[Any]) -> ast.ListLit:  # noqa: UP006 (shadowed)
+            return ast.ListLit(c[0] or (), _pos(meta))
 
-    def membership(self, meta: Any, c: List[Any]) -> ast.Compare:
-        return ast.Compare("in", c[0], c[1], _pos(meta))
+        def comparison(self, meta: Any, c: List[Any]) -> ast.Compare:
+            return ast.Compare(str(c[1]), c[0], c[2], _pos(c[1]))
 
-    def sum(self, meta: Any, c: List[Any]) -> Any:
-        return self._arith(c)
+        def membership(self, meta: Any, c: List[Any]) -> ast.Compare:
+            return ast.Compare("in", c[0], c[1], _pos(meta))
 
-    def product(self, meta: Any, c: List[Any]) -> Any:
-        return self._arith(c)
+        def sum(self, meta: Any, c: List[Any]) -> Any:
+            return self._arith(c)
 
-    @staticmethod
-    def _arith(c: List[Any]) -> Any:
-        node = c[0]
-        for i in range(1, len(c), 2):
-            node = ast.Arith(str(c[i]), node, c[i + 1], _pos(c[i]))
-        return node
+        def product(self, meta: Any, c: List[Any]) -> Any:
+            return self._arith(c)
 
-    def neg(self, meta: Any, c: List[Any]) -> ast.Arith:
-        return ast.Arith("-", ast.Num(0, _pos(meta)), c[0], _pos(meta))
+        @staticmethod
+        def _arith(c: List[Any]) -> Any:
+            node = c[0]
+            for i in range(1, len(c), 2):
+                node = ast.Arith(str(c[i]), node, c[i + 1], _pos(c[i]))
+            return node
 
-    def negation(self, meta: Any, c: List[Any]) -> ast.Not:
-        return ast.Not(c[0], _pos(meta))
+        def neg(self, meta: Any, c: List[Any]) -> ast.Arith:
+            return ast.Arith("-", ast.Num(0, _pos(meta)), c[0], _pos(meta))
 
-    def and_expr(self, meta: Any, c: List[Any]) -> ast.BoolOp:
-        return ast.BoolOp("and", tuple(c), _pos(meta))
+        def negation(self, meta: Any, c: List[Any]) -> ast.Not:
+            return ast.Not(c[0], _pos(meta))
 
-    def or_expr(self, meta: Any, c: List[Any]) -> ast.BoolOp:
-        return ast.BoolOp("or", tuple(c), _pos(meta))
+        def and_expr(self, meta: Any, c: List[Any]) -> ast.BoolOp:
+            return ast.BoolOp("and", tuple(c), _pos(meta))
 
-    def quantified(self, meta: Any, c: List[Any]) -> ast.Quantified:
-        return ast.Quantified(str(c[0]), str(c[1]), c[2], c[3], _pos(c[0]))
+        def or_expr(self, meta: Any, c: List[Any]) -> ast.BoolOp:
+            return ast.BoolOp("or", tuple(c), _pos(meta))
 
-    def count(self, meta: Any, c: List[Any]) -> ast.Count:
-        return ast.Count(str(c[0]), c[1], c[2], _pos(meta))
+        def quantified(self, meta: Any, c: List[Any]) -> ast.Quantified:
+            return ast.Quantified(str(c[0]), str(c[1]), c[2], c[3], _pos(c[0]))
 
-    def comprehension(self, meta: Any, c: List[Any]) -> ast.Comprehension:
-        return ast.Comprehension(c[0], str(c[1]), c[2], _pos(meta))
+        def count(self, meta: Any, c: List[Any]) -> ast.Count:
+            return ast.Count(str(c[0]), c[1], c[2], _pos(meta))
+
+        def comprehension(self, meta: Any, c: List[Any]) -> ast.Comprehension:
+            return ast.Comprehension(c[0], str(c[1]), c[2], _pos(meta))
+
+    return _ToAst
 
 
 def _expected(err: UnexpectedInput) -> str:
@@ -130,6 +142,7 @@ def parse(text: str, source: str = "<dsl>") -> ast.Node:
     if len(text) > limits.DSL_CHARS:
         raise DslError(f"pattern too long ({len(text)} characters; at most "
                        f"{limits.DSL_CHARS})", source=source)
+    from lark.exceptions import LarkError, UnexpectedInput, VisitError
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as err:
@@ -139,7 +152,7 @@ def parse(text: str, source: str = "<dsl>") -> ast.Node:
                        source=source) from None
     _check_depth(tree, source)
     try:
-        node: ast.Node = _ToAst().transform(tree)
+        node: ast.Node = _to_ast()().transform(tree)
     except VisitError as err:       # lark wraps errors raised in the transformer
         inner = err.orig_exc
         if isinstance(inner, DslError):
@@ -152,6 +165,7 @@ def parse(text: str, source: str = "<dsl>") -> ast.Node:
 
 
 def _syntax_error(err: UnexpectedInput, text: str, source: str) -> DslError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     line, col = err.line or 1, err.column or 1
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken)
                                           and err.token.type == "$END"):
@@ -174,6 +188,7 @@ def _too_deep(source: str, line: int, column: int) -> DslError:
 
 def _check_depth(tree: Tree, source: str) -> None:  # type: ignore[type-arg]
     """Refuse a parse tree deeper than DSL_DEPTH before anything walks it recursively."""
+    from lark import Tree
     stack: list[tuple[Any, int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from rulekit.dsl.ast import Node
 from rulekit.dsl.compile import CompiledPattern, PatternSource, compile_patterns
 from rulekit.errors import DslError
 from rulekit.ruleset import schema
@@ -78,12 +79,14 @@ def _conditions(data: Mapping[str, Any], origins: dict[Path_, Origin],
     return out
 
 
-def compile_all(data: Mapping[str, Any], origins: dict[Path_, Origin], default: str
+def compile_all(data: Mapping[str, Any], origins: dict[Path_, Origin], default: str,
+                trees: Mapping[str, Node] | None = None
                 ) -> tuple[dict[str, CompiledPattern], list[str]]:
     """Every condition compiled, by id (`forbid:x` etc. for the context sections), and every
-    DSL problem as a `file:line:column: key: message` line."""
+    DSL problem as a `file:line:column: key: message` line. `trees`: syntax trees already
+    known for some texts (`prebuilt.trees`, for a trusted chain only)."""
     sources = _conditions(data, origins, default)
-    compiled, errors = compile_patterns([s for s, _ in sources])
+    compiled, errors = compile_patterns([s for s, _ in sources], trees)
     problems = []
     for e in errors:
         # the error belongs to the last DSL text that starts at or before its line

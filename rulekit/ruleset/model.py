@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from rulekit.algebra import Algebra, Combination
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.errors import RulesetError
-from rulekit.ruleset import checks, resolve, schema, validated
+from rulekit.ruleset import checks, prebuilt, resolve, schema, validated
 from rulekit.ruleset.yamlmarks import Origin, Path_
 
 
@@ -60,13 +60,18 @@ class Ruleset:
         return self.names.get(pid, pid)
 
 
-def load(ref: str | Path, allow_outside: bool | None = None) -> Ruleset:
+def load(ref: str | Path, allow_outside: bool | None = None,
+         read: list[tuple[Path, bytes]] | None = None) -> Ruleset:
     """Load a built-in name or a file path; raise `RulesetError` listing every problem.
 
-    `allow_outside` lets `extends` leave the file's directory tree (docs/authoring.md)."""
+    `allow_outside` lets `extends` leave the file's directory tree (docs/authoring.md).
+    `read`, if given, receives each file of the chain with the sha256 of the bytes read
+    (`api.load_ruleset` stamps its cache entry with them)."""
     path = ref if isinstance(ref, Path) else resolve.locate(str(ref))
     digests: list[bytes] = []
     data, origins, chain = resolve.resolve(path, allow_outside=allow_outside, digests=digests)
+    if read is not None:
+        read.extend(zip(chain, digests))
     return _checked(data, origins, resolve.display_name(path),
                     tuple(resolve.display_name(p) for p in chain),
                     schema_checked=validated.trusted(chain, digests))
@@ -87,7 +92,9 @@ def _checked(data: dict[str, Any], origins: dict[Path_, Origin], shown: str,
     `schema_checked`: the bytes are built-ins the tests validated (`validated.trusted`), so
     the schema run is skipped; the DSL and references are checked all the same."""
     problems = [] if schema_checked else schema.problems(data, origins, shown)
-    by_id, dsl_problems = checks.compile_all(data, origins, shown)
+    # the same bytes give the same trees: a trusted chain's patterns skip lark (prebuilt.py)
+    by_id, dsl_problems = checks.compile_all(data, origins, shown,
+                                             prebuilt.trees() if schema_checked else None)
     problems += dsl_problems
     problems += checks.reference_problems(data, origins, shown, by_id)
     if problems:

@@ -20,7 +20,7 @@ from typing import Any
 
 from rulekit import limits, resources
 from rulekit.errors import RulesetError
-from rulekit.ruleset import yamlmarks
+from rulekit.ruleset import prebuilt, yamlmarks
 from rulekit.ruleset.yamlmarks import Origin, Path_
 
 
@@ -90,6 +90,10 @@ def read_layer(path: Path, text: str | None = None, shown: str | None = None,
     name = shown or display_name(path)
     if text is None:
         text = read_text(path, name, digests)
+        if digests is not None and shown is None:
+            known = prebuilt.layer(path, digests[-1], name)    # a built-in's recorded bytes
+            if known is not None:
+                return known
     elif digests is not None:
         digests.append(b"")         # text given, not read here: its bytes are not known
     data, origins = yamlmarks.load(text, name)

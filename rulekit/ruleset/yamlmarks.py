@@ -9,12 +9,17 @@ at most `limits.QUOTE_CHARS` of the input.
 Keys that are not strings (YAML 1.1 reads `0x1F:` or `yes:` as a number or a boolean) and
 non-finite numbers (`.inf`, `.nan`) are loaded as what they are: they are harmless to hold,
 and the schema check reports them together with every other problem of the file.
+
+PyYAML is imported on the first load (~15 ms): loading a built-in ruleset whose bytes are the
+recorded ones never needs it (`rulekit.ruleset.prebuilt`).
 """
 from __future__ import annotations
 
-from typing import Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 from rulekit import limits
 from rulekit.errors import RulesetError
@@ -35,30 +40,39 @@ class _Refused(Exception):
         self.message = message
 
 
-class _BoundedLoader(yaml.SafeLoader):  # type: ignore[misc]  # pyyaml has no types here
-    """SafeLoader that refuses anchors and aliases and bounds nesting while composing, so
-    nothing is ever expanded and the composer's recursion stays shallow."""
+@lru_cache(maxsize=1)
+def _loader_class() -> Any:
+    """The bounded loader class (made on first use: it subclasses PyYAML's)."""
+    import yaml
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
-        self.depth = 0
+    class _BoundedLoader(yaml.SafeLoader):  # type: ignore[misc]  # pyyaml has no types here
+        """SafeLoader that refuses anchors and aliases and bounds nesting while composing, so
+        nothing is ever expanded and the composer's recursion stays shallow."""
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        event = self.peek_event()
-        if isinstance(event, yaml.AliasEvent):
-            raise _Refused(event.start_mark, f"YAML aliases (*{limits.excerpt(event.anchor, 40)}) "
-                           "are not allowed in rulesets or case files: write the value out")
-        if getattr(event, "anchor", None) is not None:
-            raise _Refused(event.start_mark, f"YAML anchors (&{limits.excerpt(event.anchor, 40)}) "
-                           "are not allowed in rulesets or case files: write the value out")
-        self.depth += 1
-        if self.depth > limits.YAML_DEPTH:
-            raise _Refused(event.start_mark, f"YAML nested too deeply (more than "
-                           f"{limits.YAML_DEPTH} levels)")
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
+        def __init__(self, stream: str) -> None:
+            super().__init__(stream)
+            self.depth = 0
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.peek_event()
+            if isinstance(event, yaml.AliasEvent):
+                raise _Refused(event.start_mark, f"YAML aliases (*"
+                               f"{limits.excerpt(event.anchor, 40)}) are not allowed in "
+                               "rulesets or case files: write the value out")
+            if getattr(event, "anchor", None) is not None:
+                raise _Refused(event.start_mark, f"YAML anchors (&"
+                               f"{limits.excerpt(event.anchor, 40)}) are not allowed in "
+                               "rulesets or case files: write the value out")
+            self.depth += 1
+            if self.depth > limits.YAML_DEPTH:
+                raise _Refused(event.start_mark, f"YAML nested too deeply (more than "
+                               f"{limits.YAML_DEPTH} levels)")
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+
+    return _BoundedLoader
 
 
 def compose(text: str, filename: str) -> tuple[yaml.Node | None, Any]:
@@ -66,8 +80,9 @@ def compose(text: str, filename: str) -> tuple[yaml.Node | None, Any]:
     if len(text) > limits.RULESET_BYTES:
         raise RulesetError([f"{filename}:1: file too large ({len(text)} characters; at most "
                             f"{limits.RULESET_BYTES})"])
+    import yaml
     try:
-        loader = _BoundedLoader(text)
+        loader = _loader_class()(text)
         try:
             node = loader.get_single_node()
             if node is not None:
@@ -95,6 +110,7 @@ def compose(text: str, filename: str) -> tuple[yaml.Node | None, Any]:
 
 def _check(root: yaml.Node) -> None:
     """Refuse merge keys and oversized integers (before `int()` meets thousands of digits)."""
+    import yaml
     stack = [root]
     while stack:
         node = stack.pop()
@@ -132,6 +148,7 @@ def _mark(node: yaml.Node, filename: str) -> Origin:
 
 
 def _walk(node: yaml.Node, path: Path_, filename: str, out: dict[Path_, Origin]) -> None:
+    import yaml
     out.setdefault(path, _mark(node, filename))
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
@@ -146,15 +163,21 @@ def _walk(node: yaml.Node, path: Path_, filename: str, out: dict[Path_, Origin])
 
 def _key(node: yaml.Node) -> Any:
     """A key as the constructor made it (`0x1F:` is the int 31), so origins match the data."""
+    import yaml
     if node.tag == _STR or not isinstance(node, yaml.ScalarNode):
         return node.value
-    return _KEY_LOADER.yaml_constructors[node.tag](_KEY_LOADER, node)
+    loader = _key_loader()
+    return loader.yaml_constructors[node.tag](loader, node)
 
 
-_KEY_LOADER = yaml.SafeLoader("")
+@lru_cache(maxsize=1)
+def _key_loader() -> Any:
+    import yaml
+    return yaml.SafeLoader("")
 
 
 def _walk_value(node: yaml.Node, path: Path_, filename: str, out: dict[Path_, Origin]) -> None:
+    import yaml
     if isinstance(node, yaml.ScalarNode):
         line = node.start_mark.line + 1
         col = node.start_mark.column + 1
