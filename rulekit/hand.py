@@ -329,10 +329,13 @@ def _plain_win_by(value: object) -> str:
     where a string just read from JSON would be hashed by every set lookup."""
     if type(value) is not str:
         return ""
-    for name in WIN_BY:
-        if value == name:
-            return name
-    return ""
+    if value == SELF_DRAW:
+        return SELF_DRAW
+    if value == "kong_draw":
+        return "kong_draw"
+    if value == "discard":
+        return "discard"
+    return LAST_DRAW if value == LAST_DRAW else ""
 
 
 def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,

@@ -256,26 +256,13 @@ def plain_tiles_counted(text: str, counts: list[int]) -> list[int] | None:
     None also when a kind would pass 4 copies: the caller's full parser names the tile. Canonical
     text (suits in order, ranks sorted) needs no sort: the scan notices when it is not.
     """
-    kinds = _plain_kinds(text)
-    if kinds is None:
-        return None
-    last = 0
-    ordered = True
-    for k in kinds:
-        n = counts[k] + 1
-        if n > 4:
-            return None
-        counts[k] = n
-        if k < last:
-            ordered = False
-        last = k
-    if not ordered:
-        kinds.sort()
-    return kinds
+    return _plain_kinds(text, counts)
 
 
-def _plain_kinds(text: str) -> list[int] | None:
-    """The kinds of plain ASCII groups in input order, else None (see plain_tiles_sorted).
+def _plain_kinds(text: str, counts: list[int] | None = None) -> list[int] | None:
+    """The kinds of plain ASCII groups in input order, else None (see plain_tiles_sorted);
+    with `counts`, each tile is added to it, a fifth copy of a kind also gives None, and the
+    list comes back sorted.
 
     A loop over the text's characters with `ord(text[i])`, which mypyc compiles to a direct
     read of the character: it beats a regular expression, or a walk over `text.encode()`, by
@@ -284,6 +271,8 @@ def _plain_kinds(text: str) -> list[int] | None:
     """
     out: list[int] = []
     start = -1                              # index of the first digit waiting for its suit
+    last = -1
+    ordered = True
     n = len(text)
     for i in range(n):
         c = ord(text[i])                    # "1" is 49, "m" 109, " " 32
@@ -297,6 +286,13 @@ def _plain_kinds(text: str) -> list[int] | None:
                 k = plain_kind(ord(text[j]), c)
                 if k < 0:
                     return None             # 8z or 9z: the full parser names the tile
+                if counts is not None:
+                    copies = counts[k] + 1
+                    if copies > 4:
+                        return None
+                    counts[k] = copies
+                    ordered = ordered and k >= last
+                    last = k
                 out.append(k)
             start = -1
         elif (c == 32 or c == 9) and start < 0:
@@ -305,6 +301,8 @@ def _plain_kinds(text: str) -> list[int] | None:
             return None                     # anything else, or digits cut from their suit
     if start >= 0:
         return None
+    if not ordered:
+        out.sort()
     return out
 
 
