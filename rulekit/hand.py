@@ -12,8 +12,8 @@ from typing import Any, Final
 
 from .errors import HandError, TileError
 from .limits import excerpt
-from .tiles import (NUM_KINDS, TILE_NAMES, format_tiles, hun_kinds, is_flower, parse_tiles,
-                    plain_tiles_sorted, tile_name)
+from .tiles import (NUM_KINDS, SUCCESSOR, TILE_NAMES, format_tiles, hun_kinds, is_flower,
+                    parse_tiles, plain_kind, plain_tiles_counted, tile_name)
 
 PUNG = "pung"
 KONG: Final = "kong"
@@ -227,23 +227,40 @@ def parse_hand(doc: object, *, hun_kind_count: int = 2,
 # checks; anything else (an error, Chinese notation, a Mapping that is not a dict) makes it
 # return None, and `_parse_checked` then gives the answer or the message.
 
-_KIND_BY_NAME: Final[dict[str, int]] = {TILE_NAMES[t]: t for t in range(NUM_KINDS)}
-"""Single-tile fields in canonical ASCII (`5m`): indicator and win_tile, without a parse."""
 _HUN_1: Final = tuple(hun_kinds(t, 1) for t in range(NUM_KINDS))
 _HUN_2: Final = tuple(hun_kinds(t, 2) for t in range(NUM_KINDS))
 """`hun_kinds(indicator, 1)` and `(indicator, 2)`, by indicator."""
 _MELD_MEMO: dict[tuple[str, object, bool], tuple[Meld, tuple[int, ...]]] = {}
-"""(kind, tiles, concealed) -> the meld, not golden, and its tiles; melds repeat a lot."""
+"""(kind, tiles, concealed) -> the meld, not golden, and its tiles: melds not in canonical
+notation (`5p5p5p`), which are rare."""
 _MELD_MEMO_SIZE = 4096
+_MELDS: Final = tuple(Meld(kind, t, concealed, golden) for t in range(NUM_KINDS)
+                      for kind in MELD_KINDS for concealed in (False, True)
+                      for golden in (False, True))
+"""Every meld, at `_meld_index(tile, kind, concealed, golden)`: melds are values, so one
+object serves every hand."""
 
 
-def _too_many_copies(tiles: list[int], indicator: int) -> bool:
-    """5 of a kind in sorted `tiles`, or 4 of the indicator's (a plain loop: compiled, it
-    beats `any(map(eq, ...))` several times)."""
-    for j in range(4, len(tiles)):
-        if tiles[j] == tiles[j - 4]:
-            return True
-    return tiles.count(indicator) > 3
+def _meld_index(tile: int, kong: bool, concealed: bool, golden: bool) -> int:
+    return tile * 8 + (4 if kong else 0) + (2 if concealed else 0) + (1 if golden else 0)
+
+
+def _plain_tile(value: object) -> int:
+    """The kind of a canonical single tile (`5m`), or -1 for anything else."""
+    if type(value) is not str or len(value) != 2:
+        return -1
+    return plain_kind(ord(value[0]), ord(value[1]))
+
+
+def _canonical_meld_tile(text: object, size: int) -> int:
+    """The kind of `size` identical tiles in canonical notation (`555p`), else -1."""
+    if type(text) is not str or len(text) != size + 1:
+        return -1
+    digit = ord(text[0])
+    for j in range(1, size):
+        if ord(text[j]) != digit:
+            return -1
+    return plain_kind(digit, ord(text[size]))
 
 
 def _plain_meld(value: object) -> tuple[Meld, tuple[int, ...]] | None:
@@ -270,15 +287,69 @@ def _plain_meld(value: object) -> tuple[Meld, tuple[int, ...]] | None:
     return hit
 
 
+def _plain_melds(raw_melds: list[Any] | tuple[Any, ...], indicator: int, hun_kind_count: int,
+                 counts: list[int]) -> tuple[Meld, ...] | None:
+    """The declared melds, their tiles added to `counts`; None where `_parse_checked` may
+    refuse (or may raise KeyError or TypeError). Canonical tiles (`555p`) need no parse."""
+    built: list[Meld] = []
+    for value in raw_melds:
+        if type(value) is not dict:
+            return None
+        kind = value["kind"]
+        concealed = value.get("concealed", False)
+        if type(kind) is not str or (concealed is not False and concealed is not True):
+            return None             # (1 == True, so only identity tells a bool)
+        kong = kind == KONG
+        tile = _canonical_meld_tile(value["tiles"], 4 if kong else 3) \
+            if kong or kind == PUNG else -1
+        if tile >= 0:
+            if concealed and not kong:
+                return None         # a concealed pung
+            meld = _MELDS[_meld_index(tile, kong, concealed, False)]
+        else:
+            hit = _plain_meld(value)
+            if hit is None:
+                return None
+            meld = hit[0]
+            tile = meld.tile
+        if tile == indicator or (hun_kind_count == 2 and tile == SUCCESSOR[indicator]):
+            if not meld.concealed:
+                return None         # an exposed meld of hun
+            meld = _MELDS[_meld_index(tile, True, True, True)]
+        n = counts[tile] + meld.size
+        if n > 4:
+            return None
+        counts[tile] = n
+        built.append(meld)
+    return tuple(built)
+
+
+def _plain_win_by(value: object) -> str:
+    """The `WIN_BY` name equal to `value` ("" if none): the constant's hash is computed once,
+    where a string just read from JSON would be hashed by every set lookup."""
+    if type(value) is not str:
+        return ""
+    if value == SELF_DRAW:
+        return SELF_DRAW
+    if value == "kong_draw":
+        return "kong_draw"
+    if value == "discard":
+        return "discard"
+    return LAST_DRAW if value == LAST_DRAW else ""
+
+
 def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,
                  win_by_allowed: frozenset[str]) -> Hand | None:
     """`parse_hand` for a valid plain document, else None (or KeyError, TypeError, TileError).
 
     It returns a Hand only where `_parse_checked` returns an equal one, so a None or an
-    exception costs nothing but time.
+    exception costs nothing but time. Tiles are counted by kind as they are read, for the
+    copies check.
     """
-    indicator = _KIND_BY_NAME[doc["indicator"]]
-    win_tile = _KIND_BY_NAME[doc["win_tile"]]
+    indicator = _plain_tile(doc["indicator"])
+    win_tile = _plain_tile(doc["win_tile"])
+    if indicator < 0 or win_tile < 0:
+        return None
     if hun_kind_count == 2:
         hun = _HUN_2[indicator]
     elif hun_kind_count == 1:
@@ -288,47 +359,38 @@ def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,
     text = doc["hand"]
     if type(text) is not str:
         return None
-    concealed = plain_tiles_sorted(text)
-    if concealed is None:
+    counts = [0] * NUM_KINDS
+    counts[win_tile] = 1
+    kinds = plain_tiles_counted(text, counts)
+    if kinds is None:
         return None
 
     raw_melds = doc.get("melds", ())
     melds: tuple[Meld, ...] = ()
-    every = concealed + (win_tile,)     # every tile of the hand, for the copies check
     if raw_melds:
         if type(raw_melds) is not list and type(raw_melds) is not tuple or len(raw_melds) > 4:
             return None
-        built: list[Meld] = []
-        for value in raw_melds:
-            hit = _plain_meld(value)
-            if hit is None:
-                return None
-            meld, meld_tiles = hit
-            if meld.tile in hun:
-                if not meld.concealed:
-                    return None     # an exposed meld of hun
-                meld = Meld(meld.kind, meld.tile, True, golden=True)
-            built.append(meld)
-            every += meld_tiles
-        melds = tuple(built)
+        plain = _plain_melds(raw_melds, indicator, hun_kind_count, counts)
+        if plain is None:
+            return None
+        melds = plain
     elif raw_melds != [] and raw_melds != ():
         return None                 # another empty value, say "" or {}
-    if len(concealed) != 13 - 3 * len(melds):
-        return None
-    if _too_many_copies(sorted(every), indicator):
+    if len(kinds) != 13 - 3 * len(melds) or counts[indicator] > 3:
         return None
 
-    win_by = doc.get("win_by", "self_draw")
+    win_by = _plain_win_by(doc.get("win_by", SELF_DRAW))
+    if not win_by or not win_by_allowed_by(win_by, win_by_allowed):
+        return None
     heavenly = doc.get("heavenly", False)
     discarded_hun = doc.get("discarded_hun", False)
     earthly = doc.get("earthly", False)
     ready_declared = doc.get("ready_declared", False)
-    for flag in (heavenly, discarded_hun, earthly, ready_declared):
-        if flag is not False and flag is not True:
-            return None             # (1 == True, so only identity tells a bool)
-    if type(win_by) is not str or win_by not in WIN_BY \
-            or not win_by_allowed_by(win_by, win_by_allowed):
-        return None
+    if heavenly is not False and heavenly is not True \
+            or discarded_hun is not False and discarded_hun is not True \
+            or earthly is not False and earthly is not True \
+            or ready_declared is not False and ready_declared is not True:
+        return None             # (1 == True, so only identity tells a bool)
     if win_by == "kong_draw" and not any(m.kind == KONG for m in melds):
         return None
     if heavenly and (win_by != SELF_DRAW or melds or earthly):
@@ -342,7 +404,7 @@ def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,
         flowers = tuple(sorted(parse_tiles(raw_flowers)))   # may raise TileError
         if flowers and flowers[0] < NUM_KINDS or any(map(eq, flowers, flowers[1:])):
             return None             # a tile that is not a flower, or a flower twice
-    return Hand(indicator, hun, concealed, melds, win_tile, win_by, heavenly, discarded_hun,
+    return Hand(indicator, hun, tuple(kinds), melds, win_tile, win_by, heavenly, discarded_hun,
                 flowers, earthly, ready_declared)
 
 

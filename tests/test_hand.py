@@ -433,10 +433,15 @@ def test_hand_doc_round_trip(case: tuple[dict[str, Any], int]) -> None:
 # Values a field may be given: valid ones, near misses and wrong types, so that the fast
 # path (`_parse_plain`) meets every case where it must step aside.
 _FIELD_VALUES: dict[str, list[Any]] = {
-    "indicator": ["7p", "9m", "1z", "7z", "8z", "5M", "七筒", 7, None, "", "5m5m"],
-    "hand": ["234p9m7p78s", "123m 456p", "1111m", "七筒", "1234567z123456z", "12", 3, "1m\t2m"],
-    "win_tile": ["9s", "7p", "8p", "1z", "東", "0m", None, ["9s"]],
-    "win_by": ["self_draw", "kong_draw", "discard", "last_draw", "robbing", 1, None],
+    "indicator": ["7p", "9m", "1z", "7z", "8z", "5M", "七筒", 7, None, "", "5m5m", "9z", "0p",
+                  "5f", "p7"],
+    "hand": ["234p9m7p78s", "123m 456p", "1111m", "七筒", "1234567z123456z", "12", 3, "1m\t2m",
+             # unsorted, copies of a kind (2 melds: 7 tiles; 1 meld: 10)
+             "9m432p7p87s", "2222p3p45s", "22222p45s", "777p2345s", "7777p234s",
+             "234p9m7p78s123m", "1m 2m 3m 4m 5m 6m 7m", "555p5p123m"],
+    "win_tile": ["9s", "7p", "8p", "1z", "東", "0m", None, ["9s"], "8z", "5f", "22p", "5p"],
+    "win_by": ["self_draw", "kong_draw", "discard", "last_draw", "robbing", 1, None,
+               "Self_draw", "self_draw "],
     "heavenly": [False, True, 0, 1, "true"],
     "discarded_hun": [False, True, 1],
     "earthly": [False, True, None],
@@ -447,14 +452,27 @@ _FIELD_VALUES: dict[str, list[Any]] = {
               [{"kind": "kong", "tiles": "7777p", "concealed": False}],
               [{"kind": "pung", "tiles": "555p", "concealed": 1}],
               [{"kind": "chow", "tiles": "123p"}], [{"tiles": "555p"}], ["555p"],
-              [{"kind": "pung", "tiles": "55p"}], [{"kind": "pung", "tiles": ["5p"] * 3}]],
+              [{"kind": "pung", "tiles": "55p"}], [{"kind": "pung", "tiles": ["5p"] * 3}],
+              # hun (7p and 8p under 7p), canonical and not; near misses of `555p`
+              [{"kind": "pung", "tiles": "888p"}], [{"kind": "kong", "tiles": "8888p"}],
+              [{"kind": "kong", "tiles": "8p8p8p8p", "concealed": True}],
+              [{"kind": "kong", "tiles": "7777p", "concealed": True}],
+              [{"kind": "pung", "tiles": "5p5p5p"}], [{"kind": "pung", "tiles": "5555p"}],
+              [{"kind": "kong", "tiles": "555p"}], [{"kind": "pung", "tiles": "888z"}],
+              [{"kind": "pung", "tiles": "000p"}], [{"kind": "pung", "tiles": "556p"}],
+              [{"kind": "pung", "tiles": "555p", "concealed": True}],
+              [{"kind": "pung", "tiles": "555f"}], [{"kind": 1, "tiles": "555p"}],
+              [{"kind": "Pung", "tiles": "555p"}], [{"kind": "pung", "tiles": 555}],
+              [{"kind": "kong", "tiles": "2222z"}, {"kind": "pung", "tiles": "222z"}],
+              [{"kind": "kong", "tiles": "2222z", "concealed": True},
+               {"kind": "pung", "tiles": "555p"}]],
 }
 
 
 _CHANGES = [(k, v) for k, vs in _FIELD_VALUES.items() for v in vs]
 
 
-@settings(max_examples=400)
+@settings(max_examples=800)
 @given(st.lists(st.sampled_from(_CHANGES), max_size=3).map(dict),
        st.sampled_from([1, 2, 3]),
        st.sampled_from([frozenset({"self_draw", "kong_draw"}),

@@ -228,3 +228,44 @@ def test_plain_fast_path_agrees_with_the_parser(text: str) -> None:
 def test_plain_fast_path_takes_canonical_notation(kinds: list[int]) -> None:
     from rulekit.tiles import plain_tiles_sorted
     assert plain_tiles_sorted(format_tiles(kinds)) == tuple(sorted(kinds))
+
+
+def test_plain_kind_names_exactly_the_34_kinds() -> None:
+    # every pair of ASCII characters: a kind only for the 34 canonical names (no 0m, 8z, 1f)
+    from rulekit.tiles import plain_kind
+    from rulekit.tiles import TILE_NAMES
+    names = {TILE_NAMES[t]: t for t in range(NUM_KINDS)}
+    for d in range(128):
+        for letter in range(128):
+            assert plain_kind(d, letter) == names.get(chr(d) + chr(letter), -1)
+
+
+@given(st.text(alphabet="123456789890mpszf \t\n萬東", max_size=24), st.integers(0, 33),
+       st.integers(0, 4))
+def test_plain_counted_agrees_with_the_parser(text: str, kind_: int, before: int) -> None:
+    # the sorted tiles and their counts, or None where the parser refuses or a kind passes 4
+    from rulekit.tiles import plain_tiles_counted
+    counts = [0] * NUM_KINDS
+    counts[kind_] = before
+    fast = plain_tiles_counted(text, counts)
+    if fast is None:
+        return
+    tiles = sorted(parse_tiles(text))
+    assert fast == tiles
+    expected = [0] * NUM_KINDS
+    expected[kind_] = before
+    for t in tiles:
+        expected[t] += 1
+    assert counts == expected and max(counts) <= 4
+    if before == 4:
+        assert kind_ not in tiles
+
+
+def test_plain_counted_refuses_a_fifth_copy() -> None:
+    from rulekit.tiles import plain_tiles_counted
+    counts = [0] * NUM_KINDS
+    counts[0] = 1
+    assert plain_tiles_counted("1111m", counts) is None
+    counts = [0] * NUM_KINDS
+    assert plain_tiles_counted("9m 1111m", counts) == [0, 0, 0, 0, 8]
+    assert counts[0] == 4 and counts[8] == 1
