@@ -1,9 +1,11 @@
 """Built-in rulesets whose bytes the tests validated skip the JSON Schema run at load.
 
-rulekit/ruleset/validated.py records the sha256 of every built-in file and of the schema;
-`model.load` trusts a chain of built-in files only when each one's bytes, as read, are the
-recorded ones. These tests are what make that safe: they validate every built-in against the
-schema, and fail when a built-in or the schema changes without the record being updated.
+rulekit/builtin_rulesets.json records the sha256 of every built-in file and of the schema
+(`python -m rulekit.ruleset.prebuilt` writes it, and refuses a built-in the schema does not
+pass); `model.load` trusts a chain of built-in files only when each one's bytes, as read, are
+the recorded ones, under the recorded schema. These tests are what make that safe: they
+validate every built-in against the schema, and fail when a built-in or the schema changes
+without the record being renewed.
 """
 from __future__ import annotations
 
@@ -17,17 +19,34 @@ import pytest
 
 from rulekit import resources
 from rulekit.errors import RulesetError
-from rulekit.ruleset import model, resolve, schema, validated
+from rulekit.ruleset import model, prebuilt, resolve, schema, validated
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILTINS = sorted(resources.rulesets_dir().glob("*.yaml"))
+RENEW = "python -m rulekit.ruleset.prebuilt > rulekit/builtin_rulesets.json"
 
 
 def test_the_record_holds_every_builtin_and_the_schema_as_they_are() -> None:
     now = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in BUILTINS}
-    assert (validated.RULESETS, validated.SCHEMA) == (now, validated.schema_digest()), (
-        "a built-in ruleset or the schema changed: once the tests below pass, write "
-        "rulekit/ruleset/validated.py as:\n" + validated.render())
+    assert prebuilt.digests() == (now, validated.schema_digest()), (
+        f"a built-in ruleset or the schema changed: once the tests below pass, run {RENEW}")
+
+
+def test_a_schema_change_alone_stops_the_trust(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = resources.rulesets_dir() / "tianjin.yaml"
+    digest = hashlib.sha256(path.read_bytes()).digest()
+    assert validated.trusted([path], [digest])
+    files, _ = prebuilt.digests()
+    # the same files, recorded under another schema than the one this process validates with
+    monkeypatch.setattr(prebuilt, "digests", lambda: (files, "0" * 64))
+    assert not validated.trusted([path], [digest])
+
+
+def test_the_record_is_not_renewed_for_a_builtin_the_schema_refuses(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(schema, "problems", lambda data, origins, shown: ["line 3: bad"])
+    with pytest.raises(ValueError, match="does not pass the schema: line 3: bad"):
+        prebuilt.generate()
 
 
 @pytest.mark.parametrize("path", BUILTINS, ids=lambda p: p.stem)

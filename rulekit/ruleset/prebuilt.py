@@ -17,6 +17,9 @@ When it is used (and nothing else is trusted):
   elsewhere, or any user file goes through YAML as always;
 - `trees`: the syntax trees are used only for a chain `validated.trusted` accepts (built-in
   files with their validated bytes); a user's ruleset is parsed by lark, every pattern of it.
+- `digests`: the same sha256s, with the schema's, are what `validated.trusted` checks before
+  a load skips the schema run; `generate` refuses a built-in the schema does not pass. One
+  record, one command to renew it after a built-in changes.
 """
 from __future__ import annotations
 
@@ -59,6 +62,15 @@ def layer(path: Path, digest: bytes, name: str
         return None
     origins = {tuple(key): (name, line, col) for key, line, col in entry["origins"]}
     return entry["data"], origins
+
+
+@lru_cache(maxsize=1)
+def digests() -> tuple[dict[str, str], str]:
+    """The sha256 of every built-in file as generated, and of the schema they were validated
+    against then (`validated.trusted` reads them: one record for both shortcuts)."""
+    doc = json.loads(_text())
+    files = {name: entry["sha256"] for name, entry in doc.get("files", {}).items()}
+    return files, str(doc.get("schema", ""))
 
 
 @lru_cache(maxsize=1)
@@ -108,9 +120,11 @@ def _same(a: Any, b: Any) -> bool:
 
 def generate() -> str:
     """The file's text from the ruleset files as they are now (YAML and lark, as a load
-    without this file does); refuses what JSON would not give back exactly."""
+    without this file does); refuses a built-in the schema does not pass, and what JSON
+    would not give back exactly. The schema's sha256 is recorded with the files': a load
+    trusts the record only under that schema (`validated.trusted`)."""
     from rulekit.dsl.parse import parse
-    from rulekit.ruleset import checks, resolve, yamlmarks
+    from rulekit.ruleset import checks, resolve, schema, validated, yamlmarks
     files: dict[str, Any] = {}
     texts: set[str] = set()
     for path in sorted(resources.rulesets_dir().glob("*.yaml")):
@@ -127,12 +141,16 @@ def generate() -> str:
             raise ValueError(f"{name}: JSON does not give its data back exactly")
         files[path.name] = entry
         merged, merged_origins, _ = resolve.resolve(path, allow_outside=False)
+        problems = schema.problems(merged, merged_origins, name)
+        if problems:
+            raise ValueError(f"{name} does not pass the schema: {problems[0]}")
         texts.update(s.text for s, _ in checks._conditions(merged, merged_origins, name))
     encoded = {t: _encode(parse(t)) for t in sorted(texts)}
     for t, enc in encoded.items():
         if _node(json.loads(json.dumps(enc))) != parse(t):
             raise ValueError(f"the tree of {t!r} does not come back from JSON")
-    return json.dumps({"generated_by": "python -m rulekit.ruleset.prebuilt", "files": files,
+    return json.dumps({"generated_by": "python -m rulekit.ruleset.prebuilt",
+                       "schema": validated.schema_digest(), "files": files,
                        "trees": encoded}, ensure_ascii=False, indent=None,
                       separators=(",", ":")) + "\n"
 
