@@ -88,6 +88,39 @@ def test_a_builtin_loads_the_same_ruleset_either_way(path: Path) -> None:
         assert api.score(doc, fast).to_dict() == api.score(doc, slow).to_dict()
 
 
+DAMAGED = [
+    "",                                              # emptied
+    None,                                            # truncated mid-way (filled in below)
+    "[1, 2]",                                        # not an object
+    '{"files": {"tianjin.yaml": {"sha256": 5}}, "trees": []}',
+    '{"files": [], "schema": {}, "trees": {"x": {"node": "Num"}}}',
+]
+
+
+@pytest.mark.parametrize("case", range(len(DAMAGED)))
+def test_a_damaged_record_is_taken_as_absent(case: int, monkeypatch: pytest.MonkeyPatch
+                                             ) -> None:
+    """A record cut short or edited (a broken install, another version's file) costs the
+    shortcut, not the load: every file is read and parsed as if nothing were shipped."""
+    good = prebuilt._text()
+    text = DAMAGED[case] if DAMAGED[case] is not None else good[:len(good) // 2]
+    path = resources.rulesets_dir() / "tianjin.yaml"
+    want = model.load_text(path.read_text(encoding="utf-8"), path, resolve.display_name(path))
+    monkeypatch.setattr(prebuilt, "_text", lambda: text)
+    prebuilt.digests.cache_clear()
+    prebuilt.trees.cache_clear()
+    try:
+        assert prebuilt.layer(path, hashlib.sha256(path.read_bytes()).digest(),
+                              "tianjin") is None
+        assert prebuilt.trees() == {} and prebuilt.digests() == ({}, "")
+        got = model.load(path)
+        assert dict(got.data) == dict(want.data)
+        assert api.score(HANDS[0], got).to_dict() == api.score(HANDS[0], want).to_dict()
+    finally:
+        prebuilt.digests.cache_clear()
+        prebuilt.trees.cache_clear()
+
+
 def _fresh(code: str) -> Any:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},

@@ -46,8 +46,22 @@ _NODES: dict[str, type] = {c.__name__: c for c in (
 def _text() -> str:
     try:
         return FILE.read_text(encoding="utf-8")
-    except OSError:                 # not shipped (a partial copy): everything is parsed
+    except (OSError, UnicodeDecodeError):   # not shipped (a partial copy): all is parsed
         return "{}"
+
+
+# what a damaged record (truncated, edited, from another version) raises when read: the
+# record is then taken as absent, and every file is read and parsed as if it were not shipped
+_DAMAGED = (ValueError, TypeError, KeyError, AttributeError, IndexError)
+
+
+def _record() -> dict[str, Any]:
+    """The record, freshly parsed (callers may keep or change what it returns)."""
+    try:
+        doc = json.loads(_text())
+    except ValueError:
+        return {}
+    return doc if isinstance(doc, dict) else {}
 
 
 def layer(path: Path, digest: bytes, name: str
@@ -57,10 +71,14 @@ def layer(path: Path, digest: bytes, name: str
     Fresh containers each call (a caller may merge into them)."""
     if path.resolve().parent != resources.rulesets_dir().resolve():
         return None
-    entry = json.loads(_text()).get("files", {}).get(path.name)
-    if entry is None or entry["sha256"] != digest.hex():
+    try:
+        entry = _record().get("files", {}).get(path.name)
+        if entry is None or entry["sha256"] != digest.hex() or not isinstance(entry["data"],
+                                                                                dict):
+            return None
+        origins = {tuple(key): (name, line, col) for key, line, col in entry["origins"]}
+    except _DAMAGED:
         return None
-    origins = {tuple(key): (name, line, col) for key, line, col in entry["origins"]}
     return entry["data"], origins
 
 
@@ -68,16 +86,22 @@ def layer(path: Path, digest: bytes, name: str
 def digests() -> tuple[dict[str, str], str]:
     """The sha256 of every built-in file as generated, and of the schema they were validated
     against then (`validated.trusted` reads them: one record for both shortcuts)."""
-    doc = json.loads(_text())
-    files = {name: entry["sha256"] for name, entry in doc.get("files", {}).items()}
-    return files, str(doc.get("schema", ""))
+    doc = _record()
+    try:
+        files = {str(name): str(entry["sha256"]) for name, entry in doc["files"].items()}
+        return files, str(doc["schema"])
+    except _DAMAGED:
+        return {}, ""
 
 
 @lru_cache(maxsize=1)
 def trees() -> dict[str, ast.Node]:
     """Pattern text → the syntax tree `dsl.parse` gives it, for every text of the built-ins
     (shared: the trees are frozen values)."""
-    return {text: _node(enc) for text, enc in json.loads(_text()).get("trees", {}).items()}
+    try:
+        return {text: _node(enc) for text, enc in _record()["trees"].items()}
+    except _DAMAGED:
+        return {}
 
 
 def _node(enc: Any) -> Any:
