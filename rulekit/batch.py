@@ -93,21 +93,21 @@ def score_lines(fh: IO[bytes], out: IO[str], ref: str, *, outside: bool, jobs: i
     rs = api.load_ruleset(ref, allow_outside=outside)
     failed = 0
     if jobs <= 1:
-        with _collecting_less() as lines_done:
+        with _collecting_less():
             for n, raw, err in jsonio.raw_lines(fh):
                 text, bad = _line(n, raw, err, rs)
                 out.write(text)
                 failed += bad
-                lines_done()
+                _lines_done(1)
         return failed
     results = workers.in_order(
         score_chunk, _chunks(fh, ref, outside, chunk), jobs, "a score worker process died "
         "(killed, or out of memory); the output is incomplete", setup=_batch_gc)
-    with _collecting_less() as lines_done:
+    with _collecting_less():
         for chunk_text, chunk_failed in results:
             out.write(chunk_text)
             failed += chunk_failed
-            lines_done()
+            _lines_done(chunk_text.count("\n"))      # one output line per input line
     return failed
 
 
@@ -127,7 +127,8 @@ _since_collect = 0
 
 
 def _lines_done(count: int) -> None:
-    """Count lines scored in a worker; collect the young generations every COLLECT_EVERY."""
+    """Count lines handled (here or in a worker); collect the young generations every
+    COLLECT_EVERY."""
     global _since_collect
     _since_collect += count
     if _since_collect >= COLLECT_EVERY:
@@ -136,28 +137,21 @@ def _lines_done(count: int) -> None:
 
 
 @contextmanager
-def _collecting_less() -> Iterator[Callable[[], None]]:
+def _collecting_less() -> Iterator[None]:
     """While the lines of one call are scored here: what was loaded is frozen out of the
-    collector, and the collector runs only every COLLECT_EVERY lines (the callable given
-    counts them), over what those lines left (`gc.collect(1)`). Scoring makes next to no
+    collector, and the collector runs only every COLLECT_EVERY lines (`_lines_done` counts
+    them), over what those lines left (`gc.collect(1)`). Scoring makes next to no
     cyclic garbage (22 objects over 20,000 hands; none for bad lines of any kind,
     tests/test_result_json.py), so the automatic collections were tracing the memos' new
     entries twice (young, then middle generation) for nothing: ~4% of a 20,000-line run.
     Afterwards the collector is as it was (a library caller or a test keeps its own
     settings)."""
+    global _since_collect
     before, enabled = gc.get_threshold(), gc.isenabled()
     _batch_gc()
-    count = 0
-
-    def line_done() -> None:
-        nonlocal count
-        count += 1
-        if count >= COLLECT_EVERY:
-            count = 0
-            gc.collect(1)
-
+    _since_collect = 0
     try:
-        yield line_done
+        yield
     finally:
         # what the lines left (the memos' new entries) joins the oldest generation with what
         # was loaded, untraced: else the first young collection after the batch traces all
