@@ -231,6 +231,12 @@ def _fact_of(raw: RawGroup, has_win: bool, win_is_hun: bool) -> GroupFact:
     return GroupFact(raw, has_win, win_is_hun)
 
 
+def plain_facts(raw: tuple[RawGroup, ...]) -> tuple[GroupFact, ...]:
+    """The facts of an arrangement's groups, none holding the winning tile: one shared
+    object per group (`group_fact`), so an arrangement's facts cost a lookup per group."""
+    return tuple([group_fact(g, False, False) for g in raw])
+
+
 def readings(raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...],
              declared: tuple[GroupFact, ...], win_tile: int, win_is_hun: bool
              ) -> Iterator[tuple[tuple[GroupFact, ...], WinFact]]:

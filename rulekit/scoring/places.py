@@ -21,7 +21,7 @@ from typing import Any
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
 from rulekit.codes import HONOR_START, KEY_STRIDE, NUM_KINDS, PAIR, RUN
-from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact
+from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
 from rulekit.scoring.scorer import group_code
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
@@ -347,7 +347,7 @@ def read_place(s: State, place: Place) -> None:
             if sc.bound(held1, free) <= s.best_fan:
                 continue
             if plain is None:
-                plain = sc.plain_facts(rest_raw)
+                plain = plain_facts(rest_raw)
             for sp in spots:
                 if sp.bound <= s.best_fan:
                     break

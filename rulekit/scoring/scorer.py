@@ -14,7 +14,7 @@ from typing import Any, Final
 from rulekit.algebra import EXACT_BOUND_PATTERNS, Breakdown, num
 from rulekit.arrange import RawGroup
 from rulekit.codes import NUM_KINDS
-from rulekit.facts import Facts, GroupFact, group_fact
+from rulekit.facts import Facts, group_fact
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.explain import Totals, totals
 from rulekit.scoring.plan import WIN_GROUP_ATTRS, Plan, build_plan, possible
@@ -34,10 +34,6 @@ HandKey = tuple[tuple[int, ...], tuple[tuple[str, int, bool, bool], ...], int, s
 
 RESULT_MEMO: Final = 1 << 12
 """Hand results a `Scorer` keeps; when full the memo is emptied and refills (a few MB)."""
-
-PLAIN_FACTS: Final = 1 << 13
-"""Group facts a `Scorer` keeps for groups without the winning tile (there are a few
-hundred distinct ones in practice); when full the memo is emptied and refills."""
 
 MEMO_ENTRIES: Final = 1 << 16
 """Entries each of a `Scorer`'s other memos may hold before it is emptied (`Scorer.trim`).
@@ -79,7 +75,6 @@ class Scorer:
         # bounds by held | free << width (valued bits only)
         self.bounds: dict[int, float] = {}
         self.allows: dict[int, int] = {}      # `group_allows`
-        self.plain: dict[RawGroup, GroupFact] = {}   # `plain_facts`
         self.limit_memo: dict[int, Limits] = {}
         # skeleton-level results shared between hands (`search.projections`), and the small
         # int each hand's (fixed, possible, facts read) tag becomes: one pair, replaced
@@ -136,20 +131,6 @@ class Scorer:
             if self.result_memo <= 0:
                 return
         results[key] = result
-
-    def plain_facts(self, raw: tuple[RawGroup, ...]) -> tuple[GroupFact, ...]:
-        """The facts of groups without the winning tile, one shared object per group (they
-        are immutable): an arrangement's facts then cost a lookup per group, not a build."""
-        memo = self.plain
-        out: list[GroupFact] = []
-        for g in raw:
-            fact = memo.get(g)
-            if fact is None:
-                if len(memo) >= PLAIN_FACTS:
-                    memo.clear()
-                fact = memo[g] = group_fact(g, False, False)
-            out.append(fact)
-        return tuple(out)
 
     def fan(self, held: int) -> Breakdown:
         """The fan of the patterns `held` holds (a mask), from the table."""

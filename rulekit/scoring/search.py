@@ -18,7 +18,7 @@ from rulekit.codes import DRAGON_START, HONOR_START, KEY_STRIDE, NUM_KINDS, SUIT
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.errors import RulesetError
 from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact,
-                           group_fact, readings)
+                           group_fact, plain_facts, readings)
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.scorer import Judged, Scorer
 
@@ -228,7 +228,7 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
             if sc.bound(held1, free12) <= s.best_fan:
                 continue
             hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
-            groups_ = sc.plain_facts(rest_raw) + (held_g,)
+            groups_ = plain_facts(rest_raw) + (held_g,)
             groups_ += s.declared
             f = Facts(groups_, win, s.hand_fact, hun_fact, s.context, index)
             f.held = held1
@@ -269,7 +269,7 @@ def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...],
         if s.sc.plan.by_level[1]:
             if index is None:
                 index = frozenset([g[0] * KEY_STRIDE + g[1] for g in raw]) | s.declared_keys
-            known = judge_level1(s, s.sc.plain_facts(raw) + s.declared, cand_win,
+            known = judge_level1(s, plain_facts(raw) + s.declared, cand_win,
                                  HunFact(s.hun_kinds, s.held_hun, raw), index, possible)
         else:
             known = s.fixed
@@ -405,7 +405,7 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
         for raw in raws:
             if bound <= s.best_fan:
                 break
-            plain = sc.plain_facts(raw)
+            plain = plain_facts(raw)
             read(s, raw, plain, win_tile, cand_win, held_base, bound, index,
                  HunFact(s.hun_kinds, s.held_hun, raw), possible, free3)
             if s.best_fan >= bound_all:
