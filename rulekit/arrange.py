@@ -283,11 +283,14 @@ def _search(base: int, work: list[int], code: int, n: int, max_hun: int
     non-decreasing template order. With `code` >= 0 (the counts' base-5 code), a template is
     tried only if the shape tables' fewest hun for what it leaves fit the budget, so no
     branch dies empty-handed; this cuts work, never an arrangement (the tables' minimum is
-    over a superset of these decompositions). `code` -1 searches without the tables.
+    over a superset of these decompositions). And once the lowest rank is used up, the rest
+    of the suit is itself a suit shape: its parts come from the memo (`_Search.rest`), so a
+    miss searches one rank and looks the rest up, instead of searching every rank again.
+    `code` -1 searches every rank, without the tables or the memo.
     """
     numbered = base < HONOR_START
     search = _Search(work, max_hun, _NUMBERED_MOVES if numbered else _HONOR_MOVES,
-                     NUM_WIN if numbered else HON_WIN, _CODE_OFFSET[base])
+                     NUM_WIN if numbered else HON_WIN, base)
     search.rec(code, n, 0, 0, 0, 0, 0)
     return tuple(search.out)
 
@@ -309,7 +312,7 @@ class _Search:
     """One suit's search: what stays fixed while it recurses, and what it builds."""
 
     def __init__(self, work: list[int], max_hun: int, moves: _Moves, table: bytes,
-                 offset: int) -> None:
+                 base: int) -> None:
         self.work = work
         self.size = len(work)
         self.max_hun = max_hun
@@ -317,7 +320,8 @@ class _Search:
         self.order = moves.order
         self.at = moves.at
         self.table = table
-        self.offset = offset
+        self.base = base
+        self.offset = _CODE_OFFSET[base]
         self.codes: list[int] = []
         self.out: list[SuitPart] = []
 
@@ -362,11 +366,33 @@ class _Search:
             work[k1] = work[k1] - n1
             work[k2] = work[k2] - n2
             self.codes.append(self.offset + mv[m + _M_CODE])
-            self.rec(rest, left, i, ti, h, melds if is_pair else melds + 1, q)
+            if rest >= 0 and work[i] == 0:
+                self.rest(rest, left, h, melds if is_pair else melds + 1, q)
+            else:
+                self.rec(rest, left, i, ti, h, melds if is_pair else melds + 1, q)
             self.codes.pop()
             work[k0] = work[k0] + n0
             work[k1] = work[k1] + n1
             work[k2] = work[k2] + n2
+
+    def rest(self, code: int, n: int, hun: int, melds: int, pairs: int) -> None:
+        """Rank i is used up: the groups in `codes`, each way of the rest of the suit.
+
+        The rest (`code`, the suit's counts above rank i) is searched under the hun left,
+        through the memo, and its parts come in the order this search would meet them: it
+        walks the same tree below this node (templates in the same order, the same cut).
+        With the pair taken, the rest's parts that form one are dropped: the rest searched
+        without pairs would walk a sub-tree of that tree, in the same order.
+        """
+        if n == 0:
+            self.out.append((hun, melds, pairs, tuple(self.codes)))
+            return
+        head = tuple(self.codes)
+        out = self.out
+        for h, m, q, codes in _memo_parts(self.base, code, n, self.max_hun - hun):
+            if q and pairs:
+                continue
+            out.append((hun + h, melds + m, pairs + q, head + codes))
 
 
 @dataclass(frozen=True, slots=True, init=False)
