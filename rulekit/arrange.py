@@ -131,10 +131,14 @@ KEY_OF: Final[tuple[int, ...]] = tuple(group_key(g.shape, g.first) if g.shape >=
 
 
 # Suit decompositions are memoised in one dict, keyed by one int: the suit's base-5 code
-# (rank 0 the lowest digit, as in rulekit.shape), which suit, and the hun budget. Bounded:
-# when full it is emptied (refilling is cheap: the search below meets no dead ends).
+# (rank 0 the lowest digit, as in rulekit.shape) and which suit. Its value is the shape's
+# row: the parts per hun budget (clamped to twice the suit's tiles), None where not yet
+# worked out; so a budget missing from the row finds a wider one in the same row, not by
+# probing the dict once per budget. Bounded: when full it is emptied (refilling is cheap:
+# the search below meets no dead ends).
 _MEMO_LIMIT: Final = 1 << 16
-_MEMO: Final[dict[int, tuple[SuitPart, ...]]] = {}
+_Row = list[tuple[SuitPart, ...] | None]
+_MEMO: Final[dict[int, _Row]] = {}
 _EMPTY_PART: Final[tuple[SuitPart, ...]] = ((0, 0, 0, ()),)       # a suit with no tiles
 _POW5: Final = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
 _MAX_SUIT_TILES: Final = 14     # the most one suit holds in a hand (the tables stop there)
@@ -170,39 +174,46 @@ def _parts_at(c: tuple[int, ...], at: int, base: int, size: int, max_hun: int
 
 def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, ...]:
     """`suit_parts` of a plain suit given by its code and tile count, through the memo."""
-    if max_hun > 2 * n:
-        max_hun = 2 * n
-    key = ((code * 4 + (base // 9)) << 5) + max_hun
-    got = _MEMO.get(key)
-    if got is None:
-        got = _narrowed(key, max_hun, 2 * n)
-        if got is None and base < HONOR_START:
-            got = _moved(code, base // 9, n, max_hun)
-        if got is None:
-            got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n,
-                          max_hun)
+    top = 2 * n
+    if max_hun > top:
+        max_hun = top
+    suit = base // 9
+    key = code * 4 + suit
+    row = _MEMO.get(key)
+    if row is None:
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-        _MEMO[key] = got
+        row = [None] * (top + 1)
+        _MEMO[key] = row
+    else:
+        hit = row[max_hun]
+        if hit is not None:
+            return hit
+    got = _narrowed(row, max_hun)
+    if got is None and base < HONOR_START:
+        got = _moved(code, suit, max_hun)
+    if got is None:
+        got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n, max_hun)
+    row[max_hun] = got
     return got
 
 
-def _narrowed(key: int, max_hun: int, top: int) -> tuple[SuitPart, ...] | None:
-    """The same suit's parts under a larger budget, if memoised, less those using more than
-    `max_hun` hun; else None.
+def _narrowed(row: _Row, max_hun: int) -> tuple[SuitPart, ...] | None:
+    """The same suit's parts under a larger budget, if memoised in its row, less those
+    using more than `max_hun` hun; else None.
 
     The order is the search's own: under the smaller budget it walks a sub-tree of the
     larger search's tree (fewer templates fit, the cut is stricter, the order of children
     is the same), and every part it yields lies on that sub-tree.
     """
-    for wider in range(max_hun + 1, top + 1):
-        got = _MEMO.get(key + wider - max_hun)
+    for wider in range(max_hun + 1, len(row)):
+        got = row[wider]
         if got is not None:
             return tuple([p for p in got if p[0] <= max_hun])
     return None
 
 
-def _moved(code: int, suit: int, n: int, max_hun: int) -> tuple[SuitPart, ...] | None:
+def _moved(code: int, suit: int, max_hun: int) -> tuple[SuitPart, ...] | None:
     """The same counts' parts memoised in another numbered suit (under this budget, or cut
     from a larger one), their groups moved into numbered suit `suit`; else None.
 
@@ -214,10 +225,12 @@ def _moved(code: int, suit: int, n: int, max_hun: int) -> tuple[SuitPart, ...] |
     for other in range(3):
         if other == suit:
             continue
-        key = ((code * 4 + other) << 5) + max_hun
-        got = _MEMO.get(key)
+        row = _MEMO.get(code * 4 + other)
+        if row is None:
+            continue
+        got = row[max_hun]
         if got is None:
-            got = _narrowed(key, max_hun, 2 * n)
+            got = _narrowed(row, max_hun)
         if got is not None:
             shift = (suit - other) * 256
             return tuple([(h, m, q, tuple([c + shift for c in codes]))
