@@ -481,6 +481,15 @@ _WILD_MELDS, _WILD_PAIRS = _wild_tables()
 WILD_GROUPS: Final[tuple[RawGroup, ...]] = tuple(
     [g for opts in _WILD_MELDS for g in opts] + list(_WILD_PAIRS))
 """Every all-hun group `arrangements` hands out: shared objects, built at import."""
+ALL_GROUPS: Final[tuple[RawGroup, ...]] = GROUP_OF + WILD_GROUPS
+"""Group code → group, for every group an arrangement holds: `GROUP_OF`'s codes, then one
+code per all-hun group (`coded_arrangements` gives each arrangement's codes)."""
+ALL_KEYS: Final[tuple[int, ...]] = KEY_OF + tuple([group_key(g.shape, g.first)
+                                                   for g in WILD_GROUPS])
+"""Group code → its group's `codes.group_key`, as `KEY_OF` over `ALL_GROUPS`."""
+# equal all-hun runs are listed under each kind they hold: one code serves them all
+_WILD_CODE: Final[dict[RawGroup, int]] = {g: len(GROUP_OF) + i
+                                          for i, g in enumerate(WILD_GROUPS)}
 
 
 def wild_meld_options(kinds: Iterable[int]) -> tuple[RawGroup, ...]:
@@ -494,13 +503,24 @@ def arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
 
     `wild_kinds` is called only when all-hun groups occur (5+ hun), since it costs.
     """
+    for groups, _ in coded_arrangements(layout, wild_kinds):
+        yield groups
+
+
+def coded_arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
+                       ) -> Iterator[tuple[tuple[RawGroup, ...], tuple[int, ...]]]:
+    """`arrangements`, each with its groups' codes (`ALL_GROUPS`, in the same order).
+
+    What a caller needs per group (its key, its facts) is then a table read by code
+    (`ALL_KEYS`, `facts.plain_facts_of`) instead of a hash of the group, per arrangement.
+    """
     meld_opts: tuple[RawGroup, ...] | None = None
     kinds: list[int] | None = None
     group_of = GROUP_OF
     for codes, wm, wp in anchored(layout):
         groups = tuple([group_of[c] for c in codes])
         if wm == 0 and wp == 0:
-            yield groups
+            yield groups, codes
             continue
         if kinds is None:
             # only kinds a group can have: a flower kind (34+) never stands in a group
@@ -511,7 +531,7 @@ def arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
         for melds in combinations_with_replacement(meld_opts or (), wm):
             for pair in pair_opts:
                 extra = melds if pair is None else melds + (pair,)
-                yield groups + extra
+                yield groups + extra, codes + tuple([_WILD_CODE[g] for g in extra])
 
 
 def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int,

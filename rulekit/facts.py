@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Iterable, Iterator
 
-from rulekit.arrange import GROUP_OF, WILD_GROUPS, RawGroup, group_kinds
+from rulekit.arrange import ALL_GROUPS, GROUP_OF, WILD_GROUPS, RawGroup, group_kinds
 from rulekit.codes import (FLOWER_START, HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET,
                            SUIT_SIZE, group_key)
 
@@ -235,6 +235,19 @@ def plain_facts(raw: tuple[RawGroup, ...]) -> tuple[GroupFact, ...]:
     """The facts of an arrangement's groups, none holding the winning tile: one shared
     object per group (`group_fact`), so an arrangement's facts cost a lookup per group."""
     return tuple([group_fact(g, False, False) for g in raw])
+
+
+# Code → the fact of that group holding no winning tile (`arrange.ALL_GROUPS`), the very
+# objects `group_fact` gives (codes no template uses hold code 0's: no arrangement has them).
+_PLAIN_OF: Final[tuple[GroupFact, ...]] = tuple([
+    group_fact(g if g.shape >= 0 else ALL_GROUPS[0], False, False) for g in ALL_GROUPS])
+
+
+def plain_facts_of(codes: tuple[int, ...]) -> tuple[GroupFact, ...]:
+    """`plain_facts` of an arrangement given by its group codes
+    (`arrange.coded_arrangements`): one table read per group, no lookup by the group."""
+    table = _PLAIN_OF
+    return tuple([table[c] for c in codes])
 
 
 def readings(raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...],
