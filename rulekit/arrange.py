@@ -538,8 +538,44 @@ def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int,
                      need_pairs: int = 1) -> bool:
     """Can these tiles plus `hun` wildcards form `need_melds` melds and `need_pairs` pairs?
 
-    The same suit-by-suit question `skeleton_reach` answers, asked about no keys.
+    Counts the shape tables hold (34 kinds, 0 to 4 each, a full hand at most) are answered
+    from them, as `shape.is_win` answers, in a few table reads: each suit's fewest hun
+    without the pair (`_fewest_hun`), plus, if a pair is needed, two hun for it, or one
+    fewer than none where some suit holding it saves a meld. Spare hun form melds of their
+    own. Other counts take the suit-by-suit search (`_reaches`).
     """
+    if (len(counts) != NUM_KINDS or hun < 0 or not 0 <= need_melds <= 4
+            or not 0 <= need_pairs <= 1):
+        return _reaches(counts, hun, need_melds, need_pairs)
+    c = list(counts)
+    n = 0
+    for k in c:
+        if k < 0 or k > 4:
+            return _reaches(counts, hun, need_melds, need_pairs)
+        n += k
+    if n + hun != 3 * need_melds + 2 * need_pairs:
+        return False
+    fewest = 0
+    saves = False
+    for base in (0, 9, 18, HONOR_START):
+        table = NUM_WIN if base < HONOR_START else HON_WIN
+        code = 0
+        m = 0
+        for r in range(min(base + 9, NUM_KINDS) - 1, base - 1, -1):
+            code = code * 5 + c[r]
+            m += c[r]
+        alone = _fewest_hun(table, code, m, False)
+        fewest += alone
+        if need_pairs and not saves:
+            saves = _fewest_hun(table, code, m, True) < alone
+    if need_pairs:
+        fewest += -1 if saves else 2
+    return fewest <= hun
+
+
+def _reaches(counts: Sequence[int], hun: int, need_melds: int, need_pairs: int) -> bool:
+    """`is_winning_shape` by the same suit-by-suit question `skeleton_reach` answers,
+    asked about no keys: any counts."""
     return bool(skeleton_reach(Layout(tuple(counts), hun, need_melds, need_pairs), ()))
 
 

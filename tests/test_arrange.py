@@ -8,7 +8,7 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulekit.arrange import (PAIR, RUN, Layout, arrangements, is_winning_shape,
+from rulekit.arrange import (PAIR, RUN, Layout, _reaches, arrangements, is_winning_shape,
                              groups_holding, rest_wins, skeleton_reach)
 
 ALL_KINDS = lambda: tuple(range(34))  # noqa: E731 - the full wild domain
@@ -61,6 +61,39 @@ def test_winning_shape_matches_brute_force(tiles: list[int], hun: int) -> None:
     if max(Counter(real).values()) > 4:
         return
     assert is_winning_shape(counts_of(real), hun, 4) == brute_is_winning(real, hun, 4)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=0, max_size=14), st.integers(0, 4),
+       st.integers(0, 1), st.integers(0, 9))
+def test_winning_shape_by_the_tables_is_the_suit_search(tiles: list[int], need_melds: int,
+                                                        need_pairs: int, hun: int) -> None:
+    """The shape tables' answer (counts 0-4) is the suit-by-suit search's, with the pair
+    still to form or already formed (what `rest_wins` asks), whatever the tile count."""
+    counts = counts_of(tiles)
+    if max(counts) > 4:
+        return
+    real = 3 * need_melds + 2 * need_pairs - hun   # the tile count that can win
+    if 0 <= real <= len(tiles) and tiles:          # often trim to it: cases that can win
+        counts = counts_of(tiles[:real])
+    assert is_winning_shape(counts, hun, need_melds, need_pairs) == \
+        _reaches(counts, hun, need_melds, need_pairs)
+
+
+def test_winning_shape_by_the_tables_by_hand() -> None:
+    # 1m2m3m 5p5p: one meld and the pair; with the pair formed, 1m2m3m + two hun is no meld
+    # count (5 tiles) but 1m2m3m alone is one meld
+    one_meld = counts_of([0, 1, 2, 13, 13])
+    assert is_winning_shape(one_meld, 0, 1, 1)
+    assert not is_winning_shape(one_meld, 0, 1, 0)
+    assert is_winning_shape(counts_of([0, 1, 2]), 0, 1, 0)
+    # 1m 9m with one hun: no pair and one meld from three tiles
+    assert not is_winning_shape(counts_of([0, 8]), 1, 1, 0)
+    # 1m1m + one hun: a set; or the pair (1m1m) with the hun... a lone hun is no group
+    assert is_winning_shape(counts_of([0, 0]), 1, 1, 0)
+    assert not is_winning_shape(counts_of([0, 0]), 1, 0, 1)
+    # a fifth copy is outside the tables: the search answers (1m x5 + hun = set + set)
+    assert is_winning_shape(counts_of([0] * 5), 1, 2, 0)
 
 
 def _check_uses_exactly(raw: tuple, real: list[int], hun: int) -> None:

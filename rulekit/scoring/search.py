@@ -134,7 +134,8 @@ def skeleton_key(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
 def coded_key(codes: tuple[int, ...]) -> tuple[int, ...]:
     """`skeleton_key` of an arrangement given by its group codes (`arrange.ALL_KEYS`):
     the same key, read from a table instead of from each group."""
-    keys = [arrange.ALL_KEYS[c] for c in codes]
+    key_of = arrange.ALL_KEYS
+    keys = [key_of[c] for c in codes]
     keys.sort()
     return tuple(keys)
 
