@@ -156,20 +156,43 @@ def suit_parts(base: int, counts: Sequence[int], max_hun: int) -> tuple[SuitPart
 def _parts_at(c: tuple[int, ...], at: int, base: int, size: int, max_hun: int
               ) -> tuple[SuitPart, ...]:
     """`suit_parts` of the suit at `base` whose counts are c[at:at + size] (no slice made)."""
+    code, n = _suit_code(c, at, size)
+    return _parts_of(c, at, base, size, code, n, max_hun)
+
+
+def _suit_code(c: tuple[int, ...], at: int, size: int) -> tuple[int, int]:
+    """The base-5 code and the tile count of the suit c[at:at + size]; the code is -1 when
+    the shape tables do not hold it (a count above 4, or more than 14 tiles)."""
     code = 0
     n = 0
-    plain = True                      # 0..4 copies of each rank: the shape tables apply
+    plain = True
     for r in range(at + size - 1, at - 1, -1):
         k = c[r]
         if k < 0 or k > 4:
             plain = False
         code = code * 5 + k
         n += k
-    if n == 0 and plain:
-        return _EMPTY_PART
     if not plain or n > _MAX_SUIT_TILES:
+        return -1, n
+    return code, n
+
+
+def _parts_of(c: tuple[int, ...], at: int, base: int, size: int, code: int, n: int,
+              max_hun: int) -> tuple[SuitPart, ...]:
+    """`_parts_at` once the suit's code and count are known (`_suit_code`)."""
+    if code < 0:
         return _search(base, list(c[at:at + size]), -1, n, max_hun)
+    if n == 0:
+        return _EMPTY_PART
     return _memo_parts(base, code, n, max_hun)
+
+
+def _least_hun(base: int, code: int, n: int) -> int:
+    """The fewest hun any part of this suit uses, pair or not, by the shape tables: a lower
+    bound (their minimum is over a superset of the parts); 0 for counts they do not hold."""
+    if code <= 0:
+        return 0
+    return _fewest_hun(NUM_WIN if base < HONOR_START else HON_WIN, code, n, True)
 
 
 def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, ...]:
@@ -434,15 +457,32 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
     Yields (group codes, wild_melds, wild_pairs). Suits are combined one at a time, cutting a
     branch as soon as it uses too many hun, melds or pairs (explicit loops: this is the
     innermost loop of scoring).
+
+    Each suit is decomposed under the hun the other suits leave it: every part of a suit
+    uses at least its `_least_hun`, so a part using more than the hand's hun less the
+    others' least joins no arrangement. The parts cut are ones no combination yields, so
+    what is yielded (and its order) is unchanged; high-hun hands decompose far fewer.
     """
     c = layout.counts
     h = layout.hun
     need = layout.need_melds
     pairs = layout.need_pairs
-    p0 = _parts_at(c, 0, 0, 9, h)
-    p1 = _parts_at(c, 9, 9, 9, h)
-    p2 = _parts_at(c, 18, 18, 9, h)
-    p3 = _parts_at(c, HONOR_START, HONOR_START, NUM_KINDS - HONOR_START, h)
+    a0, n0 = _suit_code(c, 0, 9)
+    a1, n1 = _suit_code(c, 9, 9)
+    a2, n2 = _suit_code(c, 18, 9)
+    a3, n3 = _suit_code(c, HONOR_START, NUM_KINDS - HONOR_START)
+    l0 = _least_hun(0, a0, n0)
+    l1 = _least_hun(9, a1, n1)
+    l2 = _least_hun(18, a2, n2)
+    l3 = _least_hun(HONOR_START, a3, n3)
+    spare = h - l0 - l1 - l2 - l3           # the hun no suit's least claims
+    if spare < 0:
+        return
+    p0 = _parts_of(c, 0, 0, 9, a0, n0, l0 + spare)
+    p1 = _parts_of(c, 9, 9, 9, a1, n1, l1 + spare)
+    p2 = _parts_of(c, 18, 18, 9, a2, n2, l2 + spare)
+    p3 = _parts_of(c, HONOR_START, HONOR_START, NUM_KINDS - HONOR_START, a3, n3,
+                   l3 + spare)
     for h0, m0, q0, g0 in p0:
         if h0 > h or m0 > need or q0 > pairs:
             continue
