@@ -8,8 +8,9 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulekit.arrange import (PAIR, RUN, Layout, _reaches, arrangements, is_winning_shape,
-                             groups_holding, rest_wins, skeleton_reach)
+from rulekit.arrange import (PAIR, RUN, Layout, _reaches, anchored, arrangements,
+                             groups_holding, is_winning_shape, rest_wins, skeleton_reach,
+                             suit_parts)
 
 ALL_KINDS = lambda: tuple(range(34))  # noqa: E731 - the full wild domain
 
@@ -216,3 +217,37 @@ def test_groups_holding_a_tile_are_exactly_its_groups_in_arrangements(tiles: lis
                        if g.kinds().count(win) > g.fills.count(win)}
     completable = {g for g in groups_holding(layout.counts, hun, win) if rest_wins(layout, g)}
     assert in_arrangements == completable
+
+
+def _uncut_anchored(layout: Layout) -> list[tuple[tuple[int, ...], int, int]]:
+    """`anchored` as it was before each suit's budget was cut to what the others leave:
+    every suit under the hand's whole hun, the same loops."""
+    c, h, need, pairs = layout.counts, layout.hun, layout.need_melds, layout.need_pairs
+    suits = [suit_parts(base, c[base:base + size], h)
+             for base, size in ((0, 9), (9, 9), (18, 9), (27, 7))]
+    out = []
+    for combo in product(*suits):
+        used = sum(p[0] for p in combo)
+        melds = sum(p[1] for p in combo)
+        got_pairs = sum(p[2] for p in combo)
+        if used > h or melds > need or got_pairs > pairs:
+            continue
+        if h - used == 3 * (need - melds) + 2 * (pairs - got_pairs):
+            codes = tuple(code for p in combo for code in p[3])
+            out.append((codes, need - melds, pairs - got_pairs))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=1, max_size=14), st.integers(0, 8),
+       st.integers(1, 4), st.integers(0, 1))
+def test_anchored_cut_by_the_other_suits_least_hun_is_the_uncut_loops(
+        tiles: list[int], hun: int, need_melds: int, need_pairs: int) -> None:
+    """Cutting each suit's budget to the hun the other suits leave drops only parts no
+    combination uses: the same (codes, wild melds, wild pairs), in the same order."""
+    real = tiles[:max(0, 3 * need_melds + 2 * need_pairs - hun)]
+    counts = counts_of(real)
+    if max(counts) > 4:
+        return
+    layout = Layout(counts, hun, need_melds, need_pairs)
+    assert list(anchored(layout)) == _uncut_anchored(layout)
