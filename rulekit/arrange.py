@@ -685,17 +685,23 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...]) -> frozenset[int]:
     """Which of `keys` (`codes.group_key`) the arrangements hold together, as bit masks.
 
     Bit i stands for keys[i]. All-hun groups may add any meld or pair key, so this can
-    over-report (never under-report): the scorer uses it for an upper bound only.
+    over-report (never under-report): the scorer uses it for an upper bound only. Each suit
+    is read under the hun the others leave it, as in `anchored`.
     """
     c = layout.counts
     h = layout.hun
     need = layout.need_melds
+    suits = [(base, size) + _suit_code(c, base, size)
+             for base, size in ((0, 9), (9, 9), (18, 9), (HONOR_START, NUM_KINDS - HONOR_START))]
+    least = [_least_hun(base, code, n) for base, _, code, n in suits]
+    spare = h - sum(least)
+    if spare < 0:
+        return frozenset()
     reach = {(0, 0, 0, 0)}
-    for base, size in ((0, 9), (9, 9), (18, 9), (HONOR_START, NUM_KINDS - HONOR_START)):
-        part = tuple(c[base:base + size])
-        if not any(part):
+    for (base, size, code, n), fewest in zip(suits, least):
+        if n == 0 and code == 0:
             continue
-        opts = _suit_reach(base, part, min(h, 2 * sum(part)), keys)
+        opts = _suit_reach(base, tuple(c[base:base + size]), min(fewest + spare, 2 * n), keys)
         reach = {(a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] | b[3])
                  for a in reach for b in opts
                  if a[0] + b[0] <= h and a[1] + b[1] <= need
