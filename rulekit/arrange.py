@@ -134,10 +134,12 @@ KEY_OF: Final[tuple[int, ...]] = tuple(group_key(g.shape, g.first) if g.shape >=
 # (rank 0 the lowest digit, as in rulekit.shape) and which suit. Its value is the shape's
 # row: the parts per hun budget (clamped to twice the suit's tiles), None where not yet
 # worked out; so a budget missing from the row finds a wider one in the same row, not by
-# probing the dict once per budget. Bounded: when full it is emptied (refilling is cheap:
-# the search below meets no dead ends).
+# probing the dict once per budget. A row is a tuple, replaced when it gains a budget:
+# tuples of ints and None leave the garbage collector's lists, lists never would (thousands
+# of rows it would walk at every full collection). Bounded: when full it is emptied
+# (refilling is cheap: the search below meets no dead ends).
 _MEMO_LIMIT: Final = 1 << 16
-_Row = list[tuple[SuitPart, ...] | None]
+_Row = tuple[tuple[SuitPart, ...] | None, ...]
 _MEMO: Final[dict[int, _Row]] = {}
 _EMPTY_PART: Final[tuple[SuitPart, ...]] = ((0, 0, 0, ()),)       # a suit with no tiles
 _POW5: Final = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
@@ -204,10 +206,9 @@ def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, .
     key = code * 4 + suit
     row = _MEMO.get(key)
     if row is None:
+        row = (None,) * (top + 1)
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-        row = [None] * (top + 1)
-        _MEMO[key] = row
     else:
         hit = row[max_hun]
         if hit is not None:
@@ -217,7 +218,7 @@ def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, .
         got = _moved(code, suit, max_hun)
     if got is None:
         got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n, max_hun)
-    row[max_hun] = got
+    _MEMO[key] = row[:max_hun] + (got,) + row[max_hun + 1:]
     return got
 
 
@@ -554,9 +555,10 @@ def coded_arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
     What a caller needs per group (its key, its facts) is then a table read by code
     (`ALL_KEYS`, `facts.plain_facts_of`) instead of a hash of the group, per arrangement.
     """
-    meld_opts: tuple[RawGroup, ...] | None = None
+    meld_codes: tuple[int, ...] | None = None
     kinds: list[int] | None = None
     group_of = GROUP_OF
+    all_groups = ALL_GROUPS
     for codes, wm, wp in anchored(layout):
         groups = tuple([group_of[c] for c in codes])
         if wm == 0 and wp == 0:
@@ -565,13 +567,14 @@ def coded_arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
         if kinds is None:
             # only kinds a group can have: a flower kind (34+) never stands in a group
             kinds = sorted({k for k in wild_kinds() if 0 <= k < NUM_KINDS})
-        if wm and meld_opts is None:
-            meld_opts = wild_meld_options(kinds)
-        pair_opts = [_WILD_PAIRS[k] for k in kinds] if wp else [None]
-        for melds in combinations_with_replacement(meld_opts or (), wm):
-            for pair in pair_opts:
-                extra = melds if pair is None else melds + (pair,)
-                yield groups + extra, codes + tuple([_WILD_CODE[g] for g in extra])
+        if wm and meld_codes is None:
+            meld_codes = tuple([_WILD_CODE[g] for g in wild_meld_options(kinds)])
+        # the all-hun groups by code (one hash per option, not per arrangement)
+        pair_codes = [_WILD_CODE[_WILD_PAIRS[k]] for k in kinds] if wp else [-1]
+        for melds in combinations_with_replacement(meld_codes or (), wm):
+            for pair in pair_codes:
+                extra = melds if pair < 0 else melds + (pair,)
+                yield groups + tuple([all_groups[c] for c in extra]), codes + extra
 
 
 def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int,
