@@ -33,6 +33,7 @@ HOT_PATH = [
     "rulekit/scoring/scorer.py",
     "rulekit/scoring/search.py",
     "rulekit/scoring/places.py",
+    "rulekit/scoring/rests.py",
     "rulekit/scoring/score.py",
     "rulekit/shape.py",
     "rulekit/waits.py",

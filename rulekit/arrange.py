@@ -449,6 +449,11 @@ def wild_meld_options(kinds: Iterable[int]) -> tuple[RawGroup, ...]:
     return tuple(sorted({g for k in kinds for g in _WILD_MELDS[k]}))
 
 
+def wild_pair_options(kinds: Iterable[int]) -> tuple[RawGroup, ...]:
+    """Pairs made of two hun, over the given candidate kinds."""
+    return tuple([_WILD_PAIRS[k] for k in kinds])
+
+
 def arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
                  ) -> Iterator[tuple[RawGroup, ...]]:
     """Every arrangement of the concealed part: groups with their hun fills (in no set order).
