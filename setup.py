@@ -23,6 +23,7 @@ HOT_PATH = [
     "rulekit/tiles.py",
     "rulekit/hand.py",
     "rulekit/arrange.py",
+    "rulekit/reach.py",
     "rulekit/facts.py",
     "rulekit/algebra.py",
     "rulekit/dsl/compile.py",

@@ -16,6 +16,7 @@ from itertools import combinations_with_replacement
 from typing import Callable, Final, Iterable, Iterator, NamedTuple, Sequence
 
 from rulekit.codes import HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, group_key, key_shape
+from rulekit.reach import fits, suit_reach
 from rulekit.shape import HON_WIN, NUM_WIN
 
 __all__ = ["HONOR_START", "KONG", "NUM_KINDS", "PAIR", "RUN", "SET"]   # re-exported
@@ -538,15 +539,16 @@ def rest_wins(layout: Layout, group: RawGroup) -> bool:
 @lru_cache(maxsize=1 << 15)
 def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...]
                 ) -> tuple[tuple[int, int, int, int], ...]:
-    """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions."""
+    """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions (by
+    rank, without listing them: `rulekit.reach`)."""
     bit = {k: 1 << i for i, k in enumerate(keys)}
-    key_of = KEY_OF
+    if fits(counts, max_hun):
+        return tuple(sorted(suit_reach(base, counts, max_hun, base < HONOR_START, bit)))
     out = set()
     for h, m, q, codes in suit_parts(base, counts, max_hun):
         bits = 0
-        if bit:
-            for c in codes:
-                bits |= bit.get(key_of[c], 0)
+        for c in codes:
+            bits |= bit.get(KEY_OF[c], 0)
         out.add((h, m, q, bits))
     return tuple(sorted(out))
 
