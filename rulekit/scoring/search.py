@@ -18,7 +18,7 @@ from rulekit.codes import DRAGON_START, HONOR_START, KEY_STRIDE, NUM_KINDS, SUIT
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.errors import RulesetError
 from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact,
-                           group_fact, plain_facts, readings)
+                           group_fact, plain_facts, win_places)
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.scorer import Judged, Scorer
 
@@ -416,7 +416,11 @@ def read(s: State, raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...], win_
          cand_win: WinFact, held_base: int, bound: float,
          index: frozenset[int], hun_fact: HunFact, possible: int, free3: int) -> None:
     """One arrangement: its arrangement-level patterns, then each place of the winning
-    tile with the reading-level ones."""
+    tile with the reading-level ones.
+
+    At each place only the reading-level patterns whose needs its group meets are judged
+    (`Scorer.group_allows`; the others cannot hold there). Most places leave none: they
+    build no facts, and their groups are built only for a new best."""
     sc = s.sc
     _, _, level2, level3 = sc.plan.by_level
     if level2:
@@ -426,13 +430,25 @@ def read(s: State, raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...], win_
         bound = sc.bound(held_base, free3)
         if bound <= s.best_fan:
             return
-    live3 = level3 if free3 else ()
-    for groups, win in readings(raw, plain, s.declared, win_tile, win_tile in s.hun_kinds):
+    win_is_hun = cand_win.is_hun
+    gated = free3 & sc.plan.gated
+    for i, stands in win_places(raw, win_tile, win_is_hun):
         held = held_base
-        if live3:
-            f = Facts(groups, win, s.hand_fact, hun_fact, s.context, index)
+        live = free3 & ~gated
+        if gated:
+            live |= gated & sc.group_allows(raw[i], win_tile, stands, win_is_hun)
+        groups: tuple[GroupFact, ...] | None = None
+        if live:
+            held_g = group_fact(raw[i], True, win_is_hun)
+            groups = plain[:i] + (held_g,) + plain[i + 1:] + s.declared
+            f = Facts(groups, WinFact(win_tile, win_is_hun, stands, held_g), s.hand_fact,
+                      hun_fact, s.context, index)
             f.held = held_base
-            held = judge(s, live3, f, possible)
-        keep_best(s, held, groups, win_tile)
-        if s.best_fan >= bound or not live3:
+            held = judge(s, level3, f, live)
+        if groups is not None or sc.fan(held).fan > s.best_fan:
+            if groups is None:
+                groups = plain[:i] + (group_fact(raw[i], True, win_is_hun),) + plain[i + 1:]
+                groups += s.declared
+            keep_best(s, held, groups, win_tile)
+        if s.best_fan >= bound or not free3:
             break
