@@ -79,6 +79,11 @@ class Scorer:
         # bounds by held | free << width (valued bits only)
         self.bounds: dict[int, float] = {}
         self.allows: dict[int, int] = {}      # `group_allows`
+        # whether a win-gated pattern's need names the winning tile, or what it stands for:
+        # if not, `group_allows` keys its memo without it (a hun winning tile may be any kind)
+        gate_paths = {path for p in self.plan.win_gated for path, _, _ in p.needs}
+        self.gate_tile = "win.tile" in gate_paths
+        self.gate_stands = "win.stands_for" in gate_paths
         self.limit_memo: dict[int, Limits] = {}
         # skeleton-level results shared between hands (`search.projections`), and the small
         # int each hand's (fixed, possible, facts read) tag becomes: one pair, replaced
@@ -211,9 +216,11 @@ class Scorer:
         """The mask of the win-gated patterns (`plan.win_gated`) that can hold when the
         winning tile sits in `g`, standing for `stands_for` (by their needs: a quick no,
         never a wrong one). Memoised under one int, so the memo holds nothing the garbage
-        collector must walk; `code` is `group_code(g)` when the caller has it."""
+        collector must walk; `code` is `group_code(g)` when the caller has it. The key
+        leaves out the winning tile and what it stands for when no need names them."""
         key = code if code >= 0 else group_code(g)
-        key = ((key * NUM_KINDS + win_tile) * NUM_KINDS + stands_for) * 2 + int(win_is_hun)
+        key = ((key * NUM_KINDS + (win_tile if self.gate_tile else 0)) * NUM_KINDS
+               + (stands_for if self.gate_stands else 0)) * 2 + int(win_is_hun)
         hit = self.allows.get(key)
         if hit is None:
             held = group_fact(g, True, win_is_hun)
