@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
+from rulekit.codes import KEY_STRIDE, KONG
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING, SKELETON, path_dep
 from rulekit.ruleset.model import Ruleset
@@ -45,6 +46,9 @@ class Plan:
     # read besides shape queries: their results can then be shared between hands (None: not)
     level1_reads: tuple[Callable[[Any], Any], ...] | None = None
     query_bit: dict[int, int] = field(default_factory=dict)   # key -> 1 << its place
+    # the same by index: group key -> its bit, 0 for a key no pattern queries (every group
+    # key is below (KONG + 1) * KEY_STRIDE)
+    key_bits: tuple[int, ...] = ()
 
     def ids_of(self, mask: int) -> frozenset[str]:
         """The pattern ids of a mask (for the fan algebra, on a table miss only)."""
@@ -52,11 +56,12 @@ class Plan:
         return frozenset([ids[i] for i in range(len(ids)) if mask >> i & 1])
 
     def projection(self, keys: Iterable[int]) -> int:
-        """Which queried keys `keys` hold, as bits (an int keys memos cheaply)."""
-        bit = self.query_bit
+        """Which queried keys the group keys `keys` hold, as bits (an int keys memos
+        cheaply). Runs per skeleton: a table index per key, not a dict lookup."""
+        table = self.key_bits
         bits = 0
         for k in keys:
-            bits |= bit.get(k, 0)
+            bits |= table[k]
         return bits
 
 
@@ -109,9 +114,10 @@ def build_plan(rs: Ruleset) -> Plan:
                     if queries is not None and all(path_dep(r) == HAND for r in reads)
                     else None)
     keys = tuple(sorted(queries or ()))
+    query_bit = {k: 1 << i for i, k in enumerate(keys)}
     return Plan(levels, level_bits, level_masks, ids, bit, valued, excludes, queries, keys,
-                gated, sum(bit[p.id] for p in gated), level1_reads,
-                {k: 1 << i for i, k in enumerate(keys)})
+                gated, sum(bit[p.id] for p in gated), level1_reads, query_bit,
+                tuple(query_bit.get(k, 0) for k in range((KONG + 1) * KEY_STRIDE)))
 
 
 def possible(p: CompiledPattern, known: dict[str, Any], most: dict[str, int]) -> bool:

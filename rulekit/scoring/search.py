@@ -405,25 +405,27 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
         for raw in raws:
             if bound <= s.best_fan:
                 break
-            plain = plain_facts(raw)
-            read(s, raw, plain, win_tile, cand_win, held_base, bound, index,
-                 HunFact(s.hun_kinds, s.held_hun, raw), possible, free3)
+            read(s, raw, win_tile, cand_win, held_base, bound, index, possible, free3)
             if s.best_fan >= bound_all:
                 return
 
 
-def read(s: State, raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...], win_tile: int,
-         cand_win: WinFact, held_base: int, bound: float,
-         index: frozenset[int], hun_fact: HunFact, possible: int, free3: int) -> None:
+def read(s: State, raw: tuple[RawGroup, ...], win_tile: int, cand_win: WinFact,
+         held_base: int, bound: float, index: frozenset[int], possible: int,
+         free3: int) -> None:
     """One arrangement: its arrangement-level patterns, then each place of the winning
     tile with the reading-level ones.
 
     At each place only the reading-level patterns whose needs its group meets are judged
-    (`Scorer.group_allows`; the others cannot hold there). Most places leave none: they
-    build no facts, and their groups are built only for a new best."""
+    (`Scorer.group_allows`; the others cannot hold there). Most places leave none: then
+    no facts are built (not even the groups' facts) unless the place makes a new best."""
     sc = s.sc
     _, _, level2, level3 = sc.plan.by_level
+    plain: tuple[GroupFact, ...] | None = None
+    hun_fact: HunFact | None = None
     if level2:
+        plain = plain_facts(raw)
+        hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
         f2 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
         f2.held = held_base
         held_base = judge(s, level2, f2, possible)
@@ -437,18 +439,21 @@ def read(s: State, raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...], win_
         live = free3 & ~gated
         if gated:
             live |= gated & sc.group_allows(raw[i], win_tile, stands, win_is_hun)
-        groups: tuple[GroupFact, ...] | None = None
+        if not live and sc.fan(held).fan <= s.best_fan:
+            if s.best_fan >= bound or not free3:
+                break
+            continue                      # nothing to judge, and not a new best
+        if plain is None:
+            plain = plain_facts(raw)
+        held_g = group_fact(raw[i], True, win_is_hun)
+        groups = plain[:i] + (held_g,) + plain[i + 1:] + s.declared
         if live:
-            held_g = group_fact(raw[i], True, win_is_hun)
-            groups = plain[:i] + (held_g,) + plain[i + 1:] + s.declared
+            if hun_fact is None:
+                hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
             f = Facts(groups, WinFact(win_tile, win_is_hun, stands, held_g), s.hand_fact,
                       hun_fact, s.context, index)
             f.held = held_base
             held = judge(s, level3, f, live)
-        if groups is not None or sc.fan(held).fan > s.best_fan:
-            if groups is None:
-                groups = plain[:i] + (group_fact(raw[i], True, win_is_hun),) + plain[i + 1:]
-                groups += s.declared
-            keep_best(s, held, groups, win_tile)
+        keep_best(s, held, groups, win_tile)
         if s.best_fan >= bound or not free3:
             break
