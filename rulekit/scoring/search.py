@@ -385,7 +385,7 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
     soon as its bound cannot beat the best so far."""
     possible, free12, free3, bound_all = limits
     sc = s.sc
-    seen: dict[tuple[int, ...], tuple[int, float, frozenset[int]]] = {}
+    seen: dict[tuple[int, ...], tuple[int, float]] = {}
     pruned: set[tuple[int, ...]] = set()
     for skey, raws in skeletons:
         if skey in pruned:
@@ -399,33 +399,35 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
                 # the best only grows: this skeleton is out for good, keep nothing
                 pruned.add(skey)
                 continue
-            index = frozenset(skey) | s.declared_keys if s.declared_keys else frozenset(skey)
-            entry = seen[skey] = (held1, bound, index)
-        held_base, bound, index = entry
+            entry = seen[skey] = (held1, bound)
+        held_base, bound = entry
         for raw in raws:
             if bound <= s.best_fan:
                 break
-            read(s, raw, win_tile, cand_win, held_base, bound, index, possible, free3)
+            read(s, raw, skey, win_tile, cand_win, held_base, bound, possible, free3)
             if s.best_fan >= bound_all:
                 return
 
 
-def read(s: State, raw: tuple[RawGroup, ...], win_tile: int, cand_win: WinFact,
-         held_base: int, bound: float, index: frozenset[int], possible: int,
+def read(s: State, raw: tuple[RawGroup, ...], skey: tuple[int, ...], win_tile: int,
+         cand_win: WinFact, held_base: int, bound: float, possible: int,
          free3: int) -> None:
-    """One arrangement: its arrangement-level patterns, then each place of the winning
-    tile with the reading-level ones.
+    """One arrangement (`skey` its skeleton key): its arrangement-level patterns, then each
+    place of the winning tile with the reading-level ones.
 
     At each place only the reading-level patterns whose needs its group meets are judged
     (`Scorer.group_allows`; the others cannot hold there). Most places leave none: then
-    no facts are built (not even the groups' facts) unless the place makes a new best."""
+    no facts are built (not even the groups' facts, the skeleton index or the hun's) unless
+    the place makes a new best."""
     sc = s.sc
     _, _, level2, level3 = sc.plan.by_level
     plain: tuple[GroupFact, ...] | None = None
     hun_fact: HunFact | None = None
+    index: frozenset[int] | None = None
     if level2:
         plain = plain_facts(raw)
         hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
+        index = frozenset(skey) | s.declared_keys
         f2 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
         f2.held = held_base
         held_base = judge(s, level2, f2, possible)
@@ -448,8 +450,9 @@ def read(s: State, raw: tuple[RawGroup, ...], win_tile: int, cand_win: WinFact,
         held_g = group_fact(raw[i], True, win_is_hun)
         groups = plain[:i] + (held_g,) + plain[i + 1:] + s.declared
         if live:
-            if hun_fact is None:
+            if hun_fact is None or index is None:
                 hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
+                index = frozenset(skey) | s.declared_keys
             f = Facts(groups, WinFact(win_tile, win_is_hun, stands, held_g), s.hand_fact,
                       hun_fact, s.context, index)
             f.held = held_base
