@@ -141,7 +141,13 @@ def projection_of(s: State, skey: tuple[int, ...]) -> Any:
     plan = s.sc.plan
     if plan.queries is None:
         return skey
-    return plan.projection(skey) | s.declared_bits
+    # `Plan.projection`, spelled out over a tuple (this runs per skeleton; a loop over a
+    # typed tuple compiles to indexing, over an Iterable to the iterator protocol)
+    table = plan.key_bits
+    bits = s.declared_bits
+    for k in skey:
+        bits |= table[k]
+    return bits
 
 
 def by_skeleton(raws: Iterable[tuple[RawGroup, ...]]
