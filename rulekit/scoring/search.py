@@ -442,12 +442,13 @@ def read(s: State, raw: tuple[RawGroup, ...], skey: tuple[int, ...], win_tile: i
             return
     win_is_hun = cand_win.is_hun
     gated = free3 & sc.plan.gated
+    base_fan = float(sc.fan(held_base).fan)     # a place with nothing to judge is worth it
     for i, stands in win_places(raw, win_tile, win_is_hun):
         held = held_base
         live = free3 & ~gated
         if gated:
             live |= gated & sc.group_allows(raw[i], win_tile, stands, win_is_hun)
-        if not live and sc.fan(held).fan <= s.best_fan:
+        if not live and base_fan <= s.best_fan:
             if s.best_fan >= bound or not free3:
                 break
             continue                      # nothing to judge, and not a new best
