@@ -422,9 +422,10 @@ def read(s: State, raw: tuple[RawGroup, ...], skey: tuple[int, ...], win_tile: i
     place of the winning tile with the reading-level ones.
 
     At each place only the reading-level patterns whose needs its group meets are judged
-    (`Scorer.group_allows`; the others cannot hold there). Most places leave none: then
-    no facts are built (not even the groups' facts, the skeleton index or the hun's) unless
-    the place makes a new best."""
+    (`Scorer.group_allows`; the others cannot hold there), and none if even all of them
+    could not beat the best. Most places leave none: then no facts are built (not even
+    the groups' facts, the skeleton index or the hun's) unless the place makes a new
+    best."""
     sc = s.sc
     _, _, level2, level3 = sc.plan.by_level
     plain: tuple[GroupFact, ...] | None = None
@@ -448,10 +449,11 @@ def read(s: State, raw: tuple[RawGroup, ...], skey: tuple[int, ...], win_tile: i
         live = free3 & ~gated
         if gated:
             live |= gated & sc.group_allows(raw[i], win_tile, stands, win_is_hun)
-        if not live and base_fan <= s.best_fan:
+        # the most this place can be worth cannot beat the best: skip it
+        if (sc.bound(held_base, live) if live else base_fan) <= s.best_fan:
             if s.best_fan >= bound or not free3:
                 break
-            continue                      # nothing to judge, and not a new best
+            continue
         if plain is None:
             plain = plain_facts(raw)
         held_g = group_fact(raw[i], True, win_is_hun)
