@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
+from rulekit.codes import KEY_STRIDE, KONG
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING, SKELETON, path_dep
 from rulekit.ruleset.model import Ruleset
@@ -53,6 +54,9 @@ class Plan:
     # read besides shape queries: their results can then be shared between hands (None: not)
     level1_reads: tuple[Callable[[Any], Any], ...] | None = None
     query_bit: dict[int, int] = field(default_factory=dict)   # key -> 1 << its place
+    # the same by index: group key -> its bit, 0 for a key no pattern queries (every group
+    # key is below (KONG + 1) * KEY_STRIDE)
+    key_bits: tuple[int, ...] = ()
     # each win-gated pattern's bit and the needs `group_allows` checks, and where from
     # any of them reads (so a memo key leaves out what none reads)
     gate_checks: tuple[tuple[int, tuple[GateCheck, ...]], ...] = ()
@@ -64,11 +68,12 @@ class Plan:
         return frozenset([ids[i] for i in range(len(ids)) if mask >> i & 1])
 
     def projection(self, keys: Iterable[int]) -> int:
-        """Which queried keys `keys` hold, as bits (an int keys memos cheaply)."""
-        bit = self.query_bit
+        """Which queried keys the group keys `keys` hold, as bits (an int keys memos
+        cheaply). Runs per skeleton: a table index per key, not a dict lookup."""
+        table = self.key_bits
         bits = 0
         for k in keys:
-            bits |= bit.get(k, 0)
+            bits |= table[k]
         return bits
 
 
@@ -121,14 +126,16 @@ def build_plan(rs: Ruleset) -> Plan:
                     if queries is not None and all(path_dep(r) == HAND for r in reads)
                     else None)
     keys = tuple(sorted(queries or ()))
+    query_bit = {k: 1 << i for i, k in enumerate(keys)}
     checks = tuple((bit[p.id], gate_checks(p)) for p in gated)
     sources = 0
     for _, cs in checks:
         for source, _, _, _ in cs:
             sources |= source
     return Plan(levels, level_bits, level_masks, ids, bit, valued, excludes, queries, keys,
-                gated, sum(bit[p.id] for p in gated), level1_reads,
-                {k: 1 << i for i, k in enumerate(keys)}, checks, sources)
+                gated, sum(bit[p.id] for p in gated), level1_reads, query_bit,
+                key_bits=tuple(query_bit.get(k, 0) for k in range((KONG + 1) * KEY_STRIDE)),
+                gate_checks=checks, gate_reads=sources)
 
 
 def gate_checks(p: CompiledPattern) -> tuple[GateCheck, ...]:
@@ -170,7 +177,6 @@ def gate_allows(checks: tuple[tuple[int, tuple[GateCheck, ...]], ...], held: Any
         if ok:
             out |= bit
     return out
-
 
 
 def possible(p: CompiledPattern, known: dict[str, Any], most: dict[str, int]) -> bool:

@@ -48,11 +48,11 @@ most, filled lazily); with more, in a dict keyed by them."""
 
 
 def group_code(g: RawGroup) -> int:
-    """A group as one int: its shape, first kind, fills and flags (every field)."""
-    code = 0
-    for k in g.fills:
-        code = code * (NUM_KINDS + 1) + k + 1   # digits from 1: fills of any length differ
-    code = (code * 8 + g.shape) * NUM_KINDS + g.first
+    """A group as one int, as far as `Scorer.group_allows` can tell groups apart: its shape,
+    first kind, how many hun it holds and its flags. Every fact of the winning tile's group
+    a need may name (`WIN_GROUP_ATTRS`) is made of these; what the hun stand for is not one,
+    and leaving it out keeps that memo's keys few (with it, hands kept meeting new keys)."""
+    code = (len(g.fills) * 8 + g.shape) * NUM_KINDS + g.first
     return ((code * 2 + int(g.declared)) * 2 + int(g.concealed)) * 2 + int(g.golden)
 
 
