@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Iterable, Iterator
 
-from rulekit.arrange import ALL_GROUPS, GROUP_OF, WILD_GROUPS, RawGroup, group_kinds
+from rulekit.arrange import GROUP_OF, WILD_GROUPS, RawGroup, group_kinds
 from rulekit.codes import (FLOWER_START, HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET,
                            SUIT_SIZE, group_key)
 
@@ -237,46 +237,47 @@ def plain_facts(raw: tuple[RawGroup, ...]) -> tuple[GroupFact, ...]:
     return tuple([group_fact(g, False, False) for g in raw])
 
 
-# Code → the fact of that group holding no winning tile (`arrange.ALL_GROUPS`), the very
-# objects `group_fact` gives (codes no template uses hold code 0's: no arrangement has them).
-_PLAIN_OF: Final[tuple[GroupFact, ...]] = tuple([
-    group_fact(g if g.shape >= 0 else ALL_GROUPS[0], False, False) for g in ALL_GROUPS])
-
-
-def plain_facts_of(codes: tuple[int, ...]) -> tuple[GroupFact, ...]:
-    """`plain_facts` of an arrangement given by its group codes
-    (`arrange.coded_arrangements`): one table read per group, no lookup by the group."""
-    table = _PLAIN_OF
-    return tuple([table[c] for c in codes])
-
-
-def readings(raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...],
-             declared: tuple[GroupFact, ...], win_tile: int, win_is_hun: bool
-             ) -> Iterator[tuple[tuple[GroupFact, ...], WinFact]]:
-    """Every distinct place the winning tile can sit in one arrangement.
+def win_places(raw: tuple[RawGroup, ...], win_tile: int, win_is_hun: bool
+               ) -> list[tuple[int, int]]:
+    """Every distinct place the winning tile can sit in one arrangement: the index of its
+    group in `raw`, and the kind it stands for there.
 
     A real winning tile sits in a concealed group holding a real tile of its kind; a hun
-    winning tile sits in any concealed group with a hun, standing for one of its fills.
-    `plain` are the arrangement's group facts with no winning tile, in `raw`'s order.
+    winning tile sits in any concealed group with a hun, standing for one of its fills (a
+    run's fills are distinct kinds, a set's or pair's all its own kind). A list, not a
+    generator: an arrangement has one or two places, fewer than a generator costs to make.
     """
+    out: list[tuple[int, int]] = []
+    placed: list[RawGroup] = []          # an equal group again gives the same readings
     for i, g in enumerate(raw):
         fills = g.fills
         if win_is_hun:
             if not fills:
                 continue
-            options: Iterable[int] = sorted(set(fills))
-        else:
-            first = g.first
+        elif g.shape == RUN:
             # a real tile of its kind: a run holds each kind once, a set or pair only one
-            if g.shape == RUN:
-                if not first <= win_tile <= first + 2 or win_tile in fills:
-                    continue
-            elif first != win_tile or len(fills) == len(group_kinds(g)):
+            if not g.first <= win_tile <= g.first + 2 or win_tile in fills:
                 continue
-            options = (win_tile,)
-        if g in raw[:i]:
-            continue                      # the same group twice: the same readings
-        held = group_fact(g, True, win_is_hun)
-        for stands in options:
-            yield plain[:i] + (held,) + plain[i + 1:] + declared, WinFact(win_tile, win_is_hun,
-                                                                          stands, held)
+        elif g.first != win_tile or len(fills) == len(group_kinds(g)):
+            continue
+        if placed and g in placed:
+            continue
+        placed.append(g)
+        if not win_is_hun:
+            out.append((i, win_tile))
+        elif g.shape == RUN:
+            out += [(i, k) for k in fills]
+        else:
+            out.append((i, fills[0]))
+    return out
+
+
+def readings(raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...],
+             declared: tuple[GroupFact, ...], win_tile: int, win_is_hun: bool
+             ) -> Iterator[tuple[tuple[GroupFact, ...], WinFact]]:
+    """Every distinct reading of one arrangement (`win_places`): its groups and winning tile.
+    `plain` are the arrangement's group facts with no winning tile, in `raw`'s order."""
+    for i, stands in win_places(raw, win_tile, win_is_hun):
+        held = group_fact(raw[i], True, win_is_hun)
+        yield (plain[:i] + (held,) + plain[i + 1:] + declared,
+               WinFact(win_tile, win_is_hun, stands, held))

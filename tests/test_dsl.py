@@ -100,3 +100,60 @@ def test_quantifiers_count_and_comprehension_evaluate() -> None:
     ])
     assert not errors
     assert all(p.fn(f) for p in compiled), [p.id for p in compiled if not p.fn(f)]
+
+
+def _reading_facts(win_by: str, group_shape: str | None) -> object:
+    """Facts whose winning tile (a hun standing for 5m) sits in a pair of 5m made of it and
+    one other hun, or in the run 4m-5m-6m as its only hun, or (None) nowhere yet, as
+    hand-level facts have it: reading `win.group.<attr>` then raises."""
+    from rulekit.arrange import RawGroup
+    from rulekit.codes import PAIR, RUN
+    from rulekit.facts import (ContextFact, Facts, HandFact, HunFact, WinFact,
+                               group_fact)
+    group = None
+    if group_shape is not None:
+        raw = RawGroup(PAIR, 4, (4, 4)) if group_shape == "pair" else RawGroup(RUN, 3, (4,))
+        group = group_fact(raw, True, True)
+    hand = HandFact(2, (0, 0, 9, 27), (), (), ())
+    return Facts((), WinFact(31, True, 4, group), hand, HunFact((31, 32), (31, 31)),
+                 ContextFact(win_by, False, False, "none", 0))
+
+
+@pytest.mark.parametrize(("text", "pair", "run"), [
+    ("win.group.shape == pair", True, False),                         # one test, ==
+    ("win.group.shape != pair", False, True),                         # one test, !=
+    ("win.group.shape == pair and win.group.other_hun == 1", True, False),   # folded tests
+    ("win.group.shape != pair and win.group.other_hun == 0", False, True),
+    ("win.stands_for == 5m and (win.group.shape == pair and win.group.hun == 2)", True,
+     False),                                                          # nested conjunction
+    ("win.group.other_hun == 1 and (some t in hand.tiles: t == 1m)", True, False),  # + rest
+    ("win.group.other_hun == 1 and (some t in hand.tiles: t == 2m)", False, False),
+    ("win.group.other_hun == 1 and not (win.group.shape == run)", True, False),
+    ("win.group.shape in [pair, set]", True, False),                  # `in` a constant list
+    ("win.is_hun", True, True),                                       # a bare bool fact
+    ("(win.group.shape == run or win.group.hun == 2) and win.tile == 1z", False, False),
+    ("true and win.group.shape == pair", True, False),
+])
+def test_compiled_shapes_evaluate_to_bools(text: str, pair: bool, run: bool) -> None:
+    """Every shape the compiler emits a special closure for (a path against a constant, a
+    conjunction of them, with a rest that needs quantifier slots, a bare bool fact) gives
+    the truth worked out by hand, as a bool, on the two readings of `_reading_facts`."""
+    compiled, errors = compile_one(text)
+    assert not errors
+    fn = compiled[0].fn
+    assert fn(_reading_facts("self_draw", "pair")) is pair
+    assert fn(_reading_facts("self_draw", "run")) is run
+
+
+def test_conjunctions_keep_their_operands_order() -> None:
+    """A conjunction's folded tests run in the order written (cheaper levels first), so an
+    operand that reads the winning tile's group is never reached once an earlier,
+    hand-level one fails: on hand-level facts (no group yet) it would raise."""
+    compiled, errors = compile_one(
+        "context.discard == true and win.group.shape == pair and win.group.other_hun == 1")
+    assert not errors
+    fn = compiled[0].fn
+    assert fn(_reading_facts("self_draw", None)) is False
+    with pytest.raises(AttributeError):
+        fn(_reading_facts("discard", None))
+    assert fn(_reading_facts("discard", "pair")) is True

@@ -15,9 +15,9 @@ from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup
 from rulekit.codes import NUM_KINDS, PAIR, RUN, SET
 from rulekit.dsl import PatternSource, compile_patterns
-from rulekit.facts import ContextFact, Facts, HandFact, HunFact
+from rulekit.facts import ContextFact, Facts, HandFact, HunFact, group_fact
 from rulekit.scoring.places import rest_code
-from rulekit.scoring.plan import counted_patterns
+from rulekit.scoring.plan import WIN_GROUP_ATTRS, counted_patterns
 from rulekit.scoring.scorer import Scorer, group_code
 
 BUILTINS = ["tianjin", "tianjin-3p", "tianjin-dianpao", "tianjin-flowers", "tianjin-gold8",
@@ -124,11 +124,24 @@ def all_groups() -> list[RawGroup]:
     return out
 
 
-def test_group_codes_are_distinct() -> None:
+def test_group_code_tells_apart_exactly_what_needs_can_see() -> None:
+    """Two groups share a `group_code` iff they agree on every fact a need may name of the
+    winning tile's group (`WIN_GROUP_ATTRS`), the winning tile a hun or not: the key of
+    `Scorer.group_allows` drops nothing its answer reads, and splits nothing it cannot."""
     groups = all_groups()
     groups += [g._replace(declared=True) for g in groups[:50]]
     groups += [g._replace(concealed=False, golden=True) for g in groups[:50]]
-    assert len({group_code(g) for g in groups}) == len(set(groups))
+    for win_is_hun in (False, True):
+        by_code: dict[int, tuple[object, ...]] = {}
+        seen: dict[tuple[object, ...], int] = {}
+        for g in groups:
+            fact = group_fact(g, True, win_is_hun)
+            facts = tuple(getattr(fact, attr) for attr in WIN_GROUP_ATTRS)
+            assert by_code.setdefault(group_code(g), facts) == facts, g
+            assert seen.setdefault(facts, group_code(g)) == group_code(g), g
+        # 34 kinds' pairs (0-2 hun) and sets (0-3), 21 runs (0-3: runs with as many hun
+        # alike): 322; the first 50 groups flagged twice, 38 codes each
+        assert len(by_code) == 34 * 3 + 34 * 4 + 21 * 4 + 2 * 38
 
 
 def test_rest_code_tells_rests_apart_exactly() -> None:

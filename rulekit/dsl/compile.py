@@ -78,6 +78,10 @@ class CompiledPattern:
         return False
 
 
+# one test of a fact path against a constant: (the path's getter, the constant, equal?)
+Test = tuple[Callable[[Any], Any], Any, bool]
+
+
 @dataclass(slots=True)
 class _Typed:
     type: str
@@ -85,6 +89,14 @@ class _Typed:
     fn: Fn
     const: Any = None
     is_const: bool = False
+    # the getter of the fact path this node reads (`win.group.shape`): comparisons with it
+    # call the getter itself instead of a closure around it
+    getter: Callable[[Any], Any] | None = None
+    # a condition that is a conjunction: its leading path-versus-constant tests, and the
+    # closures for the rest of its operands, in order (None: not a conjunction). The entry
+    # point runs the tests inline, before it makes a slot list (`_entry`)
+    tests: tuple[Test, ...] = ()
+    rest: tuple[Fn, ...] | None = None
 
 
 def _const(type_: str, value: Any) -> _Typed:
@@ -148,7 +160,7 @@ class _Compiler:
         if n.id in NAMES:
             entry = NAMES[n.id]
             getter = operator.attrgetter(n.id)
-            return _Typed(entry.type, entry.dep, lambda f, env: getter(f))
+            return _Typed(entry.type, entry.dep, lambda f, env: getter(f), getter=getter)
         if n.id in CONSTANTS:
             type_, value = CONSTANTS[n.id]
             return _const(type_, value)
@@ -176,7 +188,7 @@ class _Compiler:
         if chain is not None and self.lookup_var(chain[0]) is None:
             # a path off the facts object, e.g. win.group.shape: one C-level getter
             getter = operator.attrgetter(".".join(chain))
-            return _Typed(entry.type, dep, lambda f, env: getter(f))
+            return _Typed(entry.type, dep, lambda f, env: getter(f), getter=getter)
         if chain is not None:
             slot = self.lookup_var(chain[0])[0]  # type: ignore[index]
             getter = operator.attrgetter(".".join(chain[1:]))
@@ -237,6 +249,9 @@ class _Compiler:
                                  n.pos)
             if right.is_const:
                 values = frozenset(right.const)
+                get = left.getter
+                if get is not None:
+                    return _Typed("bool", dep, lambda f, env: get(f) in values)
                 return _Typed("bool", dep, lambda f, env: lf(f, env) in values)
             return _Typed("bool", dep, lambda f, env: lf(f, env) in rf(f, env))
         if left.type != right.type:
@@ -245,6 +260,8 @@ class _Compiler:
         if n.op not in ("==", "!=") and left.type != "int":
             raise self.error(f"'{n.op}' compares numbers, not {_show(left.type)}", n.pos)
         op = _CMP[n.op]
+        if right.is_const and left.getter is not None and n.op in ("==", "!="):
+            return _test(left.getter, right.const, n.op == "==", dep)
         if right.is_const:
             value = right.const
             return _Typed("bool", dep, lambda f, env: op(lf(f, env), value))
@@ -277,25 +294,15 @@ class _Compiler:
         parts.sort(key=lambda p: p.dep)
         fns = tuple(p.fn for p in parts)
         dep = max(p.dep for p in parts)
+        if n.op == "and":
+            return _conjunction(parts, dep)
         if len(fns) == 2:
             a, b = fns
-            if n.op == "and":
-                return _Typed("bool", dep, lambda f, env: bool(a(f, env) and b(f, env)))
             return _Typed("bool", dep, lambda f, env: bool(a(f, env) or b(f, env)))
         if len(fns) == 3:
             a, b, c = fns
-            if n.op == "and":
-                return _Typed("bool", dep,
-                              lambda f, env: bool(a(f, env) and b(f, env) and c(f, env)))
             return _Typed("bool", dep,
                           lambda f, env: bool(a(f, env) or b(f, env) or c(f, env)))
-        if n.op == "and":
-            def and_(f: Any, env: list[Any]) -> bool:
-                for x in fns:
-                    if not x(f, env):
-                        return False
-                return True
-            return _Typed("bool", dep, and_)
 
         def or_(f: Any, env: list[Any]) -> bool:
             for x in fns:
@@ -423,12 +430,87 @@ def _relocate(err: DslError, src: PatternSource) -> DslError:
                     caret=err.caret)
 
 
-def _entry(body: Fn, nslots: int) -> PatternFn:
-    """The pattern's entry point: a fresh slot list per call keeps evaluation re-entrant."""
-    if nslots:
-        return lambda f, env=None: body(f, [None] * nslots)
+def _test(get: Callable[[Any], Any], value: Any, equal: bool, dep: int) -> _Typed:
+    """`path == constant` (or `!=`): the path's getter called directly, one closure in all
+    (a comparison of two closures costs three calls); a test a conjunction can fold."""
+    if equal:
+        return _Typed("bool", dep, lambda f, env: get(f) == value, tests=((get, value, True),),
+                      rest=())
+    return _Typed("bool", dep, lambda f, env: get(f) != value, tests=((get, value, False),),
+                  rest=())
+
+
+def _passes(tests: tuple[Test, ...], f: Any) -> bool:
+    """Every path-versus-constant test holds on the facts `f`."""
+    for get, value, equal in tests:
+        if equal:
+            if get(f) != value:
+                return False
+        elif get(f) == value:
+            return False
+    return True
+
+
+def _conjunction(parts: list[_Typed], dep: int) -> _Typed:
+    """`a and b and ...`, in the operands' order: the leading tests of its leading operands
+    (a test, or a conjunction that starts with tests) become its own leading tests, so a
+    pattern such as `win.group.shape == pair and win.group.other_hun == 1` is one closure
+    that calls two getters, and its entry point runs them inline (`_entry`)."""
+    tests: tuple[Test, ...] = ()
+    rest: list[Fn] = []
+    for p in parts:
+        if not rest and p.rest is not None:
+            tests += p.tests
+            rest.extend(p.rest)
+        else:
+            rest.append(p.fn)
+    fns = tuple(rest)
+    if not fns:
+        return _Typed("bool", dep, lambda f, env: _passes(tests, f), tests=tests, rest=fns)
+
+    def and_(f: Any, env: list[Any]) -> bool:
+        if not _passes(tests, f):
+            return False
+        for x in fns:
+            if not x(f, env):
+                return False
+        return True
+    return _Typed("bool", dep, and_, tests=tests, rest=fns)
+
+
+def _entry(body: _Typed, nslots: int) -> PatternFn:
+    """The pattern's entry point, fn(facts). A conjunction's leading tests run inline, first:
+    they decide most evaluations, before the slot list of quantifier variables is made.
+    A fresh slot list per call keeps evaluation re-entrant."""
+    if body.is_const:
+        truth = bool(body.const)
+        return lambda f: truth
+    if body.getter is not None and not nslots:
+        return body.getter                 # a bool fact (`context.kong_draw`): its getter
+    tests, fns = body.tests, body.rest
     empty: list[Any] = []
-    return lambda f, env=None: body(f, empty)
+    if fns is None or (fns and not tests):
+        fn = body.fn
+        if nslots:
+            return lambda f: fn(f, [None] * nslots)
+        return lambda f: fn(f, empty)
+    if not fns:
+        if len(tests) == 1:
+            get, value, equal = tests[0]
+            if equal:
+                return lambda f: get(f) == value
+            return lambda f: get(f) != value
+        return lambda f: _passes(tests, f)
+
+    def entry(f: Any) -> bool:
+        if not _passes(tests, f):
+            return False
+        env = [None] * nslots if nslots else empty
+        for x in fns:
+            if not x(f, env):
+                return False
+        return True
+    return entry
 
 
 def _order(graph: dict[str, set[str]], by_id: dict[str, PatternSource],
@@ -490,7 +572,7 @@ def compile_patterns(sources: list[PatternSource],
             errors.append(_relocate(err, s))
             known[pid] = 0
             continue
-        fn = _entry(typed.fn, comp.nslots)
+        fn = _entry(typed, comp.nslots)
         seen = walk.Analysis(pid, known, queries).run(trees[pid])
         known[pid] = typed.dep
         needs[pid] = frozenset(walk.needs(trees[pid], needs))

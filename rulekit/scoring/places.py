@@ -16,12 +16,13 @@ all (docs/design.md).
 from __future__ import annotations
 
 import heapq
-from typing import Any
+from typing import Any, Iterator
 
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
 from rulekit.codes import HONOR_START, KEY_STRIDE, NUM_KINDS, PAIR, RUN
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
+from rulekit.scoring.rests import Live, live_arrangements
 from rulekit.scoring.scorer import group_code
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
@@ -329,11 +330,17 @@ def read_place(s: State, place: Place) -> None:
     declared_keys = s.declared_keys
     by_bits = plan.queries is not None
     kinds = spot_kinds(place.spots, plan.query_bit, by_bits, sc.width)
-    for rest_raw in arrange.arrangements(place.rest, s.wild):
+    rests: Iterator[tuple[int, tuple[RawGroup, ...]]]
+    if by_bits:
+        rests = live_arrangements(place.rest, s.wild, plan.query_bit,
+                                  Live(lambda bits: kinds_live(s, cand, kinds, bits)))
+    else:
+        rests = ((0, raw) for raw in arrange.arrangements(place.rest, s.wild))
+    for rest_bits, rest_raw in rests:
         if place.bound <= s.best_fan:
             return
         rest_keys = [x[0] * KEY_STRIDE + x[1] for x in rest_raw]
-        rest_bits = plan.projection(rest_keys) | s.declared_bits if by_bits else 0
+        rest_bits |= s.declared_bits
         plain: tuple[GroupFact, ...] | None = None
         indexes: dict[int, frozenset[int]] = {}
         for kind_bound, own, free, spots in kinds:
@@ -362,6 +369,22 @@ def read_place(s: State, place: Place) -> None:
                 f.held = held1
                 judge(s, level2, f, possible)
                 keep_best(s, judge(s, level3, f, possible), groups, win_tile)
+
+
+def kinds_live(s: State, cand: Cand, kinds: list[tuple[float, int, int, list[Spot]]],
+               bits: int) -> bool:
+    """Can some kind of spot beat the best with a rest of these queried-key bits? (Shape
+    queries are all skeleton-level patterns read, so the bits stand for the rest.)"""
+    bits |= s.declared_bits
+    sc = s.sc
+    for kind_bound, own, free, _ in kinds:
+        if kind_bound <= s.best_fan:
+            return False              # sorted: so are the kinds after it
+        held1 = level1_at(s, bits | own, cand.cand_win, cand.hun_fact, cand.possible,
+                          cand.shared, cand.tag)
+        if sc.bound(held1, free) > s.best_fan:
+            return True
+    return False
 
 
 def index_with(indexes: dict[int, frozenset[int]], rest_keys: list[int], gkey: int,

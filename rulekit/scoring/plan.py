@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
+from rulekit.codes import KEY_STRIDE, KONG
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING, SKELETON, path_dep
 from rulekit.ruleset.model import Ruleset
@@ -18,6 +19,14 @@ from rulekit.ruleset.model import Ruleset
 # the facts of the winning tile's group a need may name (`win.group.<attr>`)
 WIN_GROUP_ATTRS = ("shape", "suit", "rank", "first", "kind", "hun", "other_hun",
                    "declared", "concealed", "golden", "has_win")
+
+
+# Where a need of a win-gated pattern finds its value (`Scorer.group_allows`): a fact of the
+# winning tile's group, or one of the winning tile's own; as bits, which of them any reads
+_FROM_GROUP, _FROM_TILE, _FROM_IS_HUN, _FROM_STANDS_FOR = 1, 2, 4, 8
+READS_TILE, READS_STANDS_FOR = _FROM_TILE, _FROM_STANDS_FOR
+# (where from, the group fact's name, the value, whether it must equal it)
+GateCheck = tuple[int, str, Any, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +54,13 @@ class Plan:
     # read besides shape queries: their results can then be shared between hands (None: not)
     level1_reads: tuple[Callable[[Any], Any], ...] | None = None
     query_bit: dict[int, int] = field(default_factory=dict)   # key -> 1 << its place
+    # the same by index: group key -> its bit, 0 for a key no pattern queries (every group
+    # key is below (KONG + 1) * KEY_STRIDE)
+    key_bits: tuple[int, ...] = ()
+    # each win-gated pattern's bit and the needs `group_allows` checks, and where from
+    # any of them reads (so a memo key leaves out what none reads)
+    gate_checks: tuple[tuple[int, tuple[GateCheck, ...]], ...] = ()
+    gate_reads: int = 0
 
     def ids_of(self, mask: int) -> frozenset[str]:
         """The pattern ids of a mask (for the fan algebra, on a table miss only)."""
@@ -52,11 +68,12 @@ class Plan:
         return frozenset([ids[i] for i in range(len(ids)) if mask >> i & 1])
 
     def projection(self, keys: Iterable[int]) -> int:
-        """Which queried keys `keys` hold, as bits (an int keys memos cheaply)."""
-        bit = self.query_bit
+        """Which queried keys the group keys `keys` hold, as bits (an int keys memos
+        cheaply). Runs per skeleton: a table index per key, not a dict lookup."""
+        table = self.key_bits
         bits = 0
         for k in keys:
-            bits |= bit.get(k, 0)
+            bits |= table[k]
         return bits
 
 
@@ -109,9 +126,57 @@ def build_plan(rs: Ruleset) -> Plan:
                     if queries is not None and all(path_dep(r) == HAND for r in reads)
                     else None)
     keys = tuple(sorted(queries or ()))
+    query_bit = {k: 1 << i for i, k in enumerate(keys)}
+    checks = tuple((bit[p.id], gate_checks(p)) for p in gated)
+    sources = 0
+    for _, cs in checks:
+        for source, _, _, _ in cs:
+            sources |= source
     return Plan(levels, level_bits, level_masks, ids, bit, valued, excludes, queries, keys,
-                gated, sum(bit[p.id] for p in gated), level1_reads,
-                {k: 1 << i for i, k in enumerate(keys)})
+                gated, sum(bit[p.id] for p in gated), level1_reads, query_bit,
+                key_bits=tuple(query_bit.get(k, 0) for k in range((KONG + 1) * KEY_STRIDE)),
+                gate_checks=checks, gate_reads=sources)
+
+
+def gate_checks(p: CompiledPattern) -> tuple[GateCheck, ...]:
+    """The needs of a win-gated pattern that a group of the winning tile can decide: those
+    on the group's facts (`WIN_GROUP_ATTRS`) and on the winning tile itself, the group's
+    shape first (the cheapest no)."""
+    out: list[GateCheck] = []
+    for path, value, equal in p.needs:
+        if path == "win.tile":
+            out.append((_FROM_TILE, "", value, equal))
+        elif path == "win.is_hun":
+            out.append((_FROM_IS_HUN, "", value, equal))
+        elif path == "win.stands_for":
+            out.append((_FROM_STANDS_FOR, "", value, equal))
+        elif path.startswith("win.group.") and path[len("win.group."):] in WIN_GROUP_ATTRS:
+            out.append((_FROM_GROUP, path[len("win.group."):], value, equal))
+    return tuple(sorted(out, key=lambda c: (c[1] != "shape", c[0], c[1], repr(c[2]))))
+
+
+def gate_allows(checks: tuple[tuple[int, tuple[GateCheck, ...]], ...], held: Any,
+                win_tile: int, win_is_hun: bool, stands_for: int) -> int:
+    """The bits of the patterns whose checks all pass for the winning tile in the group
+    whose facts are `held`: `possible` on those needs, without a dict of known facts."""
+    out = 0
+    for bit, cs in checks:
+        ok = True
+        for source, name, value, equal in cs:
+            if source == _FROM_GROUP:
+                got: Any = getattr(held, name)
+            elif source == _FROM_TILE:
+                got = win_tile
+            elif source == _FROM_IS_HUN:
+                got = win_is_hun
+            else:
+                got = stands_for
+            if (got == value) != equal:
+                ok = False
+                break
+        if ok:
+            out |= bit
+    return out
 
 
 def possible(p: CompiledPattern, known: dict[str, Any], most: dict[str, int]) -> bool:

@@ -17,7 +17,8 @@ from rulekit.codes import NUM_KINDS
 from rulekit.facts import Facts, group_fact
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.explain import Totals, totals
-from rulekit.scoring.plan import WIN_GROUP_ATTRS, Plan, build_plan, possible
+from rulekit.scoring.plan import (READS_STANDS_FOR, READS_TILE, Plan, build_plan, gate_allows,
+                                  possible)
 from rulekit.scoring.result import ScoreResult
 from rulekit.tiles import tile_name
 
@@ -47,11 +48,11 @@ most, filled lazily); with more, in a dict keyed by them."""
 
 
 def group_code(g: RawGroup) -> int:
-    """A group as one int: its shape, first kind, fills and flags (every field)."""
-    code = 0
-    for k in g.fills:
-        code = code * (NUM_KINDS + 1) + k + 1   # digits from 1: fills of any length differ
-    code = (code * 8 + g.shape) * NUM_KINDS + g.first
+    """A group as one int, as far as `Scorer.group_allows` can tell groups apart: its shape,
+    first kind, how many hun it holds and its flags. Every fact of the winning tile's group
+    a need may name (`WIN_GROUP_ATTRS`) is made of these; what the hun stand for is not one,
+    and leaving it out keeps that memo's keys few (with it, hands kept meeting new keys)."""
+    code = (len(g.fills) * 8 + g.shape) * NUM_KINDS + g.first
     return ((code * 2 + int(g.declared)) * 2 + int(g.concealed)) * 2 + int(g.golden)
 
 
@@ -208,20 +209,18 @@ class Scorer:
         winning tile sits in `g`, standing for `stands_for` (by their needs: a quick no,
         never a wrong one). Memoised under one int, so the memo holds nothing the garbage
         collector must walk; `code` is `group_code(g)` when the caller has it."""
+        plan = self.plan
+        # the key leaves out the winning tile and what it stands for when no need reads it
+        # (a hun winning tile of either hun kind then shares the entry)
+        tile = win_tile if plan.gate_reads & READS_TILE else 0
+        stands = stands_for if plan.gate_reads & READS_STANDS_FOR else 0
         key = code if code >= 0 else group_code(g)
-        key = ((key * NUM_KINDS + win_tile) * NUM_KINDS + stands_for) * 2 + int(win_is_hun)
+        key = ((key * NUM_KINDS + tile) * NUM_KINDS + stands) * 2 + int(win_is_hun)
         hit = self.allows.get(key)
         if hit is None:
-            held = group_fact(g, True, win_is_hun)
-            known: dict[str, Any] = {"win.tile": win_tile, "win.is_hun": win_is_hun,
-                                     "win.stands_for": stands_for}
-            for attr in WIN_GROUP_ATTRS:
-                known["win.group." + attr] = getattr(held, attr)
-            hit = 0
-            for p in self.plan.win_gated:
-                if possible(p, known, {}):
-                    hit |= p.bit
-            self.allows[key] = hit
+            hit = self.allows[key] = gate_allows(plan.gate_checks,
+                                                 group_fact(g, True, win_is_hun), win_tile,
+                                                 win_is_hun, stands_for)
         return hit
 
     def finish(self, base: Facts, bd: Breakdown, groups: tuple[Any, ...], win_tile: int,

@@ -18,7 +18,7 @@ from rulekit.codes import DRAGON_START, HONOR_START, KEY_STRIDE, NUM_KINDS, SUIT
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.errors import RulesetError
 from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact,
-                           group_fact, plain_facts, plain_facts_of, readings)
+                           group_fact, plain_facts, win_places)
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.scorer import Judged, Scorer
 
@@ -152,7 +152,13 @@ def projection_of(s: State, skey: tuple[int, ...]) -> Any:
     plan = s.sc.plan
     if plan.queries is None:
         return skey
-    return plan.projection(skey) | s.declared_bits
+    # `Plan.projection`, spelled out over a tuple (this runs per skeleton; a loop over a
+    # typed tuple compiles to indexing, over an Iterable to the iterator protocol)
+    table = plan.key_bits
+    bits = s.declared_bits
+    for k in skey:
+        bits |= table[k]
+    return bits
 
 
 def by_skeleton(arranged: Iterable[Arranged]
@@ -396,7 +402,7 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
     soon as its bound cannot beat the best so far."""
     possible, free12, free3, bound_all = limits
     sc = s.sc
-    seen: dict[tuple[int, ...], tuple[int, float, frozenset[int]]] = {}
+    seen: dict[tuple[int, ...], tuple[int, float]] = {}
     pruned: set[tuple[int, ...]] = set()
     for skey, raws in skeletons:
         if skey in pruned:
@@ -410,40 +416,67 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
                 # the best only grows: this skeleton is out for good, keep nothing
                 pruned.add(skey)
                 continue
-            index = frozenset(skey) | s.declared_keys if s.declared_keys else frozenset(skey)
-            entry = seen[skey] = (held1, bound, index)
-        held_base, bound, index = entry
-        for raw, codes in raws:
+            entry = seen[skey] = (held1, bound)
+        held_base, bound = entry
+        for raw, _ in raws:
             if bound <= s.best_fan:
                 break
-            plain = plain_facts_of(codes)
-            read(s, raw, plain, win_tile, cand_win, held_base, bound, index,
-                 HunFact(s.hun_kinds, s.held_hun, raw), possible, free3)
+            read(s, raw, skey, win_tile, cand_win, held_base, bound, possible, free3)
             if s.best_fan >= bound_all:
                 return
 
 
-def read(s: State, raw: tuple[RawGroup, ...], plain: tuple[GroupFact, ...], win_tile: int,
-         cand_win: WinFact, held_base: int, bound: float,
-         index: frozenset[int], hun_fact: HunFact, possible: int, free3: int) -> None:
-    """One arrangement: its arrangement-level patterns, then each place of the winning
-    tile with the reading-level ones."""
+def read(s: State, raw: tuple[RawGroup, ...], skey: tuple[int, ...], win_tile: int,
+         cand_win: WinFact, held_base: int, bound: float, possible: int,
+         free3: int) -> None:
+    """One arrangement (`skey` its skeleton key): its arrangement-level patterns, then each
+    place of the winning tile with the reading-level ones.
+
+    At each place only the reading-level patterns whose needs its group meets are judged
+    (`Scorer.group_allows`; the others cannot hold there), and none if even all of them
+    could not beat the best. Most places leave none: then no facts are built (not even
+    the groups' facts, the skeleton index or the hun's) unless the place makes a new
+    best."""
     sc = s.sc
     _, _, level2, level3 = sc.plan.by_level
+    plain: tuple[GroupFact, ...] | None = None
+    hun_fact: HunFact | None = None
+    index: frozenset[int] | None = None
     if level2:
+        plain = plain_facts(raw)
+        hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
+        index = frozenset(skey) | s.declared_keys
         f2 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
         f2.held = held_base
         held_base = judge(s, level2, f2, possible)
         bound = sc.bound(held_base, free3)
         if bound <= s.best_fan:
             return
-    live3 = level3 if free3 else ()
-    for groups, win in readings(raw, plain, s.declared, win_tile, win_tile in s.hun_kinds):
+    win_is_hun = cand_win.is_hun
+    gated = free3 & sc.plan.gated
+    base_fan = float(sc.fan(held_base).fan)     # a place with nothing to judge is worth it
+    for i, stands in win_places(raw, win_tile, win_is_hun):
         held = held_base
-        if live3:
-            f = Facts(groups, win, s.hand_fact, hun_fact, s.context, index)
+        live = free3 & ~gated
+        if gated:
+            live |= gated & sc.group_allows(raw[i], win_tile, stands, win_is_hun)
+        # the most this place can be worth cannot beat the best: skip it
+        if (sc.bound(held_base, live) if live else base_fan) <= s.best_fan:
+            if s.best_fan >= bound or not free3:
+                break
+            continue
+        if plain is None:
+            plain = plain_facts(raw)
+        held_g = group_fact(raw[i], True, win_is_hun)
+        groups = plain[:i] + (held_g,) + plain[i + 1:] + s.declared
+        if live:
+            if hun_fact is None or index is None:
+                hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
+                index = frozenset(skey) | s.declared_keys
+            f = Facts(groups, WinFact(win_tile, win_is_hun, stands, held_g), s.hand_fact,
+                      hun_fact, s.context, index)
             f.held = held_base
-            held = judge(s, live3, f, possible)
+            held = judge(s, level3, f, live)
         keep_best(s, held, groups, win_tile)
-        if s.best_fan >= bound or not live3:
+        if s.best_fan >= bound or not free3:
             break

@@ -1,0 +1,141 @@
+"""What one suit's decompositions can reach, without listing them.
+
+`arrange.skeleton_reach` asks, per suit: which (hun used, melds, pairs, queried keys held)
+do the suit's decompositions give? Listing the decompositions answers it, but their number
+grows fast with hun: 111222條 with seven hun has thousands, met on every cold 7-hun 天和.
+This walks the suit rank by rank instead, keeping only the distinct states, which stay few.
+
+A state after rank i is (runs started at i, runs started at i-1, hun used, melds, pairs,
+bits): the runs still waiting for a tile at the next ranks, each to be met by a real tile
+or a hun. At rank i its real tiles first meet some of those waiting runs, and every other
+real tile of rank i lies in a group whose lowest real tile it is, exactly the groups
+`arrange`'s templates anchor at i: a pair or set with hun filling up, a run from i, a run
+from i-1 with a hun for i-1, a run from i-2 with hun for both. So the states reached at
+the end are exactly what the decompositions give (checked in tests/test_reach.py against
+`arrange.suit_parts`).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rulekit.codes import KEY_STRIDE, PAIR, RUN, SET
+
+# One way of forming the groups anchored at a rank: (real tiles used, hun used, melds,
+# pairs, runs from this rank, runs from the rank before, which of the five anchored shapes
+# occur as bits: 1 pair, 2 set, 4 run from i, 8 run from i-1, 16 run from i-2)
+_Option = tuple[int, int, int, int, int, int, int]
+
+# per group kind anchored at rank i: (real tiles, hun, is a meld, is a pair, shape bit,
+# counts as a run from i, counts as a run from i-1)
+_KINDS = (
+    (2, 0, 0, 1, 1, 0, 0),       # pair of two real tiles
+    (1, 1, 0, 1, 1, 0, 0),       # pair of a real tile and a hun
+    (3, 0, 1, 0, 2, 0, 0),       # set of three
+    (2, 1, 1, 0, 2, 0, 0),       # set of two and a hun
+    (1, 2, 1, 0, 2, 0, 0),       # set of one and two hun
+    (1, 0, 1, 0, 4, 1, 0),       # run from i: its next two tiles come later
+    (1, 1, 1, 0, 8, 0, 1),       # run from i-1, a hun for i-1: its last tile comes later
+    (1, 2, 1, 0, 16, 0, 0),      # run from i-2, hun for i-2 and i-1
+)
+_RUN_FROM_I, _RUN_FROM_BEFORE, _RUN_FROM_TWO_BEFORE = 4, 8, 16
+
+
+@lru_cache(maxsize=None)
+def _options(real: int, allowed: int) -> tuple[_Option, ...]:
+    """Every multiset of anchored groups using exactly `real` tiles, at most one pair, of
+    the kinds whose shape bit is in `allowed`, by what it adds to a state (distinct)."""
+    out: set[_Option] = set()
+
+    def rec(k: int, left: int, hun: int, melds: int, pairs: int, runs0: int, runs1: int,
+            shapes: int) -> None:
+        if left == 0:
+            out.add((real, hun, melds, pairs, runs0, runs1, shapes))
+            return
+        if k == len(_KINDS):
+            return
+        rec(k + 1, left, hun, melds, pairs, runs0, runs1, shapes)
+        r, h, m, q, bit, r0, r1 = _KINDS[k]
+        if not allowed & bit:
+            return
+        n = 1
+        while n * r <= left and pairs + n * q <= 1:
+            rec(k + 1, left - n * r, hun + n * h, melds + n * m, pairs + n * q,
+                runs0 + n * r0, runs1 + n * r1, shapes | bit)
+            n += 1
+
+    rec(0, real, 0, 0, 0, 0, 0, 0)
+    return tuple(sorted(out))
+
+
+def fits(counts: tuple[int, ...], max_hun: int) -> bool:
+    """Do a suit's states fit `suit_reach`'s fields? Always, for a legal hand's suit (at
+    most four copies of a kind); the caller lists the decompositions otherwise."""
+    return max(counts) <= 4 and max_hun <= 31 and sum(counts) + max_hun <= 45
+
+
+def suit_reach(base: int, counts: tuple[int, ...], max_hun: int, numbered: bool,
+               bit: dict[int, int]) -> set[tuple[int, int, int, int]]:
+    """(hun used, melds, pairs, bits) over the decompositions of one suit's `counts` (the
+    suit starting at kind `base`) using at most `max_hun` hun; `bit` gives the bit of each
+    queried group key (`codes.group_key`).
+
+    A state is one int (it runs for every cold suit of a many-hun hand): from the low
+    end, runs waiting for their second tile (3 bits), for their last (4), hun (5), pairs
+    (1), melds (4), then the bits. `fits` tells when the fields are wide enough."""
+    size = len(counts)
+    states: set[int] = {0}
+    for i in range(size):
+        allowed = 1 | 2
+        if numbered:
+            if i + 2 < size:
+                allowed |= _RUN_FROM_I
+            if 1 <= i <= size - 2:
+                allowed |= _RUN_FROM_BEFORE
+            if i >= 2:
+                allowed |= _RUN_FROM_TWO_BEFORE
+        c = counts[i]
+        moves = _moves(c, allowed, base + i, bit)
+        nxt: set[int] = set()
+        for st in states:
+            w1 = st & 7
+            waiting = w1 + (st >> 3 & 15)
+            hun = st >> 7 & 31
+            pairs = st >> 12 & 1
+            rest = st >> 13             # melds, then bits
+            for met in range(min(c, waiting) + 1):
+                h = hun + waiting - met
+                if h > max_hun:
+                    continue
+                for gh, gq, runs0, runs1, add in moves[met]:
+                    if h + gh > max_hun or pairs + gq > 1:
+                        continue
+                    # melds add, bits or: `add` holds both above bit 13
+                    both = rest + (add & 15) | (add >> 4) << 4
+                    nxt.add(both << 13 | (pairs + gq) << 12 | (h + gh) << 7
+                            | (w1 + runs1) << 3 | runs0)
+        states = nxt
+        if not states:
+            break
+    return {(st >> 7 & 31, st >> 13 & 15, st >> 12 & 1, st >> 17) for st in states
+            if st & 127 == 0}
+
+
+def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]
+           ) -> list[list[tuple[int, int, int, int, int]]]:
+    """Per number of rank `kind`'s c tiles given to waiting runs: the ways of forming the
+    groups anchored there with the rest, as (hun, pairs, runs from here, runs from the
+    rank before, melds | bits << 4)."""
+    keys = (bit.get(PAIR * KEY_STRIDE + kind, 0), bit.get(SET * KEY_STRIDE + kind, 0),
+            bit.get(RUN * KEY_STRIDE + kind, 0), bit.get(RUN * KEY_STRIDE + kind - 1, 0),
+            bit.get(RUN * KEY_STRIDE + kind - 2, 0))
+    out = []
+    for met in range(c + 1):
+        ways = []
+        for _, gh, gm, gq, runs0, runs1, shapes in _options(c - met, allowed):
+            b = 0
+            for j in range(5):
+                if shapes >> j & 1:
+                    b |= keys[j]
+            ways.append((gh, gq, runs0, runs1, gm | b << 4))
+        out.append(ways)
+    return out
