@@ -132,10 +132,16 @@ KEY_OF: Final[tuple[int, ...]] = tuple(group_key(g.shape, g.first) if g.shape >=
 
 
 # Suit decompositions are memoised in one dict, keyed by one int: the suit's base-5 code
-# (rank 0 the lowest digit, as in rulekit.shape), which suit, and the hun budget. Bounded:
-# when full it is emptied (refilling is cheap: the search below meets no dead ends).
+# (rank 0 the lowest digit, as in rulekit.shape) and which suit. Its value is the shape's
+# row: the parts per hun budget (clamped to twice the suit's tiles), None where not yet
+# worked out; so a budget missing from the row finds a wider one in the same row, not by
+# probing the dict once per budget. A row is a tuple, replaced when it gains a budget:
+# tuples of ints and None leave the garbage collector's lists, lists never would (thousands
+# of rows it would walk at every full collection). Bounded: when full it is emptied
+# (refilling is cheap: the search below meets no dead ends).
 _MEMO_LIMIT: Final = 1 << 16
-_MEMO: Final[dict[int, tuple[SuitPart, ...]]] = {}
+_Row = tuple[tuple[SuitPart, ...] | None, ...]
+_MEMO: Final[dict[int, _Row]] = {}
 _EMPTY_PART: Final[tuple[SuitPart, ...]] = ((0, 0, 0, ()),)       # a suit with no tiles
 _POW5: Final = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
 _MAX_SUIT_TILES: Final = 14     # the most one suit holds in a hand (the tables stop there)
@@ -153,57 +159,86 @@ def suit_parts(base: int, counts: Sequence[int], max_hun: int) -> tuple[SuitPart
 def _parts_at(c: tuple[int, ...], at: int, base: int, size: int, max_hun: int
               ) -> tuple[SuitPart, ...]:
     """`suit_parts` of the suit at `base` whose counts are c[at:at + size] (no slice made)."""
+    code, n = _suit_code(c, at, size)
+    return _parts_of(c, at, base, size, code, n, max_hun)
+
+
+def _suit_code(c: tuple[int, ...], at: int, size: int) -> tuple[int, int]:
+    """The base-5 code and the tile count of the suit c[at:at + size]; the code is -1 when
+    the shape tables do not hold it (a count above 4, or more than 14 tiles)."""
     code = 0
     n = 0
-    plain = True                      # 0..4 copies of each rank: the shape tables apply
+    plain = True
     for r in range(at + size - 1, at - 1, -1):
         k = c[r]
         if k < 0 or k > 4:
             plain = False
         code = code * 5 + k
         n += k
-    if n == 0 and plain:
-        return _EMPTY_PART
     if not plain or n > _MAX_SUIT_TILES:
+        return -1, n
+    return code, n
+
+
+def _parts_of(c: tuple[int, ...], at: int, base: int, size: int, code: int, n: int,
+              max_hun: int) -> tuple[SuitPart, ...]:
+    """`_parts_at` once the suit's code and count are known (`_suit_code`)."""
+    if code < 0:
         return _search(base, list(c[at:at + size]), -1, n, max_hun)
+    if n == 0:
+        return _EMPTY_PART
     return _memo_parts(base, code, n, max_hun)
+
+
+def _least_hun(base: int, code: int, n: int) -> int:
+    """The fewest hun any part of this suit uses, pair or not, by the shape tables: a lower
+    bound (their minimum is over a superset of the parts); 0 for counts they do not hold."""
+    if code <= 0:
+        return 0
+    return _fewest_hun(NUM_WIN if base < HONOR_START else HON_WIN, code, n, True)
 
 
 def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, ...]:
     """`suit_parts` of a plain suit given by its code and tile count, through the memo."""
-    if max_hun > 2 * n:
-        max_hun = 2 * n
-    key = ((code * 4 + (base // 9)) << 5) + max_hun
-    got = _MEMO.get(key)
-    if got is None:
-        got = _narrowed(key, max_hun, 2 * n)
-        if got is None and base < HONOR_START:
-            got = _moved(code, base // 9, n, max_hun)
-        if got is None:
-            got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n,
-                          max_hun)
+    top = 2 * n
+    if max_hun > top:
+        max_hun = top
+    suit = base // 9
+    key = code * 4 + suit
+    row = _MEMO.get(key)
+    if row is None:
+        row = (None,) * (top + 1)
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-        _MEMO[key] = got
+    else:
+        hit = row[max_hun]
+        if hit is not None:
+            return hit
+    got = _narrowed(row, max_hun)
+    if got is None and base < HONOR_START:
+        got = _moved(code, suit, max_hun)
+    if got is None:
+        got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n, max_hun)
+    _MEMO[key] = row[:max_hun] + (got,) + row[max_hun + 1:]
     return got
 
 
-def _narrowed(key: int, max_hun: int, top: int) -> tuple[SuitPart, ...] | None:
-    """The same suit's parts under a larger budget, if memoised, less those using more than
-    `max_hun` hun; else None.
+def _narrowed(row: _Row, max_hun: int) -> tuple[SuitPart, ...] | None:
+    """The same suit's parts under a larger budget, if memoised in its row, less those
+    using more than `max_hun` hun; else None.
 
     The order is the search's own: under the smaller budget it walks a sub-tree of the
     larger search's tree (fewer templates fit, the cut is stricter, the order of children
     is the same), and every part it yields lies on that sub-tree.
     """
-    for wider in range(max_hun + 1, top + 1):
-        got = _MEMO.get(key + wider - max_hun)
+    for wider in range(max_hun + 1, len(row)):
+        got = row[wider]
         if got is not None:
             return tuple([p for p in got if p[0] <= max_hun])
     return None
 
 
-def _moved(code: int, suit: int, n: int, max_hun: int) -> tuple[SuitPart, ...] | None:
+def _moved(code: int, suit: int, max_hun: int) -> tuple[SuitPart, ...] | None:
     """The same counts' parts memoised in another numbered suit (under this budget, or cut
     from a larger one), their groups moved into numbered suit `suit`; else None.
 
@@ -215,10 +250,12 @@ def _moved(code: int, suit: int, n: int, max_hun: int) -> tuple[SuitPart, ...] |
     for other in range(3):
         if other == suit:
             continue
-        key = ((code * 4 + other) << 5) + max_hun
-        got = _MEMO.get(key)
+        row = _MEMO.get(code * 4 + other)
+        if row is None:
+            continue
+        got = row[max_hun]
         if got is None:
-            got = _narrowed(key, max_hun, 2 * n)
+            got = _narrowed(row, max_hun)
         if got is not None:
             shift = (suit - other) * 256
             return tuple([(h, m, q, tuple([c + shift for c in codes]))
@@ -284,11 +321,14 @@ def _search(base: int, work: list[int], code: int, n: int, max_hun: int
     non-decreasing template order. With `code` >= 0 (the counts' base-5 code), a template is
     tried only if the shape tables' fewest hun for what it leaves fit the budget, so no
     branch dies empty-handed; this cuts work, never an arrangement (the tables' minimum is
-    over a superset of these decompositions). `code` -1 searches without the tables.
+    over a superset of these decompositions). And once the lowest rank is used up, the rest
+    of the suit is itself a suit shape: its parts come from the memo (`_Search.rest`), so a
+    miss searches one rank and looks the rest up, instead of searching every rank again.
+    `code` -1 searches every rank, without the tables or the memo.
     """
     numbered = base < HONOR_START
     search = _Search(work, max_hun, _NUMBERED_MOVES if numbered else _HONOR_MOVES,
-                     NUM_WIN if numbered else HON_WIN, _CODE_OFFSET[base])
+                     NUM_WIN if numbered else HON_WIN, base)
     search.rec(code, n, 0, 0, 0, 0, 0)
     return tuple(search.out)
 
@@ -310,7 +350,7 @@ class _Search:
     """One suit's search: what stays fixed while it recurses, and what it builds."""
 
     def __init__(self, work: list[int], max_hun: int, moves: _Moves, table: bytes,
-                 offset: int) -> None:
+                 base: int) -> None:
         self.work = work
         self.size = len(work)
         self.max_hun = max_hun
@@ -318,7 +358,8 @@ class _Search:
         self.order = moves.order
         self.at = moves.at
         self.table = table
-        self.offset = offset
+        self.base = base
+        self.offset = _CODE_OFFSET[base]
         self.codes: list[int] = []
         self.out: list[SuitPart] = []
 
@@ -363,11 +404,33 @@ class _Search:
             work[k1] = work[k1] - n1
             work[k2] = work[k2] - n2
             self.codes.append(self.offset + mv[m + _M_CODE])
-            self.rec(rest, left, i, ti, h, melds if is_pair else melds + 1, q)
+            if rest >= 0 and work[i] == 0:
+                self.rest(rest, left, h, melds if is_pair else melds + 1, q)
+            else:
+                self.rec(rest, left, i, ti, h, melds if is_pair else melds + 1, q)
             self.codes.pop()
             work[k0] = work[k0] + n0
             work[k1] = work[k1] + n1
             work[k2] = work[k2] + n2
+
+    def rest(self, code: int, n: int, hun: int, melds: int, pairs: int) -> None:
+        """Rank i is used up: the groups in `codes`, each way of the rest of the suit.
+
+        The rest (`code`, the suit's counts above rank i) is searched under the hun left,
+        through the memo, and its parts come in the order this search would meet them: it
+        walks the same tree below this node (templates in the same order, the same cut).
+        With the pair taken, the rest's parts that form one are dropped: the rest searched
+        without pairs would walk a sub-tree of that tree, in the same order.
+        """
+        if n == 0:
+            self.out.append((hun, melds, pairs, tuple(self.codes)))
+            return
+        head = tuple(self.codes)
+        out = self.out
+        for h, m, q, codes in _memo_parts(self.base, code, n, self.max_hun - hun):
+            if q and pairs:
+                continue
+            out.append((hun + h, melds + m, pairs + q, head + codes))
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -396,15 +459,32 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
     Yields (group codes, wild_melds, wild_pairs). Suits are combined one at a time, cutting a
     branch as soon as it uses too many hun, melds or pairs (explicit loops: this is the
     innermost loop of scoring).
+
+    Each suit is decomposed under the hun the other suits leave it: every part of a suit
+    uses at least its `_least_hun`, so a part using more than the hand's hun less the
+    others' least joins no arrangement. The parts cut are ones no combination yields, so
+    what is yielded (and its order) is unchanged; high-hun hands decompose far fewer.
     """
     c = layout.counts
     h = layout.hun
     need = layout.need_melds
     pairs = layout.need_pairs
-    p0 = _parts_at(c, 0, 0, 9, h)
-    p1 = _parts_at(c, 9, 9, 9, h)
-    p2 = _parts_at(c, 18, 18, 9, h)
-    p3 = _parts_at(c, HONOR_START, HONOR_START, NUM_KINDS - HONOR_START, h)
+    a0, n0 = _suit_code(c, 0, 9)
+    a1, n1 = _suit_code(c, 9, 9)
+    a2, n2 = _suit_code(c, 18, 9)
+    a3, n3 = _suit_code(c, HONOR_START, NUM_KINDS - HONOR_START)
+    l0 = _least_hun(0, a0, n0)
+    l1 = _least_hun(9, a1, n1)
+    l2 = _least_hun(18, a2, n2)
+    l3 = _least_hun(HONOR_START, a3, n3)
+    spare = h - l0 - l1 - l2 - l3           # the hun no suit's least claims
+    if spare < 0:
+        return
+    p0 = _parts_of(c, 0, 0, 9, a0, n0, l0 + spare)
+    p1 = _parts_of(c, 9, 9, 9, a1, n1, l1 + spare)
+    p2 = _parts_of(c, 18, 18, 9, a2, n2, l2 + spare)
+    p3 = _parts_of(c, HONOR_START, HONOR_START, NUM_KINDS - HONOR_START, a3, n3,
+                   l3 + spare)
     for h0, m0, q0, g0 in p0:
         if h0 > h or m0 > need or q0 > pairs:
             continue
@@ -443,6 +523,15 @@ _WILD_MELDS, _WILD_PAIRS = _wild_tables()
 WILD_GROUPS: Final[tuple[RawGroup, ...]] = tuple(
     [g for opts in _WILD_MELDS for g in opts] + list(_WILD_PAIRS))
 """Every all-hun group `arrangements` hands out: shared objects, built at import."""
+ALL_GROUPS: Final[tuple[RawGroup, ...]] = GROUP_OF + WILD_GROUPS
+"""Group code → group, for every group an arrangement holds: `GROUP_OF`'s codes, then one
+code per all-hun group (`coded_arrangements` gives each arrangement's codes)."""
+ALL_KEYS: Final[tuple[int, ...]] = KEY_OF + tuple([group_key(g.shape, g.first)
+                                                   for g in WILD_GROUPS])
+"""Group code → its group's `codes.group_key`, as `KEY_OF` over `ALL_GROUPS`."""
+# equal all-hun runs are listed under each kind they hold: one code serves them all
+_WILD_CODE: Final[dict[RawGroup, int]] = {g: len(GROUP_OF) + i
+                                          for i, g in enumerate(WILD_GROUPS)}
 
 
 def wild_meld_options(kinds: Iterable[int]) -> tuple[RawGroup, ...]:
@@ -461,32 +550,81 @@ def arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
 
     `wild_kinds` is called only when all-hun groups occur (5+ hun), since it costs.
     """
-    meld_opts: tuple[RawGroup, ...] | None = None
+    for groups, _ in coded_arrangements(layout, wild_kinds):
+        yield groups
+
+
+def coded_arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
+                       ) -> Iterator[tuple[tuple[RawGroup, ...], tuple[int, ...]]]:
+    """`arrangements`, each with its groups' codes (`ALL_GROUPS`, in the same order).
+
+    What a caller needs per group (its key, its facts) is then a table read by code
+    (`ALL_KEYS`, `facts.plain_facts_of`) instead of a hash of the group, per arrangement.
+    """
+    meld_codes: tuple[int, ...] | None = None
     kinds: list[int] | None = None
     group_of = GROUP_OF
+    all_groups = ALL_GROUPS
     for codes, wm, wp in anchored(layout):
         groups = tuple([group_of[c] for c in codes])
         if wm == 0 and wp == 0:
-            yield groups
+            yield groups, codes
             continue
         if kinds is None:
             # only kinds a group can have: a flower kind (34+) never stands in a group
             kinds = sorted({k for k in wild_kinds() if 0 <= k < NUM_KINDS})
-        if wm and meld_opts is None:
-            meld_opts = wild_meld_options(kinds)
-        pair_opts = [_WILD_PAIRS[k] for k in kinds] if wp else [None]
-        for melds in combinations_with_replacement(meld_opts or (), wm):
-            for pair in pair_opts:
-                extra = melds if pair is None else melds + (pair,)
-                yield groups + extra
+        if wm and meld_codes is None:
+            meld_codes = tuple([_WILD_CODE[g] for g in wild_meld_options(kinds)])
+        # the all-hun groups by code (one hash per option, not per arrangement)
+        pair_codes = [_WILD_CODE[_WILD_PAIRS[k]] for k in kinds] if wp else [-1]
+        for melds in combinations_with_replacement(meld_codes or (), wm):
+            for pair in pair_codes:
+                extra = melds if pair < 0 else melds + (pair,)
+                yield groups + tuple([all_groups[c] for c in extra]), codes + extra
 
 
 def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int,
                      need_pairs: int = 1) -> bool:
     """Can these tiles plus `hun` wildcards form `need_melds` melds and `need_pairs` pairs?
 
-    The same suit-by-suit question `skeleton_reach` answers, asked about no keys.
+    Counts the shape tables hold (34 kinds, 0 to 4 each, a full hand at most) are answered
+    from them, as `shape.is_win` answers, in a few table reads: each suit's fewest hun
+    without the pair (`_fewest_hun`), plus, if a pair is needed, two hun for it, or one
+    fewer than none where some suit holding it saves a meld. Spare hun form melds of their
+    own. Other counts take the suit-by-suit search (`_reaches`).
     """
+    if (len(counts) != NUM_KINDS or hun < 0 or not 0 <= need_melds <= 4
+            or not 0 <= need_pairs <= 1):
+        return _reaches(counts, hun, need_melds, need_pairs)
+    c = list(counts)
+    n = 0
+    for k in c:
+        if k < 0 or k > 4:
+            return _reaches(counts, hun, need_melds, need_pairs)
+        n += k
+    if n + hun != 3 * need_melds + 2 * need_pairs:
+        return False
+    fewest = 0
+    saves = False
+    for base in (0, 9, 18, HONOR_START):
+        table = NUM_WIN if base < HONOR_START else HON_WIN
+        code = 0
+        m = 0
+        for r in range(min(base + 9, NUM_KINDS) - 1, base - 1, -1):
+            code = code * 5 + c[r]
+            m += c[r]
+        alone = _fewest_hun(table, code, m, False)
+        fewest += alone
+        if need_pairs and not saves:
+            saves = _fewest_hun(table, code, m, True) < alone
+    if need_pairs:
+        fewest += -1 if saves else 2
+    return fewest <= hun
+
+
+def _reaches(counts: Sequence[int], hun: int, need_melds: int, need_pairs: int) -> bool:
+    """`is_winning_shape` by the same suit-by-suit question `skeleton_reach` answers,
+    asked about no keys: any counts."""
     return bool(skeleton_reach(Layout(tuple(counts), hun, need_melds, need_pairs), ()))
 
 
@@ -562,17 +700,23 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...]) -> frozenset[int]:
     """Which of `keys` (`codes.group_key`) the arrangements hold together, as bit masks.
 
     Bit i stands for keys[i]. All-hun groups may add any meld or pair key, so this can
-    over-report (never under-report): the scorer uses it for an upper bound only.
+    over-report (never under-report): the scorer uses it for an upper bound only. Each suit
+    is read under the hun the others leave it, as in `anchored`.
     """
     c = layout.counts
     h = layout.hun
     need = layout.need_melds
+    suits = [(base, size) + _suit_code(c, base, size)
+             for base, size in ((0, 9), (9, 9), (18, 9), (HONOR_START, NUM_KINDS - HONOR_START))]
+    least = [_least_hun(base, code, n) for base, _, code, n in suits]
+    spare = h - sum(least)
+    if spare < 0:
+        return frozenset()
     reach = {(0, 0, 0, 0)}
-    for base, size in ((0, 9), (9, 9), (18, 9), (HONOR_START, NUM_KINDS - HONOR_START)):
-        part = tuple(c[base:base + size])
-        if not any(part):
+    for (base, size, code, n), fewest in zip(suits, least):
+        if n == 0 and code == 0:
             continue
-        opts = _suit_reach(base, part, min(h, 2 * sum(part)), keys)
+        opts = _suit_reach(base, tuple(c[base:base + size]), min(fewest + spare, 2 * n), keys)
         reach = {(a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] | b[3])
                  for a in reach for b in opts
                  if a[0] + b[0] <= h and a[1] + b[1] <= need

@@ -8,8 +8,9 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulekit.arrange import (PAIR, RUN, Layout, arrangements, is_winning_shape,
-                             groups_holding, rest_wins, skeleton_reach)
+from rulekit.arrange import (PAIR, RUN, Layout, _reaches, anchored, arrangements,
+                             groups_holding, is_winning_shape, rest_wins, skeleton_reach,
+                             suit_parts)
 
 ALL_KINDS = lambda: tuple(range(34))  # noqa: E731 - the full wild domain
 
@@ -61,6 +62,39 @@ def test_winning_shape_matches_brute_force(tiles: list[int], hun: int) -> None:
     if max(Counter(real).values()) > 4:
         return
     assert is_winning_shape(counts_of(real), hun, 4) == brute_is_winning(real, hun, 4)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=0, max_size=14), st.integers(0, 4),
+       st.integers(0, 1), st.integers(0, 9))
+def test_winning_shape_by_the_tables_is_the_suit_search(tiles: list[int], need_melds: int,
+                                                        need_pairs: int, hun: int) -> None:
+    """The shape tables' answer (counts 0-4) is the suit-by-suit search's, with the pair
+    still to form or already formed (what `rest_wins` asks), whatever the tile count."""
+    counts = counts_of(tiles)
+    if max(counts) > 4:
+        return
+    real = 3 * need_melds + 2 * need_pairs - hun   # the tile count that can win
+    if 0 <= real <= len(tiles) and tiles:          # often trim to it: cases that can win
+        counts = counts_of(tiles[:real])
+    assert is_winning_shape(counts, hun, need_melds, need_pairs) == \
+        _reaches(counts, hun, need_melds, need_pairs)
+
+
+def test_winning_shape_by_the_tables_by_hand() -> None:
+    # 1m2m3m 5p5p: one meld and the pair; with the pair formed, 1m2m3m + two hun is no meld
+    # count (5 tiles) but 1m2m3m alone is one meld
+    one_meld = counts_of([0, 1, 2, 13, 13])
+    assert is_winning_shape(one_meld, 0, 1, 1)
+    assert not is_winning_shape(one_meld, 0, 1, 0)
+    assert is_winning_shape(counts_of([0, 1, 2]), 0, 1, 0)
+    # 1m 9m with one hun: no pair and one meld from three tiles
+    assert not is_winning_shape(counts_of([0, 8]), 1, 1, 0)
+    # 1m1m + one hun: a set; or the pair (1m1m) with the hun... a lone hun is no group
+    assert is_winning_shape(counts_of([0, 0]), 1, 1, 0)
+    assert not is_winning_shape(counts_of([0, 0]), 1, 0, 1)
+    # a fifth copy is outside the tables: the search answers (1m x5 + hun = set + set)
+    assert is_winning_shape(counts_of([0] * 5), 1, 2, 0)
 
 
 def _check_uses_exactly(raw: tuple, real: list[int], hun: int) -> None:
@@ -183,3 +217,37 @@ def test_groups_holding_a_tile_are_exactly_its_groups_in_arrangements(tiles: lis
                        if g.kinds().count(win) > g.fills.count(win)}
     completable = {g for g in groups_holding(layout.counts, hun, win) if rest_wins(layout, g)}
     assert in_arrangements == completable
+
+
+def _uncut_anchored(layout: Layout) -> list[tuple[tuple[int, ...], int, int]]:
+    """`anchored` as it was before each suit's budget was cut to what the others leave:
+    every suit under the hand's whole hun, the same loops."""
+    c, h, need, pairs = layout.counts, layout.hun, layout.need_melds, layout.need_pairs
+    suits = [suit_parts(base, c[base:base + size], h)
+             for base, size in ((0, 9), (9, 9), (18, 9), (27, 7))]
+    out = []
+    for combo in product(*suits):
+        used = sum(p[0] for p in combo)
+        melds = sum(p[1] for p in combo)
+        got_pairs = sum(p[2] for p in combo)
+        if used > h or melds > need or got_pairs > pairs:
+            continue
+        if h - used == 3 * (need - melds) + 2 * (pairs - got_pairs):
+            codes = tuple(code for p in combo for code in p[3])
+            out.append((codes, need - melds, pairs - got_pairs))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=1, max_size=14), st.integers(0, 8),
+       st.integers(1, 4), st.integers(0, 1))
+def test_anchored_cut_by_the_other_suits_least_hun_is_the_uncut_loops(
+        tiles: list[int], hun: int, need_melds: int, need_pairs: int) -> None:
+    """Cutting each suit's budget to the hun the other suits leave drops only parts no
+    combination uses: the same (codes, wild melds, wild pairs), in the same order."""
+    real = tiles[:max(0, 3 * need_melds + 2 * need_pairs - hun)]
+    counts = counts_of(real)
+    if max(counts) > 4:
+        return
+    layout = Layout(counts, hun, need_melds, need_pairs)
+    assert list(anchored(layout)) == _uncut_anchored(layout)

@@ -131,8 +131,19 @@ def skeleton_key(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
     return tuple(sorted([g[0] * KEY_STRIDE + g[1] for g in raw]))
 
 
+def coded_key(codes: tuple[int, ...]) -> tuple[int, ...]:
+    """`skeleton_key` of an arrangement given by its group codes (`arrange.ALL_KEYS`):
+    the same key, read from a table instead of from each group."""
+    key_of = arrange.ALL_KEYS
+    keys = [key_of[c] for c in codes]
+    keys.sort()
+    return tuple(keys)
+
+
+# an arrangement as the scan takes it: its groups and their codes (`arrange.ALL_GROUPS`)
+Arranged = tuple[tuple[RawGroup, ...], tuple[int, ...]]
 # arrangements as the scan takes them: (skeleton key, the arrangements with that key)
-Skeletons = Iterable[tuple[tuple[int, ...], Sequence[tuple[RawGroup, ...]]]]
+Skeletons = Iterable[tuple[tuple[int, ...], Sequence[Arranged]]]
 
 
 def projection_of(s: State, skey: tuple[int, ...]) -> Any:
@@ -150,27 +161,27 @@ def projection_of(s: State, skey: tuple[int, ...]) -> Any:
     return bits
 
 
-def by_skeleton(raws: Iterable[tuple[RawGroup, ...]]
-                ) -> list[tuple[tuple[int, ...], list[tuple[RawGroup, ...]]]]:
+def by_skeleton(arranged: Iterable[Arranged]
+                ) -> list[tuple[tuple[int, ...], list[Arranged]]]:
     """Arrangements grouped by skeleton key, in first-met order: a 天和's candidates then
     key and bound each skeleton once, not once per arrangement."""
-    out: dict[tuple[int, ...], list[tuple[RawGroup, ...]]] = {}
-    for raw in raws:
-        skey = skeleton_key(raw)
+    out: dict[tuple[int, ...], list[Arranged]] = {}
+    for a in arranged:
+        skey = coded_key(a[1])
         hit = out.get(skey)
         if hit is None:
-            out[skey] = [raw]
+            out[skey] = [a]
         else:
-            hit.append(raw)
+            hit.append(a)
     return list(out.items())
 
 
-def one_by_one(raws: Iterable[tuple[RawGroup, ...]]
-               ) -> Iterator[tuple[tuple[int, ...], tuple[tuple[RawGroup, ...]]]]:
+def one_by_one(arranged: Iterable[Arranged]
+               ) -> Iterator[tuple[tuple[int, ...], tuple[Arranged]]]:
     """Arrangements as met, each on its own: the search can stop before the rest are
     even enumerated."""
-    for raw in raws:
-        yield skeleton_key(raw), (raw,)
+    for a in arranged:
+        yield coded_key(a[1]), (a,)
 
 
 def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list[RawGroup]]:
@@ -377,9 +388,9 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
             if s.best_fan >= bound_all:
                 continue
         if len(candidates) > 1 and grouped is None:
-            grouped = by_skeleton(arrange.arrangements(layout, s.wild))
+            grouped = by_skeleton(arrange.coded_arrangements(layout, s.wild))
         skeletons = (grouped if grouped is not None
-                     else one_by_one(arrange.arrangements(layout, s.wild)))
+                     else one_by_one(arrange.coded_arrangements(layout, s.wild)))
         scan(s, skeletons, win_tile, cand_win, (possible, free12, free3, bound_all),
              shared_level1, tag)
 
@@ -398,7 +409,7 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
             continue
         entry = seen.get(skey)
         if entry is None:
-            held1 = skeleton_level(s, projection_of(s, skey), raws[0], None, cand_win,
+            held1 = skeleton_level(s, projection_of(s, skey), raws[0][0], None, cand_win,
                                    possible, shared_level1, tag)
             bound = sc.bound(held1, free12)
             if bound <= s.best_fan:
@@ -407,7 +418,7 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
                 continue
             entry = seen[skey] = (held1, bound)
         held_base, bound = entry
-        for raw in raws:
+        for raw, _ in raws:
             if bound <= s.best_fan:
                 break
             read(s, raw, skey, win_tile, cand_win, held_base, bound, possible, free3)
