@@ -636,13 +636,18 @@ def groups_holding(counts: Sequence[int], hun: int, tile: int) -> list[RawGroup]
     return out
 
 
+def real_kinds(g: RawGroup) -> list[int]:
+    """The kinds of `g`'s real tiles: its kinds less those its hun fill, ascending."""
+    real = list(group_kinds(g))
+    for fill in g.fills:
+        real.remove(fill)
+    return real
+
+
 def rest_layout(layout: Layout, group: RawGroup) -> Layout:
     """What is left to arrange once `group` (a concealed group) is taken out."""
     counts = list(layout.counts)
-    real = list(group_kinds(group))
-    for fill in group.fills:
-        real.remove(fill)
-    for k in real:
+    for k in real_kinds(group):
         counts[k] -= 1
     is_pair = group.shape == PAIR
     return Layout(tuple(counts), layout.hun - len(group.fills),
