@@ -16,8 +16,8 @@ from itertools import combinations_with_replacement
 from typing import Callable, Final, Iterable, Iterator, NamedTuple, Sequence
 
 from rulekit.codes import HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, group_key, key_shape
-from rulekit.reach import fits, suit_reach
-from rulekit.shape import HON_WIN, NUM_WIN
+from rulekit.reach import packable, suit_reach
+from rulekit.shape import HON_WIN, NUM_WIN, fits
 
 __all__ = ["HONOR_START", "KONG", "NUM_KINDS", "PAIR", "RUN", "SET"]   # re-exported
 
@@ -559,7 +559,7 @@ def coded_arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
     """`arrangements`, each with its groups' codes (`ALL_GROUPS`, in the same order).
 
     What a caller needs per group (its key, its facts) is then a table read by code
-    (`ALL_KEYS`, `facts.plain_facts_of`) instead of a hash of the group, per arrangement.
+    (`ALL_KEYS`) instead of a hash of the group, per arrangement.
     """
     meld_codes: tuple[int, ...] | None = None
     kinds: list[int] | None = None
@@ -587,11 +587,9 @@ def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int,
                      need_pairs: int = 1) -> bool:
     """Can these tiles plus `hun` wildcards form `need_melds` melds and `need_pairs` pairs?
 
-    Counts the shape tables hold (34 kinds, 0 to 4 each, a full hand at most) are answered
-    from them, as `shape.is_win` answers, in a few table reads: each suit's fewest hun
-    without the pair (`_fewest_hun`), plus, if a pair is needed, two hun for it, or one
-    fewer than none where some suit holding it saves a meld. Spare hun form melds of their
-    own. Other counts take the suit-by-suit search (`_reaches`).
+    Counts the shape tables hold (34 kinds, 0 to 4 each) are answered from them, by the
+    question `shape.is_win` asks (`shape.fits`), the pair formed or not. Other counts take
+    the suit-by-suit search (`_reaches`).
     """
     if (len(counts) != NUM_KINDS or hun < 0 or not 0 <= need_melds <= 4
             or not 0 <= need_pairs <= 1):
@@ -602,24 +600,7 @@ def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int,
         if k < 0 or k > 4:
             return _reaches(counts, hun, need_melds, need_pairs)
         n += k
-    if n + hun != 3 * need_melds + 2 * need_pairs:
-        return False
-    fewest = 0
-    saves = False
-    for base in (0, 9, 18, HONOR_START):
-        table = NUM_WIN if base < HONOR_START else HON_WIN
-        code = 0
-        m = 0
-        for r in range(min(base + 9, NUM_KINDS) - 1, base - 1, -1):
-            code = code * 5 + c[r]
-            m += c[r]
-        alone = _fewest_hun(table, code, m, False)
-        fewest += alone
-        if need_pairs and not saves:
-            saves = _fewest_hun(table, code, m, True) < alone
-    if need_pairs:
-        fewest += -1 if saves else 2
-    return fewest <= hun
+    return fits(c, n, hun, need_melds, need_pairs == 1)
 
 
 def _reaches(counts: Sequence[int], hun: int, need_melds: int, need_pairs: int) -> bool:
@@ -655,13 +636,18 @@ def groups_holding(counts: Sequence[int], hun: int, tile: int) -> list[RawGroup]
     return out
 
 
+def real_kinds(g: RawGroup) -> list[int]:
+    """The kinds of `g`'s real tiles: its kinds less those its hun fill, ascending."""
+    real = list(group_kinds(g))
+    for fill in g.fills:
+        real.remove(fill)
+    return real
+
+
 def rest_layout(layout: Layout, group: RawGroup) -> Layout:
     """What is left to arrange once `group` (a concealed group) is taken out."""
     counts = list(layout.counts)
-    real = list(group_kinds(group))
-    for fill in group.fills:
-        real.remove(fill)
-    for k in real:
+    for k in real_kinds(group):
         counts[k] -= 1
     is_pair = group.shape == PAIR
     return Layout(tuple(counts), layout.hun - len(group.fills),
@@ -685,7 +671,7 @@ def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[in
                 ) -> tuple[tuple[int, int, int, int], ...]:
     """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions."""
     bit = {k: 1 << i for i, k in enumerate(keys)}
-    if max_hun >= REACH_BY_RANK_HUN and fits(counts, max_hun):
+    if max_hun >= REACH_BY_RANK_HUN and packable(counts, max_hun):
         return tuple(sorted(suit_reach(base, counts, max_hun, base < HONOR_START, bit)))
     out = set()
     for h, m, q, codes in suit_parts(base, counts, max_hun):

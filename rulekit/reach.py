@@ -67,7 +67,7 @@ def _options(real: int, allowed: int) -> tuple[_Option, ...]:
     return tuple(sorted(out))
 
 
-def fits(counts: tuple[int, ...], max_hun: int) -> bool:
+def packable(counts: tuple[int, ...], max_hun: int) -> bool:
     """Do a suit's states fit `suit_reach`'s fields? Always, for a legal hand's suit (at
     most four copies of a kind); the caller lists the decompositions otherwise."""
     return max(counts) <= 4 and max_hun <= 31 and sum(counts) + max_hun <= 45
@@ -81,7 +81,7 @@ def suit_reach(base: int, counts: tuple[int, ...], max_hun: int, numbered: bool,
 
     A state is one int (it runs for every cold suit of a many-hun hand): from the low
     end, runs waiting for their second tile (3 bits), for their last (4), hun (5), pairs
-    (1), melds (4), then the bits. `fits` tells when the fields are wide enough."""
+    (1), melds (4), then the bits. `packable` tells when the fields are wide enough."""
     size = len(counts)
     states: set[int] = {0}
     for i in range(size):

@@ -150,12 +150,21 @@ def is_win(counts: Sequence[int], hun: int, melds: int = 0) -> bool:
     c, n = _checked(counts)
     if hun < 0 or melds < 0 or melds > 4:
         _check_args(hun, melds)
-    need = 4 - melds
-    if n + hun != 3 * need + 2:
+    return fits(c, n, hun, 4 - melds, True)
+
+
+def fits(c: list[int], n: int, hun: int, need: int, pair: bool) -> bool:
+    """Do checked counts `c` (`n` tiles) and `hun` wildcards form `need` melds, and a pair
+    when `pair`, every tile used? The one table question behind `is_win` and
+    `arrange.is_winning_shape` (which also asks it of a rest whose pair is formed).
+
+    Without the pair to form, the suits' m0 must add up to at most `need`; with it, one
+    fewer may do where some suit saves a meld holding it, else two hun make it."""
+    if n + hun != 3 * need + (2 if pair else 0):
         return False
     s0, s1, s2, s3 = _codes(c)
     t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
-    return (t & _M0) - (t >= _WITH_PAIR) <= need
+    return (t & _M0) - (1 if pair and t >= _WITH_PAIR else 0) <= need
 
 
 def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:

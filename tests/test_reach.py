@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from rulekit import arrange
 from rulekit.codes import KEY_STRIDE, PAIR, RUN, SET
-from rulekit.reach import fits, suit_reach
+from rulekit.reach import packable, suit_reach
 
 
 def every_key(base: int, size: int) -> dict[int, int]:
@@ -83,7 +83,7 @@ def test_1112_with_two_hun_by_hand() -> None:
 
 def test_a_suit_too_large_for_the_fields_is_listed() -> None:
     # five copies of a kind never occur in a hand; skeleton_reach still answers, by listing
-    assert not fits((5, 0, 0, 0, 0, 0, 0, 0, 0), 2)
-    assert fits((4, 4, 4, 2, 0, 0, 0, 0, 0), 28)
+    assert not packable((5, 0, 0, 0, 0, 0, 0, 0, 0), 2)
+    assert packable((4, 4, 4, 2, 0, 0, 0, 0, 0), 28)
     got = arrange._suit_reach(0, (5, 1, 1, 0, 0, 0, 0, 0, 0), 4, ())
     assert (1, 2, 1, 0) in got         # 111 + 123 + 1 with a hun as a pair

@@ -169,11 +169,8 @@ def rest_code(g: RawGroup) -> int:
     """The rest that taking `g` out of the hand leaves, as one int: the hand less `g`'s
     real tiles, its hun less `g`'s, and one pair or one meld fewer to form
     (`arrange.rest_layout`)."""
-    real = list(group_kinds(g))
-    for fill in g.fills:
-        real.remove(fill)
     code = 0
-    for k in real:                    # ascending; digits from 1, so lengths differ
+    for k in arrange.real_kinds(g):                    # ascending; digits from 1, so lengths differ
         code = code * (NUM_KINDS + 1) + k + 1
     return (code * 8 + len(g.fills)) * 2 + int(g.shape == PAIR)
 
