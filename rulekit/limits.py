@@ -22,6 +22,13 @@ YAML_DEPTH: Final = 32                # nesting of mappings and sequences
 EXTENDS_DEPTH: Final = 16             # length of an extends chain
 DSL_CHARS: Final = 4000               # one pattern expression
 DSL_DEPTH: Final = 64                 # nesting of one pattern expression
+# numbers a pattern computes: under 2**100 in magnitude (about the 30 digits a literal may
+# have), proven when the ruleset loads (dsl/walk.py `oversized`: a product's bit length is
+# its operands' added), and checked again on every arithmetic result; facts hold counts and
+# ranks, all under 2**FACT_BITS. Lists are as long as their literal or the hand's list they
+# are built from (at most DSL_CHARS items): the DSL has no range and no concatenation.
+INT_BITS: Final = 100
+FACT_BITS: Final = 8
 
 
 # -- scoring work (rulekit/dsl/walk.py counts steps: one pattern node evaluated once) --------
@@ -31,8 +38,10 @@ ARRANGEMENT_EVALS: Final = 10_000     # evaluations per hand of a pattern that r
 HAND_STEPS: Final = 10_000_000        # all of a ruleset's patterns, for one hand (under 1 s)
 # what the scorer may actually spend on one hand (scoring/search.py counts each evaluation's
 # steps): the static check above assumes ARRANGEMENT_EVALS evaluations, and a ruleset whose
-# bounds prune badly can need far more. Built-ins, measured: at most 9.2 million, on a 7-hun
-# 天和 under tianjin-flowers; a compiled build spends about 30 ns a step.
+# bounds prune badly can need far more. Built-ins, measured: at most 9.8 million (9,763,375),
+# on a 7-hun 天和 under tianjin-flowers; the other built-ins under 4,000 on the same 40 hands
+# (steps charge arithmetic by its operands' words and list comparisons by their items, issue
+# 18); a compiled build spends about 30 ns a step.
 RUN_STEPS: Final = 30_000_000
 
 # -- settlement amounts ----------------------------------------------------------------------

@@ -274,7 +274,19 @@ class _Compiler:
                              f"{_show(left.type if left.type != 'int' else right.type)}",
                              n.pos)
         op, lf, rf = _ARITH[n.op], left.fn, right.fn
-        return _Typed("int", max(left.dep, right.dep), lambda f, env: op(lf(f, env), rf(f, env)))
+        top = 1 << limits.INT_BITS
+        error, src = self.error, self.src
+
+        def arith(f: Any, env: list[Any]) -> int:
+            value: int = op(lf(f, env), rf(f, env))
+            if -top < value < top:
+                return value
+            # the loader proves every number in bounds (`walk.oversized`): this is the second
+            # line, should a fact ever hold more than that proof assumes
+            raise _relocate(error(f"pattern '{src.id}': a number grew past "
+                                  f"{limits.INT_BITS} bits while scoring (the most a pattern "
+                                  "may compute)", n.pos), src)
+        return _Typed("int", max(left.dep, right.dep), arith)
 
     def _bool(self, n: ast.Node) -> _Typed:
         t = self.c(n)
@@ -570,6 +582,14 @@ def compile_patterns(sources: list[PatternSource],
             typed = comp._bool(trees[pid])
         except DslError as err:
             errors.append(_relocate(err, s))
+            known[pid] = 0
+            continue
+        big = walk.oversized(trees[pid])
+        if big is not None:
+            errors.append(_relocate(comp.error(
+                f"numbers here may grow past {limits.INT_BITS} bits (about "
+                f"{limits.INT_DIGITS} digits), the most a pattern may compute: a product is "
+                "as long as its operands together", big.pos), s))
             known[pid] = 0
             continue
         fn = _entry(typed, comp.nslots)
