@@ -111,7 +111,8 @@ HOSTILE: dict[str, tuple[bytes, str]] = {
     "int-400-digits": ((HEAD + "players: " + "7" * 400 + "\n").encode(),
                        ":3: number too long (400 digits; at most 30)"),
     "hex-key": ((HEAD + "scoring:\n  add:\n    0x1F: 3\n").encode(),
-                ":5: scoring.add.31: a key here must be text"),
+                ":5: YAML 1.1 reads 0x1F as a number (hexadecimal): write a plain decimal "
+                "number, or quote it if it is text"),
     "non-utf8": ((HEAD + "description: caf\xe9\n").encode("latin-1"),
                  ":3: not UTF-8 text (byte 0xe9 at offset"),
     "inf": ((HEAD + "win: {minimum: .inf}\n").encode(),
