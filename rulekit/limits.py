@@ -15,6 +15,11 @@ QUOTE_CHARS: Final = 200
 DOC_BYTES: Final = 64 * 1024          # one JSON document (one --jsonl line)
 JSON_DEPTH: Final = 32                # nesting of arrays and objects in one document
 INT_DIGITS: Final = 30                # an integer in a document or ruleset
+# a corpus `diff` holds in memory (its lines are read first, then scored in chunks): every
+# line is read at most DOC_BYTES + 1 bytes at a time, so no input is read much past a bound
+CORPUS_LINES: Final = 1_000_000
+CORPUS_BYTES: Final = 256 * 1024 * 1024
+SESSION_HANDS: Final = 100_000        # hands of one `session` (a club evening has dozens)
 
 # -- rulesets (YAML) and patterns (DSL) ------------------------------------------------------
 RULESET_BYTES: Final = 1024 * 1024    # one ruleset or case file
