@@ -53,6 +53,10 @@ RUN_STEPS: Final = 30_000_000
 AMOUNT_DIGITS: Final = 15             # significant digits of a payment: a JSON number (a
                                       # double) carries up to 15 exactly
 AMOUNT_EXPONENT: Final = 300          # a stake lies within 1e-300 .. 1e300
+# every amount, and all the money one hand moves (or a session's totals) together, at most
+# 2**53: a reader that parses JSON numbers as doubles reads every whole amount exactly and
+# sums them in any order without rounding (9007199254740993 would read as ...992)
+AMOUNT_WHOLE: Final = 2 ** 53
 
 
 def excerpt(text: str, limit: int = QUOTE_CHARS) -> str:
