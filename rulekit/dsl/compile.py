@@ -20,7 +20,7 @@ from rulekit.dsl.parse import parse
 from rulekit.codes import KONG, PAIR, SET, group_key
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES, SKELETON
 from rulekit.facts import SUIT_NAMES, run_key
-from rulekit.errors import DslError
+from rulekit.errors import DslError, RulesetError
 
 Fn = Callable[[Any, list[Any]], Any]
 
@@ -283,9 +283,10 @@ class _Compiler:
                 return value
             # the loader proves every number in bounds (`walk.oversized`): this is the second
             # line, should a fact ever hold more than that proof assumes
-            raise _relocate(error(f"pattern '{src.id}': a number grew past "
-                                  f"{limits.INT_BITS} bits while scoring (the most a pattern "
-                                  "may compute)", n.pos), src)
+            at = _relocate(error("", n.pos), src)
+            raise RulesetError([f"{at.source}:{at.line}:{at.column}: pattern '{src.id}': a "
+                                f"number grew past {limits.INT_BITS} bits while scoring (the "
+                                "most a pattern may compute)"])
         return _Typed("int", max(left.dep, right.dep), arith)
 
     def _bool(self, n: ast.Node) -> _Typed:
