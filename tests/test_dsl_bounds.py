@@ -53,6 +53,23 @@ def test_hostile_dsl_rulesets_are_refused_when_they_load(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [
+    ["diff", "tianjin", "{path}", "--corpus", "{corpus}", "--jobs", "2"],
+    ["simulate", "-r", "{path}", "--hands", "4", "--workers", "2"],
+    ["score", "-r", "{path}", "--indicator", "7p", "--win", "5m", "46m123456789s22z"],
+])
+def test_the_commands_that_hung_refuse_the_squaring_chain_in_one_line(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"indicator": "7p", "hand": "46m123456789s22z", "win_tile": "5m"}\n',
+                      encoding="utf-8")
+    path = HOSTILE / "square-chain.yaml"
+    argv = [a.format(path=path, corpus=corpus) for a in command]
+    assert main(argv, io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert "square-chain.yaml:9:129: patterns.sq.when: numbers here may grow past 100 bits" in err
+
+
 def test_a_big_literal_compares_but_a_product_of_two_is_refused() -> None:
     big = "9" * limits.INT_DIGITS
     compiled, errors = compile_patterns([PatternSource("p", "p", f"hand.kongs < {big}")])
