@@ -225,7 +225,7 @@ class Reference:
         return {"some": found, "no": not found, "every": all(results)}[n.quantifier]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(conditions(3))
 def test_a_pattern_is_refused_or_its_steps_bound_its_real_work(text: str) -> None:
     compiled, errors = compile_patterns([PatternSource("p", "p", text)])
