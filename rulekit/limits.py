@@ -46,7 +46,7 @@ HAND_STEPS: Final = 10_000_000        # all of a ruleset's patterns, for one han
 # bounds prune badly can need far more. Built-ins, measured: at most 9.8 million (9,763,375),
 # on a 7-hun 天和 under tianjin-flowers; the other built-ins under 4,000 on the same 40 hands
 # (steps charge arithmetic by its operands' words and list comparisons by their items, issue
-# 18); a compiled build spends about 30 ns a step.
+# 18; `python bench/steps.py`); a compiled build spends about 30 ns a step.
 RUN_STEPS: Final = 30_000_000
 
 # -- settlement amounts ----------------------------------------------------------------------
