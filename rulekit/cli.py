@@ -397,12 +397,16 @@ def cmd_settle(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_session(args: argparse.Namespace, out: TextIO) -> int:
+    from rulekit import limits
     from rulekit.session import run_session
     rs = api.load_ruleset(args.ruleset)
-    docs = []
+    docs: list[Any] = []
     for n, doc, err in _jsonl(args.jsonl):
         if err is not None:
             raise UsageError(f"{args.jsonl}: {err}")
+        if len(docs) == limits.SESSION_HANDS:       # held in memory: bounded like a corpus
+            raise UsageError(f"{args.jsonl}: line {n}: a session holds at most "
+                             f"{limits.SESSION_HANDS:,} hands")
         docs.append(doc)
     result = run_session(docs, rs)
     if args.json:
@@ -438,7 +442,24 @@ def _stdin_ruleset() -> Ruleset:
     """A ruleset text piped in: named `stdin`, its `extends` paths relative to the cwd."""
     from pathlib import Path
     from rulekit.ruleset.model import load_text
-    return load_text(sys.stdin.read(), Path.cwd() / "stdin.yaml", "stdin")
+    return load_text(_stdin_text(RulesetError), Path.cwd() / "stdin.yaml", "stdin")
+
+
+def _stdin_text(error: Callable[[list[str]], RulekitError]) -> str:
+    """A YAML text piped in, read bounded (limits.RULESET_BYTES) like a file: a pipe that never
+    ends costs at most that much before it is one clean `error`."""
+    from rulekit import limits
+    from rulekit.ruleset.resolve import read_stream
+    buffer: IO[bytes] | None = getattr(sys.stdin, "buffer", None)
+    if buffer is None:                        # a text stream (tests): bounded the same way
+        buffer = io.BytesIO(sys.stdin.read(limits.RULESET_BYTES + 1).encode(
+            "utf-8", "surrogateescape"))
+    try:
+        return read_stream(buffer, "stdin")
+    except RulesetError as err:
+        raise error(err.problems) from None
+    except OSError as err:
+        raise error([f"stdin:1: cannot read: {err.strerror}"]) from None
 
 
 def cmd_rulesets(args: argparse.Namespace, out: TextIO) -> int:
@@ -592,7 +613,8 @@ def _stdin_casefile(args: argparse.Namespace) -> "CaseFile":
     from rulekit import casefile as cf_
     if args.update:
         raise UsageError("test: --update rewrites case files; it cannot rewrite stdin")
-    return cf_.parse_casefile(sys.stdin.read(), Path.cwd() / "stdin.yaml", "stdin")
+    return cf_.parse_casefile(_stdin_text(cf_.CaseFileError), Path.cwd() / "stdin.yaml",
+                              "stdin")
 
 
 def cmd_corpus(args: argparse.Namespace, out: TextIO) -> int:

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
 
 from rulekit import limits, workers
 from rulekit.errors import RulekitError
@@ -432,16 +432,26 @@ def brief(doc: Mapping[str, Any]) -> str:
 
 # --- running ----------------------------------------------------------------------------------
 
-def read_corpus(lines: Iterable[str | bytes], name: str = "corpus") -> list[tuple[int, str]]:
+def read_corpus(lines: Iterable[str | bytes] | IO[bytes], name: str = "corpus"
+                ) -> list[tuple[int, str]]:
     """(line number, text) of each non-blank line; the workers parse them.
 
-    A line that is not UTF-8, or is longer than a document may be, stops the run (`DiffError`).
+    A line that is not UTF-8, or is longer than a document may be, stops the run
+    (`DiffError`), as does a corpus over `limits.CORPUS_LINES` lines or `CORPUS_BYTES` bytes.
+    A binary stream is read at most DOC_BYTES + 1 bytes at a time (`_bounded_lines`), so an
+    endless line (`/dev/zero`) costs no more than that before it is refused.
     """
     out = []
-    for n, line in enumerate(lines, 1):
+    total = 0
+    source = _bounded_lines(lines) if hasattr(lines, "readline") else lines
+    for n, line in enumerate(source, 1):
         if len(line) > limits.DOC_BYTES:
             raise DiffError(f"{name}:{n}: longer than {limits.DOC_BYTES} bytes, the most a "
                             "document may be")
+        total += len(line)
+        if n > limits.CORPUS_LINES or total > limits.CORPUS_BYTES:
+            raise DiffError(f"{name}:{n}: corpus too large (at most {limits.CORPUS_LINES:,} "
+                            f"lines and {limits.CORPUS_BYTES:,} bytes): split it")
         if isinstance(line, bytes):
             try:
                 line = line.decode("utf-8")
@@ -450,6 +460,19 @@ def read_corpus(lines: Iterable[str | bytes], name: str = "corpus") -> list[tupl
         if line.strip():
             out.append((n, line))
     return out
+
+
+def _bounded_lines(fh: Any) -> Iterator[bytes]:
+    """The lines of a binary stream, each read with `readline(DOC_BYTES + 1)`: a longer line
+    comes out cut at DOC_BYTES + 1 bytes (and `read_corpus` stops there)."""
+    while True:
+        try:
+            raw: bytes = fh.readline(limits.DOC_BYTES + 1)
+        except OSError as err:
+            raise DiffError(f"cannot read the corpus: {err.strerror}") from None
+        if not raw:
+            return
+        yield raw
 
 
 def run(old: RulesetSpec, new: RulesetSpec, lines: Sequence[tuple[int, str]],

@@ -3,7 +3,10 @@
 A stake of 0.1 is one tenth, not the binary float nearest it: every value is turned into a
 `Fraction` from its decimal text, all arithmetic is exact, and each amount comes out as an
 `int` when whole, else a `Decimal` of at most `AMOUNT_DIGITS` significant digits, so that
-it also prints as a JSON number that a reader parses back to the same decimal.
+it also prints as a JSON number that a reader parses back to the same decimal. Every
+amount, and the sum of a hand's amounts (`within_doubles`), is at most `AMOUNT_WHOLE` (2**53)
+in magnitude: a reader that parses JSON numbers as doubles (JavaScript, the calculator)
+reads whole amounts exactly and sums them without rounding.
 """
 from __future__ import annotations
 
@@ -11,7 +14,9 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
-from rulekit.limits import AMOUNT_DIGITS, AMOUNT_EXPONENT
+from collections.abc import Iterable
+
+from rulekit.limits import AMOUNT_DIGITS, AMOUNT_EXPONENT, AMOUNT_WHOLE
 
 Amount = int | Decimal
 """A payment: an int when whole, else an exact Decimal."""
@@ -37,7 +42,10 @@ def exact(value: int | float | Decimal) -> Fraction:
 
 
 def amount(x: Fraction) -> Amount:
-    """`x` as an int when whole, else as an exact Decimal of at most AMOUNT_DIGITS digits."""
+    """`x` as an int when whole, else as an exact Decimal of at most AMOUNT_DIGITS digits;
+    never over AMOUNT_WHOLE in magnitude."""
+    if abs(x) > AMOUNT_WHOLE:
+        raise NotExact(f"an amount over 2**53 ({AMOUNT_WHOLE:,}) in magnitude")
     if x.denominator == 1:
         return int(x)
     den = x.denominator
@@ -60,3 +68,10 @@ def amount(x: Fraction) -> Amount:
 def json_number(x: Amount) -> int | float:
     """`x` for JSON: the float's shortest text is exactly `x` (at most 15 significant digits)."""
     return x if isinstance(x, int) else float(x)
+
+
+def within_doubles(amounts: Iterable[Fraction]) -> None:
+    """Refuse amounts whose magnitudes sum past AMOUNT_WHOLE: every partial sum a reader
+    forms (a seat's transfers, the payments) then stays a number a double holds exactly."""
+    if sum(abs(x) for x in amounts) > AMOUNT_WHOLE:
+        raise NotExact(f"amounts moving over 2**53 ({AMOUNT_WHOLE:,}) in all")

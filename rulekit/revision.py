@@ -124,15 +124,40 @@ def _in_repo(name: str, ref: str) -> str:
 
 
 def _blob(cwd: Path, commit: str, name: str, what: str) -> str:
-    done = _run_git(cwd, "cat-file", "blob", f"{commit}:{name}")
-    if done.returncode != 0:
+    """The file's text at `commit`: its size is asked first (`git cat-file -s`), and at most
+    RULESET_BYTES + 1 bytes are read, so a huge blob costs nothing before it is refused."""
+    size = _run_git(cwd, "cat-file", "-s", f"{commit}:{name}")
+    if size.returncode != 0 or not size.stdout.strip().isdigit():
         raise RevisionError(f"{excerpt(what)}: no such file at that revision")
-    if len(done.stdout) > limits.RULESET_BYTES:
+    if int(size.stdout) > limits.RULESET_BYTES:
+        raise RevisionError(f"{excerpt(what)}: larger than {limits.RULESET_BYTES} bytes")
+    raw = _read_git(cwd, limits.RULESET_BYTES + 1, "cat-file", "blob", f"{commit}:{name}")
+    if raw is None:
+        raise RevisionError(f"{excerpt(what)}: no such file at that revision")
+    if len(raw) > limits.RULESET_BYTES:
         raise RevisionError(f"{excerpt(what)}: larger than {limits.RULESET_BYTES} bytes")
     try:
-        return done.stdout.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RevisionError(f"{excerpt(what)}: not UTF-8 text") from None
+
+
+def _read_git(cwd: Path, most: int, *args: str) -> bytes | None:
+    """At most `most` bytes of a git command's output (None if it fails); the command is
+    stopped once that much is read."""
+    try:
+        proc = subprocess.Popen(["git", *args], cwd=cwd, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL)
+    except OSError as err:
+        raise RevisionError(f"git {args[0]}: cannot run git: {err.strerror}") from None
+    assert proc.stdout is not None
+    with proc:
+        raw = proc.stdout.read(most)
+        if len(raw) >= most:
+            proc.kill()
+            return raw
+        code = proc.wait()
+    return raw if code == 0 else None
 
 
 def _extends_path(text: str, current: str, ref: str) -> str | None:

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from rulekit.errors import SettleError
-from rulekit.money import NotExact, amount, json_number
+from rulekit.money import NotExact, amount, json_number, within_doubles
 from rulekit.ruleset.model import Ruleset
 from rulekit.settlement import Number, SettleResult, show_value, settle_document
 
@@ -92,5 +92,9 @@ def run_session(docs: Iterable[Mapping[str, Any]], rs: Ruleset) -> SessionResult
         hands.append(result)
         totals = [t + Fraction(p) for t, p in zip(totals, result.payments)]
         carried = result.next_dealer
+    try:
+        within_doubles(totals)
+    except NotExact as err:
+        raise SettleError("totals", f"{err}, more than JSON numbers carry exactly") from None
     return SessionResult(tuple(hands), tuple(_out(t) for t in totals), tuple(dealers),
                          tuple(winners), 0 if carried is None else carried)

@@ -16,7 +16,7 @@ from typing import Any, TypeGuard
 
 from rulekit.errors import HandError, SettleError
 from rulekit.limits import INT_DIGITS, excerpt
-from rulekit.money import Amount, NotExact, amount, exact, json_number
+from rulekit.money import Amount, NotExact, amount, exact, json_number, within_doubles
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import ScoreResult, score_document
 
@@ -343,7 +343,7 @@ def _out(x: Fraction) -> Number:
         return amount(x)
     except NotExact as err:
         raise SettleError("stake", f"{err}, more than a JSON number carries exactly; use a "
-                          "stake with fewer digits") from None
+                          "smaller stake, or one with fewer digits") from None
 
 
 def settle_document(doc: Mapping[str, Any], rs: Ruleset) -> SettleResult:
@@ -359,5 +359,10 @@ def settle_document(doc: Mapping[str, Any], rs: Ruleset) -> SettleResult:
         net[frm] -= amount
         net[to] += amount
         transfers.append(Transfer(frm, to, _out(amount), why))
+    try:
+        within_doubles(a for a in owed.values())
+    except NotExact as err:
+        raise SettleError("stake", f"{err}, more than JSON numbers carry exactly; use a "
+                          "smaller stake") from None
     return SettleResult(tuple(_out(x) for x in net), tuple(transfers), _next_dealer(t, rs),
                         score)

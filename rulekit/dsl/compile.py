@@ -20,7 +20,7 @@ from rulekit.dsl.parse import parse
 from rulekit.codes import KONG, PAIR, SET, group_key
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES, SKELETON
 from rulekit.facts import SUIT_NAMES, run_key
-from rulekit.errors import DslError
+from rulekit.errors import DslError, RulesetError
 
 Fn = Callable[[Any, list[Any]], Any]
 
@@ -274,7 +274,20 @@ class _Compiler:
                              f"{_show(left.type if left.type != 'int' else right.type)}",
                              n.pos)
         op, lf, rf = _ARITH[n.op], left.fn, right.fn
-        return _Typed("int", max(left.dep, right.dep), lambda f, env: op(lf(f, env), rf(f, env)))
+        top = 1 << limits.INT_BITS
+        error, src = self.error, self.src
+
+        def arith(f: Any, env: list[Any]) -> int:
+            value: int = op(lf(f, env), rf(f, env))
+            if -top < value < top:
+                return value
+            # the loader proves every number in bounds (`walk.oversized`): this is the second
+            # line, should a fact ever hold more than that proof assumes
+            at = _relocate(error("", n.pos), src)
+            raise RulesetError([f"{at.source}:{at.line}:{at.column}: pattern '{src.id}': a "
+                                f"number grew past {limits.INT_BITS} bits while scoring (the "
+                                "most a pattern may compute)"])
+        return _Typed("int", max(left.dep, right.dep), arith)
 
     def _bool(self, n: ast.Node) -> _Typed:
         t = self.c(n)
@@ -570,6 +583,14 @@ def compile_patterns(sources: list[PatternSource],
             typed = comp._bool(trees[pid])
         except DslError as err:
             errors.append(_relocate(err, s))
+            known[pid] = 0
+            continue
+        big = walk.oversized(trees[pid])
+        if big is not None:
+            errors.append(_relocate(comp.error(
+                f"numbers here may grow past {limits.INT_BITS} bits (about "
+                f"{limits.INT_DIGITS} digits), the most a pattern may compute: a product is "
+                "as long as its operands together", big.pos), s))
             known[pid] = 0
             continue
         fn = _entry(typed, comp.nslots)

@@ -15,7 +15,10 @@ and types are right), and none evaluates anything:
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterator
+
+from rulekit import limits
 
 from rulekit.codes import KONG, NUM_KINDS, PAIR, SET, group_key
 from rulekit.dsl import ast
@@ -158,66 +161,171 @@ def needs(n: ast.Node, patterns: dict[str, frozenset[tuple[str, Any, bool]]]
     return set()
 
 
-# -- types, as the compiler found them -----------------------------------------------------------
+# -- types, sizes and number bounds, as the compiler found them ---------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Extent:
+    """What the loader knows of a value before any hand: its type; for a list, the most items
+    it holds at each level of nesting (`sizes`, outermost first; () for a non-list); and an
+    upper bound on the bit length of every number in it (`bits`, 0 when it holds none).
+    Bits, not magnitudes: a magnitude bound of a hostile product is itself a huge number."""
+
+    type: str
+    sizes: tuple[int, ...] = ()
+    bits: int = 0
+
+    @property
+    def size(self) -> int:
+        """How many items the value holds at most (0 for a non-list)."""
+        return self.sizes[0] if self.sizes else 0
+
+    @property
+    def flat(self) -> int:
+        """How many scalars it holds at most, at every level (1 for a non-list): the work of
+        comparing two such values."""
+        out = 1
+        for n in self.sizes:
+            out *= max(n, 1)
+        return out
+
+
+SCALAR_BOOL = Extent("bool")
+# the bit length of any number a fact holds (a count of tiles, hun, kongs or flowers; a rank):
+# all are below 256 (limits.FACT_BITS)
+FACT_INT = Extent("int", (), limits.FACT_BITS)
+
 
 class Scope:
-    """Quantifier variables in force: name → (type, size when the value is itself a list)."""
+    """Quantifier variables in force: name → the extent of the value it takes."""
 
     def __init__(self) -> None:
-        self.vars: list[dict[str, tuple[str, int]]] = []
+        self.vars: list[dict[str, Extent]] = []
 
-    def find(self, name: str) -> tuple[str, int] | None:
+    def find(self, name: str) -> Extent | None:
         for frame in reversed(self.vars):
             if name in frame:
                 return frame[name]
         return None
 
 
-def element(coll: ast.Node, scope: Scope) -> tuple[tuple[str, int], int]:
-    """(the element's type and, if it is a list, its size) and how many elements at most."""
-    type_, size = type_size(coll, scope)
-    elem_type = type_[5:] if type_.startswith("list:") else "any"
-    inner = UNKNOWN_SIZE if elem_type.startswith("list:") else 0
-    return (elem_type, inner), size
+def element(coll: ast.Node, scope: Scope) -> tuple[Extent, int]:
+    """The extent of one item of the list `coll`, and how many items it holds at most."""
+    ext = extent(coll, scope)
+    elem_type = ext.type[5:] if ext.type.startswith("list:") else "any"
+    return Extent(elem_type, ext.sizes[1:], ext.bits), ext.size
 
 
 def type_size(n: ast.Node, scope: Scope) -> tuple[str, int]:
     """The type of `n` and, for a list, the most items it holds (0 for a non-list)."""
+    ext = extent(n, scope)
+    return ext.type, ext.size
+
+
+def _widest(exts: list[Extent]) -> tuple[tuple[int, ...], int]:
+    """The sizes and bits that bound every one of `exts` (items of one list)."""
+    depth = max((len(e.sizes) for e in exts), default=0)
+    sizes = tuple(max((e.sizes[i] for e in exts if i < len(e.sizes)), default=0)
+                  for i in range(depth))
+    return sizes, max((e.bits for e in exts), default=0)
+
+
+def extent(n: ast.Node, scope: Scope) -> Extent:
+    """The extent of `n` (see `Extent`); sound for every tree that compiled."""
     if isinstance(n, ast.Name):
         var = scope.find(n.id)
         if var is not None:
             return var
         if n.id in NAMES:
-            return NAMES[n.id].type, NAMES[n.id].size
+            e = NAMES[n.id]
+            return Extent(e.type, (e.size,) if e.type.startswith("list:") else ())
         if n.id in CONSTANTS:
             type_, value = CONSTANTS[n.id]
-            return type_, len(value) if isinstance(value, tuple) else 0
-        return "bool", 0                          # a pattern reference
+            return Extent(type_, (len(value),) if isinstance(value, tuple) else ())
+        return SCALAR_BOOL                          # a pattern reference
     if isinstance(n, ast.Attr):
-        obj_type, _ = type_size(n.obj, scope)
-        entry = ATTRIBUTES.get(obj_type, {}).get(n.name)
-        return (entry.type, entry.size) if entry is not None else ("any", UNKNOWN_SIZE)
+        entry = ATTRIBUTES.get(extent(n.obj, scope).type, {}).get(n.name)
+        if entry is None:
+            return Extent("any", (UNKNOWN_SIZE,))
+        if entry.type == "int":
+            return FACT_INT
+        return Extent(entry.type, (entry.size,) if entry.type.startswith("list:") else ())
     if isinstance(n, ast.ListLit):
-        item = type_size(n.items[0], scope)[0] if n.items else "any"
-        return "list:" + item, len(n.items)
+        items = [extent(i, scope) for i in n.items]
+        sizes, bits = _widest(items)
+        return Extent("list:" + (items[0].type if items else "any"), (len(items), *sizes), bits)
     if isinstance(n, ast.Comprehension):
         elem, size = element(n.collection, scope)
         scope.vars.append({n.var: elem})
         try:
-            item = type_size(n.expr, scope)[0]
+            item = extent(n.expr, scope)
         finally:
             scope.vars.pop()
-        return "list:" + item, size
+        return Extent("list:" + item.type, (size, *item.sizes), item.bits)
     if isinstance(n, ast.Call):
-        fn = FUNCTIONS.get(n.fn)
-        if fn is not None and fn.result == "same" and n.args:
-            return type_size(n.args[0], scope)         # distinct(xs): at most xs's size
-        return (fn.result if fn is not None else "any"), 0
-    if isinstance(n, (ast.Num, ast.Arith, ast.Count)):
-        return "int", 0
+        return _call_extent(n, scope)
+    if isinstance(n, ast.Num):
+        return Extent("int", (), abs(n.value).bit_length())
+    if isinstance(n, ast.Count):
+        return Extent("int", (), element(n.collection, scope)[1].bit_length())
+    if isinstance(n, ast.Arith):
+        return Extent("int", (), arith_bits(n.op, extent(n.left, scope).bits,
+                                            extent(n.right, scope).bits))
     if isinstance(n, ast.TileLit):
-        return "tile", 0
-    return "bool", 0
+        return Extent("tile")
+    return SCALAR_BOOL
+
+
+def _call_extent(n: ast.Call, scope: Scope) -> Extent:
+    fn = FUNCTIONS.get(n.fn)
+    if fn is not None and fn.result == "same" and n.args:
+        return extent(n.args[0], scope)             # distinct(xs): at most xs's size
+    if n.fn == "len" and n.args:
+        return Extent("int", (), extent(n.args[0], scope).size.bit_length())
+    result = fn.result if fn is not None else "any"
+    return FACT_INT if result == "int" else Extent(result)
+
+
+def arith_bits(op: str, left: int, right: int) -> int:
+    """A bound on the bit length of `a op b` for operands of at most `left` and `right` bits:
+    a product's size is its operands' sizes added, a sum's one bit more than the larger. Capped
+    just above limits.INT_BITS, so that the bound of a hostile chain stays a small number."""
+    bits = left + right if op == "*" else max(left, right) + 1
+    return min(bits, limits.INT_BITS + 1)
+
+
+def words(bits: int) -> int:
+    """Machine words (64 bits) of a number of `bits` bits: what big-number arithmetic costs."""
+    return bits // 64 + 1
+
+
+def oversized(tree: ast.Node) -> ast.Arith | None:
+    """The first arithmetic node whose result may exceed limits.INT_BITS bits, or None: the
+    loader refuses such a pattern (a number squared twenty times has millions of digits)."""
+    return _Oversized().find(tree)
+
+
+class _Oversized:
+    def __init__(self) -> None:
+        self.scope = Scope()
+
+    def find(self, n: ast.Node) -> ast.Arith | None:
+        if isinstance(n, (ast.Quantified, ast.Count, ast.Comprehension)):
+            hit = self.find(n.collection)
+            if hit is not None:
+                return hit
+            self.scope.vars.append({n.var: element(n.collection, self.scope)[0]})
+            try:
+                body = body_of(n)
+                return self.find(body) if body is not None else None
+            finally:
+                self.scope.vars.pop()
+        for c in children(n):
+            hit = self.find(c)
+            if hit is not None:
+                return hit
+        if isinstance(n, ast.Arith) and extent(n, self.scope).bits > limits.INT_BITS:
+            return n
+        return None
 
 
 # -- what a compiled pattern reads -----------------------------------------------------------------
@@ -341,10 +449,14 @@ def cost(node: ast.Node) -> int:
 
     The unit is a *step*: one node evaluated once (a closure call in compile.py). A
     quantifier, `count` or comprehension over a list costs its list's cost plus, for each
-    item it can hold, one step and its body's cost; `x in list` scans the list. List sizes
-    come from the vocabulary (`hand.tiles` at most 18, `groups` 5, `suits` 3, ...), so
-    nesting multiplies them: four nested `some ... in hand.tiles` cost about 18**4 * body.
-    Recursion depth is bounded by parse() (limits.DSL_DEPTH).
+    item it can hold, one step and its body's cost; `x in list` scans the list, item by item
+    (a list item costs what comparing it costs). List sizes come from the vocabulary
+    (`hand.tiles` at most 18, `groups` 5, `suits` 3, ...) and from the literals, so nesting
+    multiplies them: four nested `some ... in hand.tiles` cost about 18**4 * body. An
+    arithmetic node costs the product of its operands' sizes in machine words (`words`):
+    one step for the numbers a hand holds, more for the big numbers a pattern could build
+    (bounded by limits.INT_BITS, `oversized`). Recursion depth is bounded by parse()
+    (limits.DSL_DEPTH).
     """
     return _cost(node, Scope())
 
@@ -361,11 +473,19 @@ def _cost(n: ast.Node, scope: Scope) -> int:
             scope.vars.pop()
         return 1 + coll_cost + size * (1 + body_cost)
     if isinstance(n, ast.Compare):
-        scan = type_size(n.right, scope)[1] if n.op == "in" else 0
-        return 1 + _cost(n.left, scope) + _cost(n.right, scope) + scan
+        left, right = extent(n.left, scope), extent(n.right, scope)
+        if n.op == "in":
+            own = right.size * element(n.right, scope)[0].flat
+        else:
+            own = left.flat - 1                     # comparing lists: item by item
+        return 1 + own + _cost(n.left, scope) + _cost(n.right, scope)
+    if isinstance(n, ast.Arith):
+        left, right = extent(n.left, scope), extent(n.right, scope)
+        return (words(left.bits) * words(right.bits) + _cost(n.left, scope)
+                + _cost(n.right, scope))
     if isinstance(n, ast.Call):
         own = 1
         if n.fn == "distinct" and n.args:
-            own += type_size(n.args[0], scope)[1]
+            own += extent(n.args[0], scope).flat
         return own + sum(_cost(a, scope) for a in n.args)
     return 1 + sum(_cost(c, scope) for c in children(n))

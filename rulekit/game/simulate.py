@@ -10,15 +10,13 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Sequence
 
 from rulekit.game.players import make_player
 from rulekit.game.procedure import HandRecord, play_hand
 from rulekit.game.rules import GameRules, game_rules
-from rulekit.ruleset.model import Ruleset, load_text
+from rulekit.ruleset.model import Ruleset, load_merged
 
 SESSION_HANDS = 16
 
@@ -38,11 +36,11 @@ _LOADED: dict[str, Ruleset] = {}
 
 
 def load_shipped(text: str, name: str) -> Ruleset:
-    """A ruleset from its merged text, loaded once per process."""
+    """A ruleset from its merged text, loaded once per process: as plain data, not as a
+    user's file (a chain at the size limits merges to more than one file may hold)."""
     got = _LOADED.get(text)
     if got is None:
-        path = Path(tempfile.gettempdir()) / f"rulekit-game-{name}.yaml"
-        got = load_text(text, path, name)
+        got = load_merged(text, name)
         _LOADED[text] = got
     return got
 

@@ -4,11 +4,13 @@ One `Ruleset` serves any number of hands and threads: nothing in it changes afte
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
+from rulekit import limits
 from rulekit.algebra import Algebra, Combination
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.errors import RulesetError
@@ -83,6 +85,26 @@ def load_text(text: str, path: Path, shown: str) -> Ruleset:
     data, origins, chain = resolve.resolve(path, text, shown)
     return _checked(data, origins, shown,
                     (shown,) + tuple(resolve.display_name(p) for p in chain[1:]))
+
+
+def load_merged(text: str, shown: str) -> Ruleset:
+    """A merged ruleset (no `extends` left) shipped as JSON text to another process
+    (`game.simulate`'s workers): read as plain data, not as a user's file, so the file-size
+    limit does not apply to a chain merged from several files (bounded instead by what such a
+    chain can hold), and checked in full like any ruleset. Errors name `shown` (the ruleset's
+    name), never a path: there is no file."""
+    most = 2 * limits.EXTENDS_DEPTH * limits.RULESET_BYTES   # JSON escapes may double it
+    if len(text) > most:
+        raise RulesetError([f"{shown}: merged ruleset too large ({len(text):,} characters; "
+                            f"at most {most:,})"])
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as err:
+        raise RulesetError([f"{shown}: not a merged ruleset ({limits.excerpt(str(err), 80)})"]
+                           ) from None
+    if not isinstance(data, dict) or "extends" in data:
+        raise RulesetError([f"{shown}: not a merged ruleset (a mapping without extends)"])
+    return _checked(data, {}, shown, (shown,))
 
 
 def _checked(data: dict[str, Any], origins: dict[Path_, Origin], shown: str,

@@ -16,7 +16,7 @@ import difflib
 import hashlib
 import os
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from rulekit import limits, resources
 from rulekit.errors import RulesetError
@@ -69,9 +69,15 @@ def read_text(path: Path, name: str, digests: list[bytes] | None = None) -> str:
     built-ins' recorded bytes)."""
     try:
         with open(path, "rb") as fh:
-            raw = fh.read(limits.RULESET_BYTES + 1)
+            return read_stream(fh, name, digests)
     except OSError as err:
         raise RulesetError([f"{name}:1: cannot read: {err.strerror}"]) from None
+
+
+def read_stream(fh: IO[bytes], name: str, digests: list[bytes] | None = None) -> str:
+    """`read_text` of an open binary stream (stdin): at most RULESET_BYTES + 1 bytes are read,
+    whatever the stream holds."""
+    raw = fh.read(limits.RULESET_BYTES + 1)
     if len(raw) > limits.RULESET_BYTES:
         raise RulesetError([f"{name}:1: file too large (over {limits.RULESET_BYTES} bytes)"])
     if digests is not None:

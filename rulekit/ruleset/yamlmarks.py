@@ -6,15 +6,21 @@ nesting deeper than `limits.YAML_DEPTH`, text over `limits.RULESET_BYTES` and in
 `limits.INT_DIGITS` digits. Each refusal is one `RulesetError` line `file:line: ...` quoting
 at most `limits.QUOTE_CHARS` of the input.
 
-Keys that are not strings (YAML 1.1 reads `0x1F:` or `yes:` as a number or a boolean) and
-non-finite numbers (`.inf`, `.nan`) are loaded as what they are: they are harmless to hold,
-and the schema check reports them together with every other problem of the file.
+One text, one meaning: a mapping may not repeat a key (`duplicate key 'extends' (first at
+line 3)`; PyYAML would keep the last one, after a check may have read the first), and the
+YAML 1.1 forms that turn innocent-looking text into a surprising value are refused at their
+line: base-60 numbers (`1:0:0.5` is 3600.5), octal, hexadecimal, binary and underscored
+numbers (`010` is 8, `0x1F` 31), dates and times (`2001-12-14`), and explicit tags (`!!binary`,
+`!!float`: PyYAML already refuses `!!python/...`). Booleans (`yes`, `off`) and non-finite
+numbers (`.inf`, `.nan`) are loaded as what they are: harmless to hold, the schema check
+reports them where a number or text belongs, together with every other problem of the file.
 
 PyYAML is imported on the first load (~15 ms): loading a built-in ruleset whose bytes are the
 recorded ones never needs it (`rulekit.ruleset.prebuilt`).
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +35,11 @@ Origin = tuple[str, int, int]        # file, line (1-based), column (1-based)
 
 _MERGE = "tag:yaml.org,2002:merge"
 _STR = "tag:yaml.org,2002:str"
+# the plain numbers a ruleset means: decimal, no leading zero, no `_`, no `:` (YAML 1.1 reads
+# the others as octal, hexadecimal, binary or base 60)
+_PLAIN_INT = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+_PLAIN_FLOAT = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?"
+                          r"|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)")
 
 
 class _Refused(Exception):
@@ -59,6 +70,11 @@ def _loader_class() -> Any:
                 raise _Refused(event.start_mark, f"YAML aliases (*"
                                f"{limits.excerpt(event.anchor, 40)}) are not allowed in "
                                "rulesets or case files: write the value out")
+            if getattr(event, "tag", None) is not None:
+                tag = event.tag.replace("tag:yaml.org,2002:", "!!")
+                raise _Refused(event.start_mark, f"YAML tags ({limits.excerpt(tag, 40)}) "
+                               "are not allowed in "
+                               "rulesets or case files: write the value plainly")
             if getattr(event, "anchor", None) is not None:
                 raise _Refused(event.start_mark, f"YAML anchors (&"
                                f"{limits.excerpt(event.anchor, 40)}) are not allowed in "
@@ -109,25 +125,67 @@ def compose(text: str, filename: str) -> tuple[yaml.Node | None, Any]:
 
 
 def _check(root: yaml.Node) -> None:
-    """Refuse merge keys and oversized integers (before `int()` meets thousands of digits)."""
+    """Refuse merge keys, repeated keys and surprising scalars (`_scalar`), before the
+    constructor meets them (and before `int()` meets thousands of digits)."""
     import yaml
     stack = [root]
     while stack:
         node = stack.pop()
         if isinstance(node, yaml.MappingNode):
+            seen: dict[Any, int] = {}
             for key, value in node.value:
                 if key.tag == _MERGE:
                     raise _Refused(key.start_mark, "YAML merge keys (<<) are not allowed in "
                                    "rulesets or case files: write the keys out")
+                if isinstance(key, yaml.ScalarNode):
+                    _scalar(key)
+                    _once(key, seen)
                 stack.append(key)
                 stack.append(value)
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(node.value)
-        elif node.tag.endswith(":int"):
-            digits = sum(c.isalnum() for c in node.value)
-            if digits > limits.INT_DIGITS:
-                raise _Refused(node.start_mark, f"number too long ({digits} digits; at most "
-                               f"{limits.INT_DIGITS})")
+        else:
+            _scalar(node)
+
+
+def _once(key: yaml.ScalarNode, seen: dict[Any, int]) -> None:
+    """Note the key in `seen` (key → its line), refusing one the mapping already has."""
+    try:
+        value = _key(key)
+        hash(value)
+    except Exception:       # noqa: BLE001  # the constructor reports it with its line
+        return
+    if value in seen:
+        raise _Refused(key.start_mark, f"duplicate key '{limits.excerpt(str(value), 40)}' "
+                       f"(first at line {seen[value]})")
+    seen[value] = key.start_mark.line + 1
+
+
+def _scalar(node: yaml.ScalarNode) -> None:
+    """Refuse a plain scalar YAML 1.1 reads as something its text does not show."""
+    if node.style is not None:                       # quoted or block text: a string
+        return
+    tag, text = node.tag, node.value
+    if tag.endswith(":int"):
+        digits = sum(c.isalnum() for c in text)
+        if digits > limits.INT_DIGITS:
+            raise _Refused(node.start_mark, f"number too long ({digits} digits; at most "
+                           f"{limits.INT_DIGITS})")
+        if not _PLAIN_INT.fullmatch(text):
+            raise _Refused(node.start_mark, _odd_number(text))
+    elif tag.endswith(":float") and not _PLAIN_FLOAT.fullmatch(text):
+        raise _Refused(node.start_mark, _odd_number(text))
+    elif tag.endswith(":timestamp"):
+        raise _Refused(node.start_mark, f"YAML reads {limits.excerpt(text, 40)} as a date: "
+                       "quote it if it is text")
+
+
+def _odd_number(text: str) -> str:
+    how = ("base 60" if ":" in text else "hexadecimal" if "x" in text.lower()
+           else "binary" if "b" in text.lower() else "digits grouped by '_'" if "_" in text
+           else "octal")
+    return (f"YAML 1.1 reads {limits.excerpt(text, 40)} as a number ({how}): write a plain "
+            "decimal number, or quote it if it is text")
 
 
 def load(text: str, filename: str) -> tuple[Any, dict[Path_, Origin]]:

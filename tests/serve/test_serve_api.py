@@ -81,11 +81,13 @@ def test_settle_pays_the_winner(client: TestClient) -> None:
 
 def test_settle_numbers_stay_json(client: TestClient) -> None:
     doc = {"dealer": 0, "pulls": [0, 0, 0, 0], "winner": 0, "hand": HAND,
-           "kongs": [[], [], [], []], "stake": 10 ** 29}
+           "kongs": [[], [], [], []], "stake": 10 ** 13}
     r = client.post("/v1/settle", json={"settle": doc})
-    assert r.status_code == 200 and r.json()["payments"][0] == 42 * 10 ** 29
+    assert r.status_code == 200 and r.json()["payments"][0] == 42 * 10 ** 13
+    r = client.post("/v1/settle", json={"settle": {**doc, "stake": 10 ** 29}})
+    assert r.status_code == 422 and "over 2**53" in error(r)["message"]   # limits.AMOUNT_WHOLE
     r = client.post("/v1/settle", content=json.dumps({"settle": doc}).replace(
-        str(10 ** 29), "1" * 31))
+        str(10 ** 13), "1" * 31))
     assert r.status_code == 400                     # rulekit.jsonio's bound, limits.INT_DIGITS
     assert error(r)["message"] == "invalid JSON: an integer of more than 30 digits"
     r = client.post("/v1/settle", json={"settle": {**doc, "stake": 1e307}})
