@@ -136,27 +136,44 @@ def document(lim: ServeLimits) -> dict[str, Any]:
     }
 
 
+def _compact(value: Any, depth: int = 0) -> str:
+    """JSON as a person reads it: a value that fits on a short line stays on one."""
+    flat = json.dumps(value, ensure_ascii=False)
+    pad = "  " * (depth + 1)
+    if len(flat) + 2 * depth <= 40 or not isinstance(value, (dict, list)) or not value:
+        return flat
+    if isinstance(value, dict):
+        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_compact(v, depth + 1)}"
+                 for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + "  " * depth + "}"
+    items = [pad + _compact(v, depth + 1) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + "  " * depth + "]"
+
+
 def _pre(value: Any) -> str:
-    return f"<pre>{html.escape(json.dumps(value, ensure_ascii=False, indent=1))}</pre>"
+    return f"<pre>{html.escape(_compact(value))}</pre>"
 
 
 def _operation(path: str, method: str, op: dict[str, Any]) -> str:
-    """One endpoint: summary, example request, each status with its example answer."""
+    """One endpoint: summary, example request, its answer, and the statuses that refuse."""
     request = op.get("requestBody", {}).get("content", {}).get("application/json", {})
     parts = [f"<section><h2><code>{method.upper()} {html.escape(path)}</code></h2>",
              f"<p>{html.escape(op['summary'])}</p>"]
     if "example" in request:
         parts.append("<h3>Request</h3>" + _pre(request["example"]))
     parts.append("<h3>Responses</h3><dl class=responses>")
+    refused = []
     for code, answer in op["responses"].items():
         body = answer.get("content", {}).get("application/json", {})
-        shown = ""
-        if "example" in body:
-            shown = _pre(body["example"])
-        elif body.get("schema", {}).get("$ref", "").endswith("/Error"):
-            shown = "<p><code>{\"error\": {\"field\", \"message\"}}</code></p>"
+        if body.get("schema", {}).get("$ref", "").endswith("/Error"):
+            refused.append(code)
+            continue
+        shown = _pre(body["example"]) if "example" in body else ""
         parts.append(f"<dt><code>{code}</code></dt><dd>{html.escape(answer['description'])}"
                      f"{shown}</dd>")
+    if refused:
+        parts.append(f"<dt><code>{' '.join(refused)}</code></dt><dd>refused (see Errors above):"
+                     f" <code>{{\"error\": {{\"field\", \"message\"}}}}</code></dd>")
     return "".join(parts) + "</dl></section>"
 
 

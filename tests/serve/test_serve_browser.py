@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Iterator
-from urllib.parse import parse_qs, urlparse
+from typing import Any, Iterator
+from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
 
@@ -477,3 +477,29 @@ def test_docs_page_shows_answers_and_fits_a_phone(browser: Browser, server: Serv
     assert cut == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "phone-docs.png")
+
+
+def test_a_busy_server_is_not_asked_again_and_again(browser: Browser, server: Server) -> None:
+    """A shared link with a heavy overlay: the page validates it once, shows the 503 and a
+    retry button, and taps on the pad do not send it again."""
+    page = browser.new_page(viewport=PHONE)            # type: ignore[arg-type]
+    asked: list[str] = []
+
+    def busy(route: Any) -> None:
+        asked.append(route.request.url)
+        route.fulfill(status=503, headers={"Retry-After": "1"}, content_type="application/json",
+                      body=json.dumps({"error": {"field": "body", "message":
+                                                 "scoring took longer than the 5 s limit"}}))
+    page.route("**/v1/validate", busy)
+    page.goto(server.url + "/?overlay=" + quote("extends: tianjin\nname: heavy\n") + "&hand=46m")
+    status = page.locator("#overlay-status")
+    expect(status).to_contain_text("伺服器忙")
+    for t in ["1s", "2s", "3s", "4s"]:
+        page.locator(f'#pad [data-tile="{t}"]').click()
+    expect(page.locator("#hand-count")).to_have_text("6/13")
+    page.wait_for_timeout(400)                          # past the 120 ms the page waits to ask
+    assert len(asked) == 1
+    page.unroute("**/v1/validate")
+    status.locator("button.retry").click()              # the player asks again: it loads
+    expect(status).to_contain_text("✓ heavy")
+    assert len(asked) == 1

@@ -46,7 +46,7 @@ const L = {
     read: "Read", "h-result": "Result", "h-waits": "Waits", "h-settle": "Settle", dealer: "Dealer",
     sits: "Dealer sits (坐莊)", winner: "Winner", discarder: "Discarder", chan: "Chan (鏟)", stake: "Stake",
     "c-seat": "Seat", "c-pulls": "Pulls", "c-exposed": "Kong", "c-concealed": "Conc.", "c-golden": "Golden",
-    "c-net": "Net", share: "Share this hand: the address bar holds it.", link: "link", langButton: "中",
+    "c-net": "Net", share: "Share this hand: the address bar holds it.", link: "link", langButton: "中文",
     overlayChoice: "Pasted overlay…", club: "(this club)", draw: "draw (流局)",
     winds: ["East", "South", "West", "North"], seat: "seat",
     win: (n) => `Win: ${n} fan`, nowin: (r) => `No win: ${r}`, detail: (h, k) => `hand ${h} + kongs ${k}`,
@@ -311,7 +311,7 @@ function drawSlots() {
     return g;
   }));
   $("hand-count").textContent = `${state.hand.length}/${needed()}`;
-  if (document.activeElement !== $("hand-text")) $("hand-text").value = handText();
+  if (document.activeElement !== $("hand-text")) { $("hand-text").value = handText(); lastRead = null; }
   $("win-by").value = state.by;
   $("heavenly").checked = state.heavenly;
   $("discarded-hun").checked = state.dhun;
@@ -630,7 +630,16 @@ async function validateOverlay() {
   const list = $("overlay-errors");
   const status = $("overlay-status");
   list.replaceChildren();
-  if (!res.ok) { state.overlayOk = false; status.className = "error"; status.textContent = errorText(res.data); return; }
+  if (!res.ok) {
+    state.overlayOk = false; status.className = "error"; status.textContent = errorText(res.data);
+    if (res.status === 503 || res.status === 0) {       // busy: the player decides to try again
+      const again = document.createElement("button");
+      again.type = "button"; again.textContent = tr("retry"); again.className = "retry";
+      again.addEventListener("click", () => { checked.text = null; changed(); });
+      status.append(" ", again);
+    }
+    return;
+  }
   const d = res.data;
   state.overlayOk = d.ok;
   if (d.ok) {
@@ -693,9 +702,13 @@ function linkProblems(errors) {
 }
 
 // -- the typed hand: the server reads it (/v1/parse), as the CLI reads tiles ----------------------
+let lastRead = null;
+
 async function readText() {
   const input = $("hand-text");
   const err = $("hand-text-error");
+  if (input.value === lastRead || input.value === handText()) return;   // Enter, then blur
+  lastRead = input.value;
   const res = await post("/v1/parse", { text: input.value });
   if (!res.ok) { err.textContent = errorText(res.data); return; }
   const h = res.data.hand;
