@@ -388,6 +388,13 @@ def test_hostile_links_show_an_error_and_the_pad_still_works(browser: Browser,
     expect(page.locator('[data-kong="2.2"]')).to_have_value("0")
     query = parse_qs(urlparse(page.url).query)
     assert query["kongs"] == ["3.1,0.0,4.0,0.0"]        # clamped in the link it writes back
+    # clamped to the ruleset too: tianjin allows 拉莊 twice, tianjin-3p has no seat 4
+    page = open_page(browser, server, LINK + "&pulls=0,5,0,0", PHONE)
+    expect(page.locator("#link-errors")).to_contain_text("pulls: at most 2")
+    expect(page.locator('[data-pull="1"]')).to_have_value("2")
+    page = open_page(browser, server, LINK.replace("=tianjin", "=tianjin-3p") + "&dealer=3", PHONE)
+    expect(page.locator("#link-errors")).to_contain_text("dealer: seat 4 of 3")
+    expect(page.locator("[data-pay]")).to_have_text(["+28", "-14", "-14"])
 
 
 def test_golden_kongs_and_kongs_for_every_seat(browser: Browser, server: Server) -> None:
