@@ -294,6 +294,16 @@ def test_tiles_are_svg_pictures_not_text(browser: Browser, server: Server) -> No
         assert found["count"] >= 42 + 13 + 2 + 14 + 3 + 4, found["count"]
         assert found["plain"] == [] and found["svgText"] == 0
         # every glyph is a path: a tile shows the same without a CJK font
+        if size is PHONE:           # every drawing is well-formed SVG, each tile its own
+            drawn = page.evaluate("""() => {
+              const names = [...'mps'].flatMap((s) => [1,2,3,4,5,6,7,8,9].map((r) => r + s))
+                .concat([1,2,3,4,5,6,7].map((r) => r + 'z'), [1,2,3,4,5,6,7,8].map((r) => r + 'f'), ['back']);
+              const svgs = names.map((n) => RulekitTiles.tileSVG(n));
+              const bad = svgs.filter((t) => new DOMParser().parseFromString(t, 'image/svg+xml')
+                .querySelector('parsererror'));
+              return {n: names.length, distinct: new Set(svgs).size, bad: bad.length};
+            }""")
+            assert drawn == {"n": 43, "distinct": 43, "bad": 0}
         five = page.locator('#pad [data-tile="5m"] svg path')
         assert five.count() >= 3
         expect(page.locator('#pad [data-tile="5m"]')).to_have_attribute("aria-label", "五萬")
