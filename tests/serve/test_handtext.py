@@ -33,7 +33,9 @@ def typed_hands(draw: Any) -> tuple[str, dict[str, Any]]:
         return tile_zh(t) if chinese else TILE_NAMES[t]
 
     def word(key: str) -> str:
-        return " " + draw(st.sampled_from(WORDS[key])) + draw(st.sampled_from(["", " "]))
+        w: str = draw(st.sampled_from(WORDS[key]))
+        gap: str = draw(st.sampled_from(["", " "]))
+        return " " + w + gap
 
     text = " ".join(spell(t) for t in concealed)
     want: dict[str, Any] = {"hand": format_tiles(concealed)}
