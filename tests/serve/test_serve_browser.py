@@ -174,7 +174,15 @@ def test_rule_sheet_page(browser: Browser, server: Server) -> None:
     page = open_page(browser, server, "/rules/tianjin", PHONE)
     expect(page.locator("h1")).to_have_text("tianjin")
     expect(page.locator("#long .val")).to_have_text("+4")
+    # served, its example hands are the calculator's tile pictures, each named (五萬 ...)
+    expect(page.locator("#zhuo_wu .ex .t.pic").first).to_have_attribute("aria-label", "四萬")
+    found = page.evaluate(NO_TEXT_TILES)
+    assert found["count"] > 100 and found["plain"] == [] and found["svgText"] == 0, found
     shot(page, "phone-rule-sheet.png")
+    # the printed file of `rulekit sheet` stands alone: no script, its tiles as named text
+    from rulekit.serve.sheet import sheet_for
+    printed = sheet_for("tianjin")
+    assert "<script" not in printed and '<span class="t m" title="4m">四萬</span>' in printed
 
 
 def test_flowers_from_the_pad(browser: Browser, server: Server) -> None:
