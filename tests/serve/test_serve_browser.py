@@ -420,6 +420,10 @@ def test_golden_kongs_and_kongs_for_every_seat(browser: Browser, server: Server)
     page = open_page(browser, server, "/?hand=234s666p999s7z&win=7z&indicator=3m&ckong=4444m",
                      PHONE)
     expect(page.locator("#verdict")).to_have_text("和 6 番")
+    meld = page.locator("#meld-tiles .group")                       # as it lies: ends face down
+    expect(meld).to_have_attribute("aria-label", "暗杠 四萬")
+    assert [t.get_attribute("data-tile") for t in meld.locator(".t").all()] == \
+        ["back", "4m", "4m", "back"]
     expect(page.locator('[data-kong="0.2"]')).to_have_value("1")     # the winner's, from the hand
     expect(page.locator('[data-kong="0.2"]')).to_be_disabled()
     for seat, kind in ((1, 0), (2, 2), (3, 1)):                     # 明杠, 金杠, 暗杠

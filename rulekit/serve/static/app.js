@@ -306,7 +306,9 @@ function drawSlots() {
     g.type = "button";
     g.className = "group" + (m.concealed ? " concealed" : "");
     g.title = tr("t-" + m.key);
-    parseTiles(m.tiles).forEach((t) => g.append(tileEl(t)));
+    // a concealed kong lies as at the table: its two end tiles face down
+    parseTiles(m.tiles).forEach((t, j) => g.append(tileEl(m.concealed && (j === 0 || j === 3) ? "back" : t)));
+    g.setAttribute("aria-label", `${tr("t-" + m.key)} ${T.tileLabel(m.tile)}`);
     g.addEventListener("click", () => { remember(); state.melds.splice(i, 1); changed(); });
     return g;
   }));
