@@ -2,14 +2,22 @@
 
 `concurrent.futures` with the platform's default start method; workers ignore Ctrl-C (the
 parent handles it once, without a traceback per worker). However a run ends early (a dead
-worker, Ctrl-C, a bad input line, a closed output), the pending tasks are cancelled and the
-workers stopped, so nothing hangs and nothing is left running.
+worker, Ctrl-C, SIGTERM, a bad input line, a closed output), the pending tasks are cancelled
+and the workers stopped, so nothing hangs and nothing is left running.
+
+SIGTERM: the CLI turns it into `Terminated`, a `KeyboardInterrupt`, in the main thread
+(`sigterm_raises`), so it takes Ctrl-C's path (workers stopped, files closed) and exits 143.
+A worker process restores the default action (the parent's `_stop` terminates it with
+SIGTERM) and, on Linux, asks the kernel to kill it if the parent dies (SIGKILL included):
+no worker outlives its run holding the output pipes.
 """
 from __future__ import annotations
 
 import signal
+import threading
 from collections import deque
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, TypeVar
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TypeVar
 
 if TYPE_CHECKING:       # imported when a pool starts: a one-job run never loads them (~10 ms)
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -31,13 +39,38 @@ class WorkerError(Exception):
     """
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived: raised in the main thread so that Ctrl-C's cleanup runs; exit 143."""
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)      # once: the cleanup runs undisturbed
+    raise Terminated()
+
+
+@contextmanager
+def sigterm_raises() -> Iterator[None]:
+    """While the block runs, SIGTERM raises `Terminated` in the main thread (elsewhere, where
+    no handler can be set, nothing changes); the previous handler is restored after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def in_order(fn: Callable[[T], R], tasks: Iterable[T], jobs: int, died: str,
              setup: Callable[[], None] | None = None) -> Iterator[R]:
     """`fn(task)` for each task in `jobs` processes, yielded in task order; `died` is the
     `WorkerError`'s message if a worker dies; `setup` runs in each worker first."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
-    pool = ProcessPoolExecutor(jobs, initializer=_init, initargs=(setup,))
+    import os
+    parent = os.getpid() if threading.current_thread() is threading.main_thread() else 0
+    pool = ProcessPoolExecutor(jobs, initializer=_init, initargs=(setup, parent))
     pending: deque[Future[R]] = deque()
     try:
         for task in tasks:
@@ -90,7 +123,24 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         writer.close()
 
 
-def _init(setup: Callable[[], None] | None) -> None:
+def _init(setup: Callable[[], None] | None, parent: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)      # a forked worker inherits `Terminated`
+    if parent:
+        _die_with_parent(parent)
     if setup is not None:
         setup()
+
+
+def _die_with_parent(parent: int) -> None:
+    """Linux: SIGKILL this process when the thread that started it ends (the main thread of
+    `parent`: `in_order` asks only there). Elsewhere nothing: `_stop` is the only guard."""
+    import ctypes
+    import os
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)                   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:                          # the parent died before the prctl
+        os._exit(1)

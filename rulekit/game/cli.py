@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import IO, Any, TextIO
+from typing import Any, TextIO
 
 from rulekit import api
 from rulekit.errors import RulekitError
 from rulekit.game import parallel, simulate as sim, summary
+from rulekit.game.logfile import HandLog
 from rulekit.game.players import PLAYERS
 from rulekit.game.replay import replay as replay_one
 from rulekit.game.stats import mean
@@ -30,13 +31,6 @@ def _players(text: str | None, seats: int) -> list[str]:
     return names
 
 
-def _open_log(path: str) -> IO[str]:
-    try:
-        return open(path, "w", encoding="utf-8", newline="\n")
-    except OSError as err:
-        raise GameUsageError(f"{path}: cannot write: {err.strerror}") from None
-
-
 def simulate(args: argparse.Namespace, out: TextIO) -> int:
     from rulekit.progress import Progress
     if args.hands < 0 or args.workers < 1 or args.session_hands < 1:
@@ -48,17 +42,19 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
         raise GameUsageError(f"simulate: --versus {other.name} seats {other.players} players, "
                              f"{rs.name} {rs.players}")
     players = _players(args.players, rs.players)
-    chunks = max(1, args.workers) * 4 if (args.workers > 1 or args.cluster) else 1
+    # locally one session a task, so each finished session reaches the log at once (a run
+    # stopped early keeps it); a cluster gets fewer, larger tasks
+    chunks = max(1, args.workers) * 4 if args.cluster else -(-args.hands // args.session_hands)
     tasks = sim.tasks(rs, players, args.hands, args.seed, chunks=chunks,
                       log=bool(args.log), versus=other, session_hands=args.session_hands)
-    log = _open_log(args.log) if args.log else None
+    log = HandLog(args.log) if args.log else None      # each hand flushed as it comes
     outs: list[dict[str, Any]] = []
     try:
         with Progress(args.hands, "simulate") as bar:
             for res in parallel.run(tasks, args.workers, args.cluster):
                 for o in res:
                     if log is not None:
-                        log.write(o.pop("log") + "\n")
+                        log.write(o.pop("log"))
                         if "versus" in o:
                             o["versus"].pop("log", None)
                     outs.append(o)
