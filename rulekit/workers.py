@@ -74,7 +74,7 @@ def in_order(fn: Callable[[T], R], tasks: Iterable[T], jobs: int, died: str,
     pending: deque[Future[R]] = deque()
     try:
         for task in tasks:
-            pending.append(pool.submit(fn, task))
+            pending.append(_submit(pool, fn, task))
             if len(pending) > AHEAD * jobs:
                 yield _result(pending.popleft(), pool)
         while pending:
@@ -86,6 +86,20 @@ def in_order(fn: Callable[[T], R], tasks: Iterable[T], jobs: int, died: str,
         _stop(pool)
         raise
     pool.shutdown()
+
+
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _submit(pool: ProcessPoolExecutor, fn: Callable[[T], R], task: T) -> Future[R]:
+    """`pool.submit`, with Ctrl-C and SIGTERM held while it may fork the workers: a worker
+    is born with them blocked, and takes them (ignored, default) only once `_init` has set
+    its handlers, so a signal at that moment never raises the parent's exception in it."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        return pool.submit(fn, task)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _result(future: Future[R], pool: ProcessPoolExecutor) -> R:
@@ -106,26 +120,34 @@ def _result(future: Future[R], pool: ProcessPoolExecutor) -> R:
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
+    # what the executor forgets on shutdown (it drops its references at once): its workers,
+    # its result queue and its thread
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    queue = getattr(pool, "_result_queue", None)
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     # a task already running would finish first: stop its worker now (SIGTERM, no output)
-    procs = getattr(pool, "_processes", None) or {}
-    for proc in list(procs.values()):
+    for proc in procs:
         if proc.is_alive():
             proc.terminate()
-    for proc in list(procs.values()):
+    for proc in procs:
         proc.join(timeout=5)
     # the executor's thread may be reading half a result a killed worker left; with the
     # workers gone, closing this end (the parent's, unused) lets that read end, so the
-    # thread, which the interpreter joins at exit, ends too
-    queue = getattr(pool, "_result_queue", None)
+    # thread ends too
     writer = getattr(queue, "_writer", None)
     if writer is not None:
         writer.close()
+    # let that thread finish its cleanup now: at exit the interpreter wakes it through a
+    # pipe the thread closes, and a race between the two prints a traceback
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 def _init(setup: Callable[[], None] | None, parent: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)      # a forked worker inherits `Terminated`
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # held since the fork (`_submit`)
     if parent:
         _die_with_parent(parent)
     if setup is not None:

@@ -85,7 +85,7 @@ def first_logged(path: Path, proc: subprocess.Popen[str]) -> None:
     deadline = time.monotonic() + BOUND
     while time.monotonic() < deadline and proc.poll() is None:
         data = path.read_bytes() if path.exists() else b""
-        if data.startswith(b'{"hand"') and b"\n" in data:
+        if data.startswith(b'{"format"') and b"\n" in data:
             return
         time.sleep(0.02)
     pytest.fail("the run logged no hand")
