@@ -155,7 +155,7 @@ def test_a_record_never_names_a_file_to_read(
 def test_simulates_own_log_of_a_file_ruleset_replays(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     rules = tmp_path / "house.yaml"
-    rules.write_text("extends: tianjin\nname: house\n", encoding="utf-8")
+    rules.write_text("extends: tianjin\nname: Our house 我家\n", encoding="utf-8")
     log = tmp_path / "log.jsonl"
     assert cli.main(["simulate", "-r", str(rules), "--hands", "4", "--log", str(log)],
                     out=io.StringIO()) == 0
@@ -164,8 +164,8 @@ def test_simulates_own_log_of_a_file_ruleset_replays(tmp_path: Path,
     assert out.getvalue() == "4 hands, 4 reproduced exactly\n"
     assert cli.main(["replay", str(log)], out=io.StringIO()) == 2
     assert capsys.readouterr().err.endswith(
-        "line 1: ruleset: 'house' is not a built-in ruleset; pass its file with --ruleset "
-        "(a record never names a file to read)\n")
+        "line 1: ruleset: 'Our house 我家' is not a built-in ruleset; pass its file with "
+        "--ruleset (a record never names a file to read)\n")
 
 
 def test_a_record_before_format_2_is_read_with_one_warning(

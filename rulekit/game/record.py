@@ -38,8 +38,10 @@ MAX_EVENTS = 2000
 MAX_TEXT = 400
 MAX_MONEY = 2 ** 53
 _TILE = re.compile(r"[1-9][mps]|[1-7]z|[1-8]f")
-_NAME = re.compile(r"[a-z0-9][a-z0-9_.-]{0,63}")
+_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")               # a pattern id (the schema's)
+_LABEL = re.compile(r"[^\x00-\x1f\x7f]{1,64}")           # a ruleset's name: any label
 _HEX = re.compile(r"[0-9a-f]{64}")
+_WORD = re.compile(r"[a-z_]{1,20}")          # an event's action, a result's win_by
 
 
 class RecordError(RulekitError):
@@ -134,7 +136,7 @@ def check(rec: Any, players: int | None = None) -> str:
 
 def _check_inputs(rec: dict[str, Any], players: int | None) -> int:
     _int(rec["hand"], ("hand",), 0, 2 ** 63)
-    _text(rec["ruleset"], ("ruleset",), _NAME)
+    _text(rec["ruleset"], ("ruleset",), _LABEL)
     names = _list(rec["players"], ("players",), 2, 4)
     if players is not None and len(names) != players:
         raise _fail(("players",), f"{players} players for this ruleset, not {len(names)}")
@@ -166,7 +168,7 @@ def _check_events(events: Any, seats: int) -> None:
                 not set(e) <= {"seat", "action", "tile", "rule"}:
             raise _fail(path, "an event is {seat, action, tile, rule}")
         _int(e["seat"], path + ("seat",), 0, seats - 1)
-        _text(e["action"], path + ("action",), re.compile(r"[a-z_]{1,20}"))
+        _text(e["action"], path + ("action",), _WORD)
         if e["tile"] is not None:
             _text(e["tile"], path + ("tile",), _TILE)
         if "rule" in e:
@@ -182,7 +184,7 @@ def _check_result(res: Any, seats: int) -> None:
     if res["winner"] is not None:
         _int(res["winner"], base + ("winner",), 0, seats - 1)
     if res["win_by"] is not None:
-        _text(res["win_by"], base + ("win_by",), re.compile(r"[a-z_]{1,20}"))
+        _text(res["win_by"], base + ("win_by",), _WORD)
     for i, p in enumerate(_list(res["patterns"], base + ("patterns",), 0, 100)):
         _text(p, base + ("patterns", i), _NAME)
     _int(res["total_fan"], base + ("total_fan",), -10 ** 6, 10 ** 6)
