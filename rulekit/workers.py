@@ -1,4 +1,4 @@
-"""Local worker processes for `rulekit diff` and `rulekit score --jobs`, and how they stop.
+"""Local worker processes (`diff`, `score --jobs`, `simulate --workers`) and how they stop.
 
 `concurrent.futures` with the platform's default start method; workers ignore Ctrl-C (the
 parent handles it once, without a traceback per worker). However a run ends early (a dead
@@ -95,6 +95,8 @@ def _submit(pool: ProcessPoolExecutor, fn: Callable[[T], R], task: T) -> Future[
     """`pool.submit`, with Ctrl-C and SIGTERM held while it may fork the workers: a worker
     is born with them blocked, and takes them (ignored, default) only once `_init` has set
     its handlers, so a signal at that moment never raises the parent's exception in it."""
+    if not hasattr(signal, "pthread_sigmask"):                  # Windows: no masks
+        return pool.submit(fn, task)
     held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
     try:
         return pool.submit(fn, task)
@@ -147,7 +149,8 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 def _init(setup: Callable[[], None] | None, parent: int = 0) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)      # a forked worker inherits `Terminated`
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # held since the fork (`_submit`)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # held since the fork (`_submit`)
     if parent:
         _die_with_parent(parent)
     if setup is not None:
