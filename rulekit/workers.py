@@ -17,7 +17,7 @@ import signal
 import threading
 from collections import deque
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, TypeVar
 
 if TYPE_CHECKING:       # imported when a pool starts: a one-job run never loads them (~10 ms)
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -63,7 +63,7 @@ def sigterm_raises() -> Iterator[None]:
 
 
 def in_order(fn: Callable[[T], R], tasks: Iterable[T], jobs: int, died: str,
-             setup: Callable[[], None] | None = None) -> Iterator[R]:
+             setup: Callable[[], None] | None = None) -> Generator[R, None, None]:
     """`fn(task)` for each task in `jobs` processes, yielded in task order; `died` is the
     `WorkerError`'s message if a worker dies; `setup` runs in each worker first."""
     from concurrent.futures import ProcessPoolExecutor

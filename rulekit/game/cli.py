@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from contextlib import closing
 from typing import Any, TextIO
 
 from rulekit import api
@@ -50,9 +51,10 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
                       log=bool(args.log), versus=other, session_hands=args.session_hands)
     log = HandLog(args.log) if args.log else None      # each hand flushed as it comes
     outs: list[dict[str, Any]] = []
+    runs = parallel.run(tasks, args.workers, args.cluster)
     try:
-        with Progress(args.hands, "simulate") as bar:
-            for res in parallel.run(tasks, args.workers, args.cluster):
+        with Progress(args.hands, "simulate") as bar, closing(runs):   # workers stop on any exit
+            for res in runs:
                 for o in res:
                     if log is not None:
                         log.write(o.pop("log"))

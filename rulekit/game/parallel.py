@@ -3,7 +3,7 @@ a dead worker is a `WorkerError`, Ctrl-C and SIGTERM stop them all), or on a Das
 No scheduler of our own; results come back in task order."""
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+from typing import Any, Generator, Sequence
 
 from rulekit import workers as local
 from rulekit.cluster import ClusterError as ClusterError     # re-exported for callers
@@ -14,7 +14,8 @@ Result = list[dict[str, Any]]
 DIED = "a simulate worker process died (killed, or out of memory); the run is incomplete"
 
 
-def run(tasks: Sequence[Task], workers: int, cluster: str | None = None) -> Iterator[Result]:
+def run(tasks: Sequence[Task], workers: int, cluster: str | None = None
+        ) -> Generator[Result, None, None]:
     """Each task's outcomes, in task order."""
     if cluster is not None:
         yield from dask_map(run_task, tasks, workers, cluster)
