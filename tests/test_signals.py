@@ -156,6 +156,29 @@ def test_sigterm_stops_a_one_process_simulate_and_keeps_its_hands(tmp_path: Path
     assert 16 <= len(hands) < 4000 and hands == list(range(len(hands)))
 
 
+def test_workers_die_with_a_parent_killed_outright(corpus: Path) -> None:
+    proc = start("score", "--jsonl", str(corpus), "--jobs", "2")
+    first_output(proc)
+    assert workers_of(proc)
+    proc.kill()                                      # SIGKILL: no cleanup of its own runs
+    finish(proc)                                     # ... yet no worker is left (Linux)
+    assert proc.returncode == -signal.SIGKILL
+
+
+def test_a_killed_simulate_worker_ends_the_run_with_exit_3(tmp_path: Path) -> None:
+    log = tmp_path / "hands.jsonl"
+    proc = start("simulate", "--hands", "4000", "--workers", "2", "--log", str(log),
+                 "-r", "tianjin-gold8")
+    first_logged(log, proc)
+    os.kill(workers_of(proc)[0], signal.SIGKILL)
+    out, err = finish(proc)
+    assert (proc.returncode, out) == (3, "")
+    assert err == ("rulekit: error: a simulate worker process died (killed, or out of "
+                   "memory); the run is incomplete\n")
+    hands = [json.loads(r)["hand"] for r in log.read_text(encoding="utf-8").splitlines()]
+    assert hands == list(range(len(hands))) and len(hands) >= 16
+
+
 def workers_of(proc: subprocess.Popen[str]) -> list[int]:
     return [p for p in group(proc.pid) if p != proc.pid]
 
