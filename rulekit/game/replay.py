@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any, Iterator, Mapping
 
 from rulekit.game import record
-from rulekit.game.players import ReplayMismatch, Script, ScriptedPlayer, make_player
+from rulekit.game.players import ReplayMismatch, Script, ScriptedPlayer
 from rulekit.game.procedure import Event, IllegalMove, event_dict, play_hand
 from rulekit.game.record import RecordError as RecordError      # re-exported for callers
 from rulekit.game.rules import game_rules
@@ -97,16 +97,14 @@ def _first_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> str:
 
 def derive(rec: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     """The derived fields (`record.DERIVED`) of the hand `rec`'s seed, dealer and players
-    give under `rs`: the hand `simulate` played (rulekit.game.simulate.log_line)."""
-    from rulekit.game.simulate import hand_seed
-    seed = int(rec["seed"])
-    players = [make_player(name, rs, hand_seed(seed, seat))
-               for seat, name in enumerate(rec["players"])]
-    rules = game_rules(rs)
-    got = play_hand(rs, players, seed=seed, dealer=int(rec["dealer"]), rules=rules)
-    d = got.to_dict()
-    d["dealer_sits"] = rules.dealer_sits
-    d["pulls"] = got.settle["pulls"]
+    give under `rs`: played and logged by simulate's own code, so the two cannot drift."""
+    import json
+    from rulekit.game import simulate as sim
+    task = sim.Task(ruleset="", name=rs.name, versus=None, versus_name=None,
+                    players=tuple(rec["players"]), master=0, first_hand=int(rec["hand"]),
+                    hands=1, session_hands=1, log=True)
+    line = sim._one(rs, task, int(rec["seed"]), int(rec["dealer"]), int(rec["hand"]))["log"]
+    d = json.loads(line)
     return {k: d[k] for k in record.DERIVED}
 
 
