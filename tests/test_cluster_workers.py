@@ -10,12 +10,11 @@ import sys
 import threading
 import time
 
+import distributed                  # the test extra installs it: never skipped
 import pytest
 
 from rulekit import cluster
 from rulekit.workers import WorkerError
-
-distributed = pytest.importorskip("distributed")      # the test extra installs it
 BOUND = 120.0
 
 
