@@ -183,3 +183,55 @@ def test_a_record_before_format_2_is_read_with_one_warning(
     assert capsys.readouterr().err == (
         f"rulekit: warning: {log}: 3 record(s) written before format 2 (no digest): an edit "
         "of their seed, dealer or players shows only as the fields it changes\n")
+
+
+def unused_wall_swap(rec: dict[str, Any]) -> tuple[str, int]:
+    """The wall with two tiles swapped that the hand never drew (the scripted replay still
+    reproduces it exactly: only the seed tells), and the first position changed."""
+    from rulekit import api
+    from rulekit.game.replay import replay as scripted
+    rs = api.load_ruleset(rec["ruleset"])
+    tiles = [rec["wall"][i:i + 2] for i in range(0, len(rec["wall"]), 2)]
+    for i in range(len(tiles) // 2, len(tiles) - 1):
+        if tiles[i] != tiles[i + 1]:
+            swapped = tiles[:i] + [tiles[i + 1], tiles[i]] + tiles[i + 2:]
+            if scripted({**rec, "wall": "".join(swapped)}, rs)["same"]:
+                return "".join(swapped), i
+    pytest.fail("no unused pair of tiles in the wall")
+
+
+@pytest.mark.parametrize("field", ["seed", "dice", "indicator", "players", "unused wall tile",
+                                   "a discard"])
+@pytest.mark.parametrize("sealed", [True, False], ids=["format 2", "format 1"])
+def test_the_issues_edits_never_reproduce(records: list[dict[str, Any]], tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str], field: str,
+                                          sealed: bool) -> None:
+    rec = copy.deepcopy(min(records, key=lambda r: len(r["events"])))
+    named = field
+    if field == "seed":
+        rec["seed"] += 1
+    elif field == "dice":
+        rec["dice"][0] = rec["dice"][0] % 6 + 1
+        named = "dice[0]"
+    elif field == "indicator":
+        rec["indicator"] = "1m" if rec["indicator"] != "1m" else "2m"
+    elif field == "players":
+        rec["players"][0] = "random" if rec["players"][0] != "random" else "greedy"
+    elif field == "unused wall tile":
+        rec["wall"], at = unused_wall_swap(rec)
+        named = "wall"
+    else:
+        i = next(i for i, e in enumerate(rec["events"]) if e["action"] == "discard")
+        rec["events"][i]["tile"] = "9s" if rec["events"][i]["tile"] != "9s" else "8s"
+        named = f"events[{i}].tile"
+    if not sealed:
+        rec = {k: v for k, v in rec.items() if k not in ("format", "digest")}
+    code, text = replay(rec, tmp_path / "edited.jsonl", capsys)
+    assert code == 1 and "Traceback" not in text, text
+    report = json.loads(text.splitlines()[0])
+    why = report["not_authentic"][0]["why"]
+    assert report["reproduced"] == 0
+    if sealed or field not in ("seed", "players"):
+        assert why.startswith(named + ":"), why
+    if field == "unused wall tile":
+        assert why.startswith(f"wall: tile {at} recorded ")
