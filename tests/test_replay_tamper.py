@@ -235,3 +235,20 @@ def test_the_issues_edits_never_reproduce(records: list[dict[str, Any]], tmp_pat
         assert why.startswith(named + ":"), why
     if field == "unused wall tile":
         assert why.startswith(f"wall: tile {at} recorded ")
+
+
+def test_an_edited_record_is_not_compared_under_another_ruleset(
+        records: list[dict[str, Any]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    edited = copy.deepcopy(records[1])
+    edited["result"]["total_fan"] += 1
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n"
+                           for r in (records[0], edited, records[2])), encoding="utf-8")
+    out = io.StringIO()
+    assert cli.main(["replay", str(log), "--ruleset", "tianjin-gold8", "--format", "json"],
+                    out=out) == 1
+    report = json.loads(out.getvalue())
+    assert report["not_authentic"] == [{"line": 2, "why": report["not_authentic"][0]["why"]}]
+    assert report["not_authentic"][0]["why"].startswith("result.total_fan: recorded ")
+    assert report["diverged"] == [] and report["hands"] == 3

@@ -87,8 +87,9 @@ def replay(args: argparse.Namespace, out: TextIO) -> int:
     own_only = True
     for n, rec, own, warning in read_log(args.log, given):
         unsealed += bool(warning)
-        rs = own if own is not None and (given is None or given is own) else given
-        assert rs is not None
+        rs = own if given is None or given is own else given
+        if rs is None:              # read_log refuses a record with neither
+            raise GameUsageError(f"{args.log}: line {n}: no ruleset to replay it under")
         own_only = own_only and rs is own
         why = replay_mod.proof(rec, own)
         got = replay_one(rec, rs) if why is None else \
@@ -130,7 +131,8 @@ def _replay_report(rows: list[dict[str, Any]], other: bool) -> dict[str, Any]:
         "reproduced": sum(1 for r in rows if r["same"] and r["authentic"] is None),
         "not_authentic": [{"line": r["line"], "why": r["authentic"]}
                           for r in rows if r["authentic"] is not None],
-        "diverged": [{"line": r["line"], "why": r["mismatch"]} for r in rows if r["diverged"]],
+        "diverged": [{"line": r["line"], "why": r["mismatch"]} for r in rows
+                     if r["diverged"] and r["authentic"] is None],
         "changed": [{k: r[k] for k in ("line", "hand", "old", "new")} for r in changed],
         "money_difference": [mean([r["delta"][s] for r in rows if not r["diverged"]])
                              for s in range(seats)] if other else [],
