@@ -216,3 +216,33 @@ def test_a_full_disk_under_the_log_is_one_line_naming_it(
     assert cli.main(["simulate", "--hands", "20", "--log", str(FULL)], out=io.StringIO()) == 3
     assert capsys.readouterr().err == ("rulekit: error: --log /dev/full: cannot write: "
                                        "No space left on device\n")
+
+
+def test_a_log_write_that_fails_part_way_leaves_whole_records(tmp_path: Path) -> None:
+    from rulekit.game.logfile import HandLog
+    from rulekit.outputs import OutputError
+    path = tmp_path / "hands.jsonl"
+    log = HandLog(str(path))
+    log.write('{"hand": 0}')
+    real = log.fh
+
+    class Filling:
+        """Takes five bytes, then the disk is full."""
+
+        calls = 0
+
+        def write(self, data: bytes) -> int:
+            Filling.calls += 1
+            if Filling.calls == 1:
+                return real.write(data[:5]) or 0
+            raise OSError(28, "No space left on device")
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(real, name)
+
+    log.fh = Filling()  # type: ignore[assignment]
+    with pytest.raises(OutputError, match=r"^--log .*hands.jsonl: cannot write: No space "
+                                          r"left on device$"):
+        log.write('{"hand": 1}')
+    log.close()
+    assert path.read_bytes() == b'{"hand": 0}\n'
