@@ -14,6 +14,7 @@ task that killed its workers (Dask's `KilledWorker`) does.
 from __future__ import annotations
 
 import importlib
+import logging
 import time
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
@@ -44,9 +45,10 @@ def dask_map(fn: Callable[[T], R], tasks: Sequence[T], workers: int, address: st
     cluster = None
     try:
         if address == "local":
+            # its workers' warnings (tasks cancelled when a run is stopped) are not ours to show
             cluster = distributed.LocalCluster(n_workers=max(1, workers), threads_per_worker=1,
                                                host="127.0.0.1", dashboard_address=None,
-                                               processes=True)
+                                               processes=True, silence_logs=logging.ERROR)
             client = distributed.Client(cluster)
         else:
             client = distributed.Client(address, timeout="10s")

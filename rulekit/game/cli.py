@@ -44,9 +44,9 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
         raise GameUsageError(f"simulate: --versus {other.name} seats {other.players} players, "
                              f"{rs.name} {rs.players}")
     players = _players(args.players, rs.players)
-    # locally one session a task, so each finished session reaches the log at once (a run
-    # stopped early keeps it); a cluster gets fewer, larger tasks
-    chunks = max(1, args.workers) * 4 if args.cluster else -(-args.hands // args.session_hands)
+    # one session a task, so each finished session reaches the log at once (a run stopped
+    # early keeps it); a task costs a cluster a few milliseconds
+    chunks = -(-args.hands // args.session_hands)
     tasks = sim.tasks(rs, players, args.hands, args.seed, chunks=chunks,
                       log=bool(args.log), versus=other, session_hands=args.session_hands)
     log = HandLog(args.log) if args.log else None      # each hand flushed as it comes
