@@ -171,7 +171,8 @@ def test_simulates_own_log_of_a_file_ruleset_replays(tmp_path: Path,
 def test_a_record_before_format_2_is_read_with_one_warning(
         records: list[dict[str, Any]], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    old = [{k: v for k, v in r.items() if k not in ("format", "digest")} for r in records]
+    old = [{k: v for k, v in copy.deepcopy(r).items() if k not in ("format", "digest")}
+           for r in records]
     old[1]["events"][5]["seat"] = (old[1]["events"][5]["seat"] + 1) % 4
     log = tmp_path / "old.jsonl"
     log.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in old))
