@@ -7,6 +7,7 @@ played again from its seed, dealer and players (`derive`, as `simulate` played i
 every other field as recorded, down to the first differing event or tile."""
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any, Iterator, Mapping
 
@@ -119,8 +120,8 @@ def proof(rec: Mapping[str, Any], rs: Ruleset | None) -> str | None:
         diff = next((d for k in record.DERIVED
                      if (d := first_difference(rec[k], derived[k], (k,))) is not None), None)
     if edit is not None:
-        if diff is not None and diff.split(":")[0].split(".")[0].split("[")[0] == edit:
-            return diff
+        if diff is not None and re.split(r"[.\[:]", diff, maxsplit=1)[0] == edit:
+            return diff                 # the edited field, down to the item that differs
         return f"{edit}: edited since the record was written (its digest does not match)"
     return diff
 
