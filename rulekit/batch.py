@@ -10,7 +10,7 @@ the job count; chunks are written in input order as they complete. A worker that
 from __future__ import annotations
 
 import gc
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from typing import IO, Any, Callable, Iterator
 
 from rulekit import api, jsonio, workers
@@ -103,7 +103,8 @@ def score_lines(fh: IO[bytes], out: IO[str], ref: str, *, outside: bool, jobs: i
     results = workers.in_order(
         score_chunk, _chunks(fh, ref, outside, chunk), jobs, "a score worker process died "
         "(killed, or out of memory); the output is incomplete", setup=_batch_gc)
-    with _collecting_less():
+    # closed on any way out (a failed write, a signal): the workers stop before this returns
+    with _collecting_less(), closing(results):
         for chunk_text, chunk_failed in results:
             out.write(chunk_text)
             failed += chunk_failed

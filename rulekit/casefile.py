@@ -491,9 +491,11 @@ def updated(cf: CaseFile, outcomes: Sequence[Outcome]) -> tuple[str, tuple[Chang
 
 def write_atomic(path: Path, text: str) -> None:
     """Write a temporary file beside `path` and rename it over: a kill mid-write leaves the
-    old file or the new one, never a truncated one."""
+    old file or the new one, never a truncated one. A symlink is followed: the file it
+    points to is updated and the link stays a link."""
+    target = Path(os.path.realpath(path))
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as err:
         raise CaseFileError([f"{shown_path(path)}:1: cannot write: {err.strerror}"]) from None
     try:
@@ -502,10 +504,10 @@ def write_atomic(path: Path, text: str) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         try:
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
         except OSError:
             pass
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException as err:
         try:
             os.unlink(tmp)

@@ -2,12 +2,14 @@
 
 Exit codes: 0 done (a hand that does not win is not an error), 1 some `--jsonl` lines or
 `rulekit test` cases failed, 2 bad input (one line on stderr naming the problem), 3 a worker
-process of `diff` or `score --jobs` died, 130 Ctrl-C.
+process of `diff`, `score --jobs` or `simulate --workers` died or an output could not be
+written (a full disk), 130 Ctrl-C, 143 SIGTERM (workers stopped, one line on stderr).
 """
 from __future__ import annotations
 
 import argparse
 import atexit
+import contextlib
 import gc
 import io
 import json
@@ -698,20 +700,16 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    out = out or _utf8_stdout()
+    from rulekit import outputs, workers
+    stream = out or _utf8_stdout()
+    out = outputs.guarded(stream, "stdout")
     try:
         args = build_parser().parse_args(argv)
-        if not args.allow_extends_outside:
-            return COMMANDS[args.command](args, out)
-        before = os.environ.get(resolve.ALLOW_OUTSIDE_ENV)
-        os.environ[resolve.ALLOW_OUTSIDE_ENV] = "1"     # for this command only
-        try:
-            return COMMANDS[args.command](args, out)
-        finally:
-            if before is None:
-                os.environ.pop(resolve.ALLOW_OUTSIDE_ENV, None)
-            else:
-                os.environ[resolve.ALLOW_OUTSIDE_ENV] = before
+        # SIGTERM takes Ctrl-C's way out (rulekit.workers); uvicorn handles its own
+        with workers.sigterm_raises() if args.command != "serve" else contextlib.nullcontext():
+            code = _command(args, out)
+            out.flush()
+            return code
     except RulesetError as err:
         for line in err.problems:
             sys.stderr.write(f"rulekit: {line}\n")
@@ -721,14 +719,51 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except workers.Terminated:
+        sys.stderr.write("rulekit: stopped by SIGTERM\n")
+        return 143
     except KeyboardInterrupt:
+        sys.stderr.write("rulekit: interrupted\n")
         return 130
+    except workers.WorkerError as err:
+        sys.stderr.write(f"rulekit: error: {err}\n")
+        return 3
+    except outputs.OutputError as err:
+        sys.stderr.write(f"rulekit: error: {err}\n")
+        if stream is sys.stdout:
+            _discard_stdout()
+        return 3
     except SystemExit as exc:          # --help
         return int(exc.code or 0)
     except Exception as exc:  # noqa: BLE001 - the last guard: no traceback reaches a user
         sys.stderr.write(f"rulekit: internal error: {type(exc).__name__}: "
                          f"{_one_line(str(exc))} (please report this)\n")
         return 3
+
+
+def _command(args: argparse.Namespace, out: TextIO) -> int:
+    if not args.allow_extends_outside:
+        return COMMANDS[args.command](args, out)
+    before = os.environ.get(resolve.ALLOW_OUTSIDE_ENV)
+    os.environ[resolve.ALLOW_OUTSIDE_ENV] = "1"     # for this command only
+    try:
+        return COMMANDS[args.command](args, out)
+    finally:
+        if before is None:
+            os.environ.pop(resolve.ALLOW_OUTSIDE_ENV, None)
+        else:
+            os.environ[resolve.ALLOW_OUTSIDE_ENV] = before
+
+
+def _discard_stdout() -> None:
+    """After a failed write to stdout, what is still buffered goes nowhere: else the
+    interpreter's flush at exit fails again and prints its own traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _utf8_stdout() -> TextIO:

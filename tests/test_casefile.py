@@ -352,6 +352,24 @@ cases:
     assert run("test", str(p))[0] == 0
 
 
+def test_update_through_a_symlink_writes_its_target(tmp_path: Path) -> None:
+    real = write(tmp_path, """ruleset: tianjin
+cases:
+  - name: block
+    hand: {indicator: 3s, hand: 234m567p111z666z8p, win_tile: 8p}
+    expect: {win: true, hand_fan: 3}
+""")
+    (tmp_path / "linked").mkdir()
+    link = tmp_path / "linked" / "cases.yaml"
+    link.symlink_to(real)
+    code, out = run("test", "--update", str(link))
+    assert code == 0, out
+    assert link.is_symlink() and link.resolve() == real.resolve()      # still the link
+    assert "expect: {win: true, hand_fan: 2}" in real.read_text(encoding="utf-8")
+    assert sorted(p.name for p in (tmp_path / "linked").iterdir()) == ["cases.yaml"]
+    assert run("test", str(link))[0] == 0
+
+
 def test_settle_cases(tmp_path: Path) -> None:
     p = write(tmp_path, """ruleset: tianjin
 cases:

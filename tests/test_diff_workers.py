@@ -1,7 +1,9 @@
 """`rulekit diff`'s worker processes: a dead worker or Ctrl-C ends the run cleanly.
 
 These run the CLI as a subprocess over a corpus large enough to keep two workers busy, act on
-the workers as soon as they exist, and bound every wait.
+the workers as soon as they exist (a real event: the tasks are submitted when they start, so
+any worker's death breaks the run, whatever it was doing), and bound every wait generously
+(a wait that long is a hang, not a slow machine).
 """
 from __future__ import annotations
 
@@ -41,13 +43,15 @@ def start_diff(corpus: Path) -> subprocess.Popen[str]:
                             text=True, start_new_session=True)
 
 
+BOUND = 300.0
+
+
 def test_a_killed_worker_ends_the_run_with_exit_3(big_corpus: Path) -> None:
     proc = start_diff(big_corpus)
     try:
-        pids = workers(proc)
-        time.sleep(0.2)                              # mid-chunk: its task is lost
-        os.kill(pids[0], signal.SIGKILL)
-        out, err = proc.communicate(timeout=30)
+        pids = workers(proc, timeout=BOUND)
+        os.kill(pids[0], signal.SIGKILL)             # its task, if any, is lost
+        out, err = proc.communicate(timeout=BOUND)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -60,17 +64,16 @@ def test_a_killed_worker_ends_the_run_with_exit_3(big_corpus: Path) -> None:
 def test_ctrl_c_exits_130_without_tracebacks(big_corpus: Path) -> None:
     proc = start_diff(big_corpus)
     try:
-        pids = workers(proc)
-        time.sleep(0.2)                              # the workers are busy scoring
+        pids = workers(proc, timeout=BOUND)
         os.killpg(proc.pid, signal.SIGINT)           # as a terminal does: the whole group
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=BOUND)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130
-    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert err == "rulekit: interrupted\n"
     assert out == ""
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + BOUND
     while time.monotonic() < deadline and any(alive(p) for p in pids):
         time.sleep(0.05)
     assert not any(alive(p) for p in pids)          # no worker left running

@@ -97,7 +97,7 @@ def test_replay_refuses_a_broken_record_in_one_line(tmp_path: Path,
     log.write_text('{"wall": "1m2m", "hun_dice": [3, 4], "dealer": 0, "events": []}\n')
     code, _ = run("replay", str(log))
     err = capsys.readouterr().err
-    assert code == 2 and err.count("\n") == 1 and "wall: not a permutation" in err
+    assert code == 2 and err.count("\n") == 1 and err.endswith("bad.jsonl: line 1: hand: missing\n")
 
 
 def test_simulate_refuses_bad_players(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import IO, Any, TextIO
+from contextlib import closing
+from typing import Any, TextIO
 
 from rulekit import api
 from rulekit.errors import RulekitError
 from rulekit.game import parallel, simulate as sim, summary
+from rulekit.game.logfile import HandLog
 from rulekit.game.players import PLAYERS
+from rulekit.game import replay as replay_mod
 from rulekit.game.replay import replay as replay_one
 from rulekit.game.stats import mean
 
@@ -30,13 +33,6 @@ def _players(text: str | None, seats: int) -> list[str]:
     return names
 
 
-def _open_log(path: str) -> IO[str]:
-    try:
-        return open(path, "w", encoding="utf-8", newline="\n")
-    except OSError as err:
-        raise GameUsageError(f"{path}: cannot write: {err.strerror}") from None
-
-
 def simulate(args: argparse.Namespace, out: TextIO) -> int:
     from rulekit.progress import Progress
     if args.hands < 0 or args.workers < 1 or args.session_hands < 1:
@@ -48,17 +44,20 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
         raise GameUsageError(f"simulate: --versus {other.name} seats {other.players} players, "
                              f"{rs.name} {rs.players}")
     players = _players(args.players, rs.players)
-    chunks = max(1, args.workers) * 4 if (args.workers > 1 or args.cluster) else 1
+    # one session a task, so each finished session reaches the log at once (a run stopped
+    # early keeps it); a task costs a cluster a few milliseconds
+    chunks = -(-args.hands // args.session_hands)
     tasks = sim.tasks(rs, players, args.hands, args.seed, chunks=chunks,
                       log=bool(args.log), versus=other, session_hands=args.session_hands)
-    log = _open_log(args.log) if args.log else None
+    log = HandLog(args.log) if args.log else None      # each hand flushed as it comes
     outs: list[dict[str, Any]] = []
+    runs = parallel.run(tasks, args.workers, args.cluster)
     try:
-        with Progress(args.hands, "simulate") as bar:
-            for res in parallel.run(tasks, args.workers, args.cluster):
+        with Progress(args.hands, "simulate") as bar, closing(runs):   # workers stop on any exit
+            for res in runs:
                 for o in res:
                     if log is not None:
-                        log.write(o.pop("log") + "\n")
+                        log.write(o.pop("log"))
                         if "versus" in o:
                             o["versus"].pop("log", None)
                     outs.append(o)
@@ -77,28 +76,39 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def replay(args: argparse.Namespace, out: TextIO) -> int:
-    """Every record re-played: exact under its own ruleset, or the differences under
-    --ruleset. Exit 1 if a record does not reproduce (own ruleset only)."""
-    from rulekit import jsonio
-    try:
-        fh = open(args.log, "rb")
-    except OSError as err:
-        raise GameUsageError(f"{args.log}: cannot open: {err.strerror}") from None
+    """Every record proved and re-played: exact under its own ruleset, or the differences
+    under --ruleset. Exit 1 if a record is not authentic or (own ruleset only) does not
+    reproduce; 2 if one is not a hand record at all."""
+    import sys
+    from rulekit.game.replay import read_log
+    given = api.load_ruleset(args.ruleset) if args.ruleset else None
     rows: list[dict[str, Any]] = []
-    with fh:
-        for n, rec, problem in jsonio.iter_lines(fh):
-            if problem is not None or not isinstance(rec, dict):
-                why = problem or f"line {n}: not a hand record"
-                raise GameUsageError(f"{args.log}: {why}")
-            rs = api.load_ruleset(args.ruleset or rec.get("ruleset") or api.DEFAULT_RULESET)
-            got = replay_one(rec, rs)
-            rows.append(_row(n, rec, got, rs.name))
-    report = _replay_report(rows, args.ruleset is not None)
+    unsealed = 0
+    own_only = True
+    for n, rec, own, warning in read_log(args.log, given):
+        unsealed += bool(warning)
+        rs = own if given is None or given is own else given
+        if rs is None:              # read_log refuses a record with neither
+            raise GameUsageError(f"{args.log}: line {n}: no ruleset to replay it under")
+        own_only = own_only and rs is own
+        why = replay_mod.proof(rec, own)
+        got = replay_one(rec, rs) if why is None else \
+            {"same": False, "mismatch": why, "result": None}
+        row = _row(n, rec, got, rs.name)
+        row["authentic"] = why
+        rows.append(row)
+    if unsealed:
+        sys.stderr.write(f"rulekit: warning: {args.log}: {unsealed} record(s) written before "
+                         f"format 2 (no digest): an edit of their seed, dealer or players "
+                         f"shows only as the fields it changes\n")
+    report = _replay_report(rows, not own_only)
     if args.format == "json":
         out.write(json.dumps(report, ensure_ascii=False) + "\n")
     else:
         out.write(_replay_text(report))
-    return 0 if args.ruleset is not None or report["reproduced"] == report["hands"] else 1
+    if report["not_authentic"]:
+        return 1
+    return 0 if not own_only or report["reproduced"] == report["hands"] else 1
 
 
 def _row(line: int, rec: dict[str, Any], got: dict[str, Any], name: str) -> dict[str, Any]:
@@ -118,19 +128,25 @@ def _replay_report(rows: list[dict[str, Any]], other: bool) -> dict[str, Any]:
     changed = [r for r in rows if r["old"] != r["new"] and not r["diverged"]]
     return {
         "hands": len(rows),
-        "reproduced": sum(1 for r in rows if r["same"]),
-        "diverged": [{"line": r["line"], "why": r["mismatch"]} for r in rows if r["diverged"]],
+        "reproduced": sum(1 for r in rows if r["same"] and r["authentic"] is None),
+        "not_authentic": [{"line": r["line"], "why": r["authentic"]}
+                          for r in rows if r["authentic"] is not None],
+        "diverged": [{"line": r["line"], "why": r["mismatch"]} for r in rows
+                     if r["diverged"] and r["authentic"] is None],
         "changed": [{k: r[k] for k in ("line", "hand", "old", "new")} for r in changed],
         "money_difference": [mean([r["delta"][s] for r in rows if not r["diverged"]])
                              for s in range(seats)] if other else [],
         "not_reproduced": [{"line": r["line"], "why": r["mismatch"]}
-                           for r in rows if not r["same"] and not other],
+                           for r in rows if not r["same"] and not other
+                           and r["authentic"] is None],
     }
 
 
 def _replay_text(rep: dict[str, Any]) -> str:
     from rulekit.game.stats import shown
     lines = [f"{rep['hands']} hands, {rep['reproduced']} reproduced exactly"]
+    for d in rep["not_authentic"][:20]:
+        lines.append(f"  line {d['line']}: not authentic: {d['why']}")
     for d in rep["not_reproduced"][:20]:
         lines.append(f"  line {d['line']}: {d['why']}")
     if rep["money_difference"]:

@@ -1,18 +1,21 @@
-"""Running simulation tasks: in this process, in a local process pool (concurrent.futures),
-or on a Dask cluster. No scheduler of our own; results come back in task order."""
+"""Running simulation tasks: in this process, in local worker processes (rulekit.workers:
+a dead worker is a `WorkerError`, Ctrl-C and SIGTERM stop them all), or on a Dask cluster.
+No scheduler of our own; results come back in task order."""
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Iterator, Sequence
+from typing import Any, Generator, Sequence
 
+from rulekit import workers as local
 from rulekit.cluster import ClusterError as ClusterError     # re-exported for callers
 from rulekit.cluster import dask_map
 from rulekit.game.simulate import Task, run_task
 
 Result = list[dict[str, Any]]
+DIED = "a simulate worker process died (killed, or out of memory); the run is incomplete"
 
 
-def run(tasks: Sequence[Task], workers: int, cluster: str | None = None) -> Iterator[Result]:
+def run(tasks: Sequence[Task], workers: int, cluster: str | None = None
+        ) -> Generator[Result, None, None]:
     """Each task's outcomes, in task order."""
     if cluster is not None:
         yield from dask_map(run_task, tasks, workers, cluster)
@@ -20,5 +23,4 @@ def run(tasks: Sequence[Task], workers: int, cluster: str | None = None) -> Iter
         for t in tasks:
             yield run_task(t)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            yield from pool.map(run_task, tasks)
+        yield from local.in_order(run_task, tasks, min(workers, len(tasks)), DIED)

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from rulekit.game.players import make_player
 from rulekit.game.procedure import HandRecord, play_hand
+from rulekit.game.record import seal
 from rulekit.game.rules import GameRules, game_rules
 from rulekit.ruleset.model import Ruleset, load_merged
 
@@ -110,7 +111,7 @@ def log_line(rec: HandRecord, rs: Ruleset, rules: GameRules, players: Sequence[s
     d.update(rec.to_dict())
     d["dealer_sits"] = rules.dealer_sits
     d["pulls"] = rec.settle["pulls"]
-    return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(seal(d), ensure_ascii=False, separators=(",", ":"))
 
 
 def tasks(rs: Ruleset, players: Sequence[str], hands: int, seed: int, *, chunks: int,
