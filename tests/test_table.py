@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st_
@@ -212,3 +213,20 @@ def test_logs_of_fixed_seeds_are_pinned() -> None:
         ts = tasks(rs, list(players), 8, 11, chunks=1, log=True, session_hands=8)
         lines = [o["log"] for task in ts for o in run_task(task)]
         assert hashlib.sha256("\n".join(lines).encode()).hexdigest() == digest, name
+
+
+def test_sit_and_pull_choices_are_logged_and_replay(tmp_path: Path) -> None:
+    """The built-in players sit and pull as game.dealer_sits / game.pulls say; the record
+    keeps the choices (dealer_sits, pulls) and a replay answers from them."""
+    from rulekit.game.replay import replay
+    from rulekit.game.simulate import run_task, tasks
+    path = tmp_path / "sits.yaml"
+    path.write_text("extends: tianjin\nname: sits\ngame: {dealer_sits: true, pulls: 1}\n")
+    rs = rulekit.load_ruleset(str(path))
+    ts = tasks(rs, ["greedy", "random", "greedy", "random"], 6, 3, chunks=1, log=True)
+    for o in (o for task in ts for o in run_task(task)):
+        rec = json.loads(o["log"])
+        assert rec["dealer_sits"] is True
+        assert rec["pulls"] == [0 if s == rec["dealer"] else 1 for s in range(4)]
+        got = replay(rec, rs)
+        assert got["same"], got["mismatch"]

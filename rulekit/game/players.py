@@ -225,22 +225,19 @@ class GreedyPlayer(Player):
         self.scorer = WaitScorer(rs) if rs is not None else None
 
     def act(self, obs: Observation, legal: list[Action]) -> Action:
-        got = self.table_choice(legal)
-        if got is not None:
-            return got
-        what = {a["action"] for a in legal}
-        if "win" in what:
+        first = legal[0]["action"]
+        if first == "win":
             return legal[0]
-        if "discard" in what:
-            kongs = find(legal, "kong")
-            if kongs:
+        if legal[-1]["action"] == "discard":          # own turn: kongs, then discards
+            if first == "kong":
+                kongs = find(legal, "kong")
                 k = self.choose_kong(obs, [(tile_of(a), a["kind"]) for a in kongs])
                 if k is not None:
                     return actions.kong(*k)
             return actions.discard(self.choose_discard(obs, legal))
-        if "pung" in what:
-            return {"action": self.choose_claim(obs, "kong" in what)}
-        return default_choice(legal)
+        if len(legal) > 1 and legal[1]["action"] == "pung":
+            return {"action": self.choose_claim(obs, len(legal) > 2)}
+        return self.table_choice(legal) or default_choice(legal)
 
     def choose_discard(self, obs: Observation, legal: list[Action]) -> int:
         c, h, m = split_counts(obs)

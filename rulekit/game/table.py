@@ -54,6 +54,7 @@ class Table:
         self._open: dict[int, Request] = {}
         self._answers: dict[int, Action] = {}
         self._group = False
+        self._pending: tuple[int, ...] = ()
         self.over = False
         self._advance(None)
 
@@ -61,23 +62,24 @@ class Table:
         try:
             got = self._run.send(answer)
         except StopIteration:
-            self._open = {}
+            self._open, self._pending = {}, ()
             self.over = True
             return
         if isinstance(got, Request):
-            self._open, self._group = {got.seat: got}, False
+            self._open, self._group, self._pending = {got.seat: got}, False, (got.seat,)
         else:
             self._open, self._group = {r.seat: r for r in got}, True
+            self._pending = tuple(sorted(self._open))
             self._answers = {}
 
     def pending(self) -> tuple[int, ...]:
         """The seats that must decide now, in seat order; () once the hand is over."""
-        return tuple(sorted(self._open))
+        return self._pending
 
     def legal(self, seat: int) -> list[Action]:
         """Fresh copies of the seat's legal actions; [] for a seat not pending."""
         r = self._open.get(seat)
-        return [a.copy() for a in r.legal] if r is not None else []
+        return list(map(dict.copy, r.legal)) if r is not None else []
 
     def act(self, seat: int, action: Action) -> None:
         """Apply the seat's answer and advance the hand to the next decision."""
@@ -95,6 +97,7 @@ class Table:
             return
         self._answers[seat] = mine
         del self._open[seat]
+        self._pending = tuple(sorted(self._open))
         if not self._open:
             self._advance(self._answers)
 
