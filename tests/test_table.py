@@ -7,6 +7,7 @@ import dataclasses
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings, strategies as st_
@@ -230,3 +231,31 @@ def test_sit_and_pull_choices_are_logged_and_replay(tmp_path: Path) -> None:
         assert rec["pulls"] == [0 if s == rec["dealer"] else 1 for s in range(4)]
         got = replay(rec, rs)
         assert got["same"], got["mismatch"]
+
+
+def test_players_hooks_see_their_own_events() -> None:
+    """`start`, `event` (only what the seat may see, every event once, in order) and `end`."""
+    class Listener(Plan):
+        def __init__(self) -> None:
+            super().__init__()
+            self.calls: list[Any] = []
+
+        def start(self, seat: int, ruleset: str) -> None:
+            self.calls.append(("start", seat, ruleset))
+
+        def event(self, event: dict[str, Any]) -> None:
+            self.calls.append(event)
+
+        def end(self, result: dict[str, Any]) -> None:
+            self.calls.append(("end", result["winner"]))
+
+    players = [Listener() for _ in range(4)]
+    rec = play_hand(TJ, players, seed=7)
+    for seat, p in enumerate(players):
+        assert p.calls[0] == ("start", seat, "tianjin")
+        assert p.calls[-1] == ("end", rec.result["winner"])
+        events = p.calls[1:-1]
+        assert len(events) == 4 + len(rec.events)       # 坐莊, 3 × 拉莊, then the log
+        mine = [e for e in events if e["seat"] == seat and e["action"] == "draw"]
+        others = [e for e in events if e["seat"] != seat and e["action"] == "draw"]
+        assert all(e["tile"] for e in mine) and not any(e["tile"] for e in others)

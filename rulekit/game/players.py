@@ -51,7 +51,11 @@ class Player:
         return None
 
     def start(self, seat: int, ruleset: str) -> None:
-        """Called before a hand (optional)."""
+        """Called before a hand with the seat and the ruleset's name (optional)."""
+
+    def event(self, event: dict[str, Any]) -> None:
+        """Called with each event the seat may see, in order (optional; `play_hand` calls it
+        only for players that override it)."""
 
     def end(self, result: dict[str, Any]) -> None:
         """Called after a hand with its result (optional)."""

@@ -166,7 +166,21 @@ def play_hand(rs: Ruleset, players: Sequence[Player], *, seed: int | None, deale
         raise RulekitError(f"{len(players)} players for a {rules.players}-player ruleset")
     t = Table(rs, seed, dealer, scores, rules=rules, order=order, hun_dice=hun_dice,
               observer=observer)
+    for seat, p in enumerate(players):
+        p.start(seat, rs.name)
+    listening = [s for s, p in enumerate(players) if type(p).event is not Player.event]
+    seen = [0] * len(players)
     while not t.over:
         for seat in t.pending():
             t.act(seat, players[seat].act(t.observation(seat), t.legal(seat)))
-    return t.record()
+        for s in listening:
+            for e in t.events(s, seen[s]):
+                players[s].event(e)
+                seen[s] += 1
+    rec = t.record()
+    for s in listening:
+        for e in t.events(s, seen[s]):
+            players[s].event(e)
+    for p in players:
+        p.end(rec.result)
+    return rec
