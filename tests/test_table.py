@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from hypothesis import given, settings, strategies as st_
 
 import rulekit
 from game_script import Plan, stacked
+from test_game_invariants import check_conserved
 from rulekit.game import IllegalMove, Observation, Table, make_player, play_hand
 from rulekit.game.actions import Action
 from rulekit.game.observation import HIDDEN
@@ -21,6 +23,14 @@ from rulekit.game.state import CONCEALED, GOLDEN
 from rulekit.tiles import NUM_KINDS, TILE_NAMES
 
 TJ = rulekit.load_ruleset("tianjin")
+_OVERLAYS = Path(tempfile.mkdtemp(prefix="rulekit-table-test-"))
+(_OVERLAYS / "every-switch.yaml").write_text(
+    "extends: tianjin-dianpao\nname: every-switch\nscoring: {multiply: {tian_ting: 2}}\n"
+    "game: {rob_kong: true, claims_on_last_four: false, earthly_as_heavenly: true,\n"
+    "       pung_hun: true, draw_game_at: wall_empty}\n", encoding="utf-8")
+RULESETS = {name: rulekit.load_ruleset(name) for name in
+            ("tianjin", "tianjin-flowers", "tianjin-dianpao", "tianjin-3p")}
+RULESETS["every-switch"] = rulekit.load_ruleset(str(_OVERLAYS / "every-switch.yaml"))
 IND, DICE = "7z", (3, 4)           # as in test_game_scripted: hun 白 and 中
 FAR = ["1m4m7m1p4p7p1s4s7s1z2z3z4z6z", "2m5m8m2p5p8p2s5s8s1z2z3z4z",
        "3m6m9m3p6p9p3s6s9s1z2z3z6z", "1m5m9m1p5p9p1s5s9s1z2z3z4z"]
@@ -82,19 +92,19 @@ def step_randomly(t: Table, rng: random.Random, check: bool) -> None:
     t.act(seat, rng.choice(legal))
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=st_.integers(0, 2 ** 32), dealer=st_.integers(0, 3),
-       ruleset=st_.sampled_from(["tianjin", "tianjin-flowers", "tianjin-dianpao"]))
+@settings(max_examples=50, deadline=None)
+@given(seed=st_.integers(0, 2 ** 32), dealer=st_.integers(0, 2),
+       ruleset=st_.sampled_from(sorted(RULESETS)))
 def test_observations_hide_what_a_seat_may_not_know(seed: int, dealer: int,
                                                     ruleset: str) -> None:
-    t = Table(rulekit.load_ruleset(ruleset), seed, dealer)
+    t = Table(RULESETS[ruleset], seed, dealer, observer=check_conserved)
     rng = random.Random(seed)
     steps = 0
     while not t.over:
         step_randomly(t, rng, check=True)
         steps += 1
     assert steps > 4 and t.pending() == () and t.legal(0) == []
-    for seat in range(4):
+    for seat in range(t.rules.players):
         check_events(t, seat)
     assert sum(t.record().result["payments"]) == 0
 
