@@ -44,7 +44,9 @@ def check_observation(t: Table, seat: int, obs: Observation) -> None:
     assert list(obs.hand) == st.seats[seat].counts
     assert obs.tiles_held == tuple(sum(s.counts) for s in st.seats)
     assert obs.wall_left == st.wall.live(t.rules.draw_game_at)
-    assert obs.indicator == st.wall.indicator and obs.hun == st.hun
+    dealt = t._hand.seen.dealt
+    assert obs.indicator == (st.wall.indicator if dealt else None)
+    assert obs.hun == (st.hun if dealt else ())
     for s, seat_state in enumerate(st.seats):
         assert obs.discards[s] == tuple(seat_state.river)
         assert obs.flowers[s] == tuple(seat_state.flowers)
@@ -76,7 +78,9 @@ def assert_blind_to_hidden(t: Table, seat: int, obs: Observation) -> None:
             held[rng.randrange(len(held))] = rng.randrange(NUM_KINDS)   # another tile
             s.counts[:] = [held.count(k) for k in range(NUM_KINDS)]
     w = st.wall
-    taken = set(w.tail_order[:w.taken_tail]) | {w.indicator_at}
+    taken = set(w.tail_order[:w.taken_tail])
+    if t._hand.seen.dealt:                     # face up from 開混 on
+        taken.add(w.indicator_at)
     rest = [i for i in range(w.head, len(w.tiles)) if i not in taken]
     shuffled = [w.tiles[i] for i in rest]
     rng.shuffle(shuffled)

@@ -41,7 +41,7 @@ class Observation:
     melds: tuple[tuple[MeldView, ...], ...]    # per seat, in the order declared
     discards: tuple[tuple[int, ...], ...]      # per seat, the river (claimed tiles leave it)
     flowers: tuple[tuple[int, ...], ...]       # per seat, shown
-    indicator: int
+    indicator: int | None                      # None before the deal (開混 follows it)
     hun: tuple[int, ...]
     tiles_held: tuple[int, ...]                # per seat, concealed tiles
     wall_left: int                             # tiles the head may still draw before 荒莊
@@ -75,7 +75,7 @@ class Observation:
             "melds": [[_meld_dict(m) for m in ms] for ms in self.melds],
             "discards": [format_tiles(r) if r else "" for r in self.discards],
             "flowers": [format_tiles(f) if f else "" for f in self.flowers],
-            "indicator": TILE_NAMES[self.indicator],
+            "indicator": None if self.indicator is None else TILE_NAMES[self.indicator],
             "hun": [TILE_NAMES[k] for k in self.hun],
             "tiles_held": list(self.tiles_held), "wall_left": self.wall_left,
             "scores": None if self.scores is None else list(self.scores),
@@ -147,7 +147,8 @@ def observe(st: HandState, seat: int, wall_left: int, seen: Seen,
     _set(obs, "__dict__", {
         "seat": seat, "dealer": st.dealer, "hand": tuple(seats[seat].counts), "drawn": drawn,
         "melds": view[1], "discards": rivers[1], "flowers": public[1],
-        "indicator": st.wall.indicator, "hun": st.hun, "tiles_held": held,
+        "indicator": st.wall.indicator if seen.dealt else None,
+        "hun": st.hun if seen.dealt else (), "tiles_held": held,
         "wall_left": wall_left, "scores": scores, "turn": seen.turn,
         "last_discard": seen.last_discard, "discarded_hun": public[2], "ready": public[3],
         "sits": seen.sits, "pulls": public[4], "win": win})

@@ -186,6 +186,7 @@ class WaitScorer:
         from rulekit.scoring import score_document
         own = obs.melds[obs.seat]
         discarded_hun = obs.discarded_hun[obs.seat]
+        assert obs.indicator is not None          # asked only once the tiles are dealt
         key = (tuple(counts), own, w, obs.indicator, discarded_hun)
         got = self.cache.get(key)
         if got is None:
