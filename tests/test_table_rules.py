@@ -3,6 +3,7 @@ replacement at the end of the tail (issue 18), and greedy's waits (issue 21): ea
 constructed position, each shown to change play."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import rulekit
@@ -11,11 +12,13 @@ from rulekit.game import Observation, Table, make_player, play_hand
 from rulekit.game.actions import Action
 from rulekit.game.players import GreedyPlayer, WaitScorer
 from rulekit.game.procedure import Event
+from rulekit.game.replay import replay
+from rulekit.game.simulate import run_task, tasks
 from rulekit.game.state import HandState
 from rulekit.game.wall import from_order
 from rulekit.game.documents import doc_of
 from rulekit.scoring import score_document
-from rulekit.tiles import parse_tiles
+from rulekit.tiles import parse_tiles, successor
 
 TJ = rulekit.load_ruleset("tianjin")
 IND, DICE = "7z", (3, 4)           # hun 白 and 中, as in test_game_scripted
@@ -176,3 +179,31 @@ def test_greedy_keeps_a_wait_that_can_reach_the_minimum() -> None:
                                       obs.indicator, w, "self_draw"), TJ)
                 for w in scorer.waits(obs, counts)[:1]), key=lambda r: r.total_fan)
     assert not best.win and best.patterns == ("tiliu",)
+
+
+def test_single_hun_is_the_indicator_or_its_successor(tmp_path: Path) -> None:
+    """000/Ⅲ 開混 with one hun kind: the indicator's kind (3 live tiles) or its successor (4).
+    game.single_hun says which, for play and for scoring alike: indicator 9p makes 1p the
+    hun under `successor`, so 123p is no longer 素."""
+    kinds1 = overlay(tmp_path, "one", "hun: {kinds: 1}")
+    succ = overlay(tmp_path, "succ", "hun: {kinds: 1}\ngame: {single_hun: successor}")
+    doc = {"indicator": "9p", "hand": "123456789m11z13p", "win_tile": "2p",
+           "win_by": "self_draw"}
+    assert rulekit.score(doc, kinds1).total_fan == 8          # 龍 4 × 素 2
+    got = rulekit.score(doc, succ)
+    assert got.total_fan == 4 and "su" not in got.patterns    # 1p is a hun
+    for seed in range(4):
+        one, two = Table(kinds1, seed, 0), Table(succ, seed, 0)
+        for t in (one, two):
+            for _ in range(2):                                # no 坐莊, no 拉莊
+                for seat in t.pending():
+                    t.act(seat, {"action": "pass"})
+        ind = one.state.wall.indicator
+        assert one.observation(1).hun == (ind,)
+        assert two.observation(1).hun == (successor(ind),)
+    for rs in (kinds1, succ):                  # whole hands: conserved, paid, replayed
+        ts = tasks(rs, ["greedy", "random", "greedy", "random"], 8, 2, chunks=1, log=True)
+        for o in (o for task in ts for o in run_task(task)):
+            rec = json.loads(o["log"])
+            assert sum(rec["result"]["payments"]) == 0
+            assert replay(rec, rs)["same"]

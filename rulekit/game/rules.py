@@ -26,6 +26,7 @@ class GameRules:
     pulls: int                   # the built-in players' 拉莊 count per non-dealer
     claims_on_last_four: bool    # pung / exposed kong of a discard with 4 or fewer tiles left
     earthly_as_heavenly: bool    # 地和 is scored and paid as 天和 (000/Ⅳ 特殊規則)
+    hun_successor: bool          # one hun kind, the indicator's successor (game.single_hun)
     ask_sit: bool                # 坐莊 is a choice the dealer makes (it changes payments)
     max_pulls: int               # 拉莊 is a choice of up to this many (0: not asked)
     ready: bool                  # 天聽 can be declared (the ruleset values `tian_ting`)
@@ -64,6 +65,7 @@ def game_rules(rs: Ruleset) -> GameRules:
         pulls=pulls,
         claims_on_last_four=bool(g["claims_on_last_four"]),
         earthly_as_heavenly=bool(g["earthly_as_heavenly"]),
+        hun_successor=rs.hun_successor,
         ask_sit=st.get("dealer_sits_multiplier") != 1,
         max_pulls=max_pulls,
         ready=_valued(rs, "tian_ting"),

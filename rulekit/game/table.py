@@ -20,8 +20,9 @@ from rulekit.game.procedure import (Event, HandRecord, IllegalMove, Observer, Re
                                     event_dict)
 from rulekit.game.rules import GameRules, game_rules
 from rulekit.game.state import HandState, SeatState
+from rulekit.hand import hun_of
 from rulekit.ruleset.model import Ruleset
-from rulekit.tiles import NUM_KINDS, hun_kinds
+from rulekit.tiles import NUM_KINDS
 
 _HIDDEN_TILE = frozenset({"draw", "replacement", "concealed_kong", "golden_kong"})
 
@@ -50,7 +51,7 @@ class Table:
         else:
             w = wall_mod.from_order(list(order), hun_dice)
         self.hun_dice = hun_dice
-        st = HandState(w, dealer, hun_kinds(w.indicator, rules.hun_kinds),
+        st = HandState(w, dealer, hun_of(w.indicator, rules.hun_kinds, rules.hun_successor),
                        [SeatState() for _ in range(rules.players)], [0] * NUM_KINDS)
         self._hand = _Hand(ruleset, rules, st, observer)
         self._run = self._hand.run()
