@@ -12,8 +12,8 @@ from typing import Any, Final
 
 from .errors import HandError, TileError
 from .limits import excerpt
-from .tiles import (NUM_KINDS, SUCCESSOR, TILE_NAMES, format_tiles, hun_kinds, is_flower,
-                    parse_tiles, plain_kind, plain_tiles_counted, tile_name)
+from .tiles import (NUM_KINDS, TILE_NAMES, format_tiles, hun_kinds, is_flower,
+                    parse_tiles, plain_kind, plain_tiles_counted, successor, tile_name)
 
 PUNG = "pung"
 KONG: Final = "kong"
@@ -203,21 +203,32 @@ def _check_copies(indicator: int, concealed: tuple[int, ...], melds: tuple[Meld,
 
 
 def parse_hand(doc: object, *, hun_kind_count: int = 2,
-               win_by_allowed: frozenset[str] = DEFAULT_WIN_BY_ALLOWED) -> Hand:
+               win_by_allowed: frozenset[str] = DEFAULT_WIN_BY_ALLOWED,
+               hun_successor: bool = False) -> Hand:
     """Validate a hand document (a JSON object) into a `Hand`; unknown fields are ignored.
 
-    `hun_kind_count` and `win_by_allowed` come from the ruleset, so the same document can be
-    legal at one table and rejected at another. A valid plain dict takes a fast path; every
-    other document, and every error, goes through `_parse_checked`.
+    `hun_kind_count`, `win_by_allowed` and `hun_successor` (one hun kind, the indicator's
+    successor: `game.single_hun`) come from the ruleset, so the same document can be legal at
+    one table and rejected at another. A valid plain dict takes a fast path; every other
+    document, and every error, goes through `_parse_checked`.
     """
     if type(doc) is dict:
         try:
-            hand = _parse_plain(doc, hun_kind_count, win_by_allowed)
+            hand = _parse_plain(doc, hun_kind_count, win_by_allowed, hun_successor)
         except (KeyError, TypeError, TileError):
             hand = None             # a missing field, an unhashable value, bad flowers...
         if hand is not None:
             return hand
-    return _parse_checked(doc, hun_kind_count, win_by_allowed)
+    return _parse_checked(doc, hun_kind_count, win_by_allowed, hun_successor)
+
+
+def hun_of(indicator: int, hun_kind_count: int, hun_successor: bool = False
+           ) -> tuple[int, ...]:
+    """The hun kinds: `tiles.hun_kinds`, or with one kind and `hun_successor` the
+    indicator's successor alone (000/Ⅲ's reading where the face-up kind has only 3 live)."""
+    if hun_successor and hun_kind_count == 1:
+        return (successor(indicator),)
+    return hun_kinds(indicator, hun_kind_count)
 
 
 # --- the fast path ---------------------------------------------------------------------------
@@ -229,7 +240,8 @@ def parse_hand(doc: object, *, hun_kind_count: int = 2,
 
 _HUN_1: Final = tuple(hun_kinds(t, 1) for t in range(NUM_KINDS))
 _HUN_2: Final = tuple(hun_kinds(t, 2) for t in range(NUM_KINDS))
-"""`hun_kinds(indicator, 1)` and `(indicator, 2)`, by indicator."""
+_HUN_1S: Final = tuple(hun_of(t, 1, True) for t in range(NUM_KINDS))
+"""`hun_kinds(indicator, 1)` and `(indicator, 2)`, and the successor alone, by indicator."""
 _MELD_MEMO: dict[tuple[str, object, bool], tuple[Meld, tuple[int, ...]]] = {}
 """(kind, tiles, concealed) -> the meld, not golden, and its tiles: melds not in canonical
 notation (`5p5p5p`), which are rare."""
@@ -287,7 +299,7 @@ def _plain_meld(value: object) -> tuple[Meld, tuple[int, ...]] | None:
     return hit
 
 
-def _plain_melds(raw_melds: list[Any] | tuple[Any, ...], indicator: int, hun_kind_count: int,
+def _plain_melds(raw_melds: list[Any] | tuple[Any, ...], hun: tuple[int, ...],
                  counts: list[int]) -> tuple[Meld, ...] | None:
     """The declared melds, their tiles added to `counts`; None where `_parse_checked` may
     refuse (or may raise KeyError or TypeError). Canonical tiles (`555p`) need no parse."""
@@ -312,7 +324,7 @@ def _plain_melds(raw_melds: list[Any] | tuple[Any, ...], indicator: int, hun_kin
                 return None
             meld = hit[0]
             tile = meld.tile
-        if tile == indicator or (hun_kind_count == 2 and tile == SUCCESSOR[indicator]):
+        if tile in hun:
             if not meld.concealed:
                 return None         # an exposed meld of hun
             meld = _MELDS[_meld_index(tile, True, True, True)]
@@ -339,7 +351,7 @@ def _plain_win_by(value: object) -> str:
 
 
 def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,
-                 win_by_allowed: frozenset[str]) -> Hand | None:
+                 win_by_allowed: frozenset[str], hun_successor: bool = False) -> Hand | None:
     """`parse_hand` for a valid plain document, else None (or KeyError, TypeError, TileError).
 
     It returns a Hand only where `_parse_checked` returns an equal one, so a None or an
@@ -353,7 +365,7 @@ def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,
     if hun_kind_count == 2:
         hun = _HUN_2[indicator]
     elif hun_kind_count == 1:
-        hun = _HUN_1[indicator]
+        hun = _HUN_1S[indicator] if hun_successor else _HUN_1[indicator]
     else:
         return None
     text = doc["hand"]
@@ -370,7 +382,7 @@ def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,
     if raw_melds:
         if type(raw_melds) is not list and type(raw_melds) is not tuple or len(raw_melds) > 4:
             return None
-        plain = _plain_melds(raw_melds, indicator, hun_kind_count, counts)
+        plain = _plain_melds(raw_melds, hun, counts)
         if plain is None:
             return None
         melds = plain
@@ -393,7 +405,7 @@ def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,
         return None             # (1 == True, so only identity tells a bool)
     if win_by == "kong_draw" and not any(m.kind == KONG for m in melds):
         return None
-    if heavenly and (win_by != SELF_DRAW or melds or earthly):
+    if heavenly and (win_by != SELF_DRAW or melds):
         return None
 
     flowers: tuple[int, ...] = ()
@@ -408,7 +420,8 @@ def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,
                 flowers, earthly, ready_declared)
 
 
-def _parse_checked(doc: object, hun_kind_count: int, win_by_allowed: frozenset[str]) -> Hand:
+def _parse_checked(doc: object, hun_kind_count: int, win_by_allowed: frozenset[str],
+                   hun_successor: bool = False) -> Hand:
     """`parse_hand` field by field: the reference behaviour, and the source of every error."""
     if not isinstance(doc, Mapping):
         raise HandError("document", f"expected an object, got {_type_name(doc)}")
@@ -417,7 +430,7 @@ def _parse_checked(doc: object, hun_kind_count: int, win_by_allowed: frozenset[s
             raise HandError(field, "required field is missing")
 
     indicator = _one_tile("indicator", doc["indicator"])
-    hun = hun_kinds(indicator, hun_kind_count)
+    hun = hun_of(indicator, hun_kind_count, hun_successor)
     concealed = tuple(sorted(_tiles("hand", doc["hand"])))
 
     raw_melds = doc.get("melds", [])
@@ -460,8 +473,8 @@ def _parse_checked(doc: object, hun_kind_count: int, win_by_allowed: frozenset[s
         raise HandError("heavenly", "a heavenly win (天和) is on the first 14 tiles, so it "
                         "cannot have melds")
 
-    if heavenly and earthly:
-        raise HandError("earthly", "a hand is not both 天和 (dealer) and 地和 (non-dealer)")
+    # heavenly and earthly together: a 地和 scored as 天和 (game.earthly_as_heavenly, 000/Ⅳ
+    # 「一般認為和天和處理方法相同」); the settlement checks that a non-dealer won it
     return Hand(indicator, hun, concealed, melds, win_tile, win_by, heavenly, discarded_hun,
                 flowers, earthly, ready_declared)
 

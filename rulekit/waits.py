@@ -61,7 +61,8 @@ def _parsed(doc: Mapping[str, Any], rs: Ruleset, scored: bool) -> Hand:
     for k in range(NUM_KINDS):
         base["win_tile"] = TILE_NAMES[k]
         try:
-            return parse_hand(base, hun_kind_count=rs.hun_kinds, win_by_allowed=allowed)
+            return parse_hand(base, hun_kind_count=rs.hun_kinds, win_by_allowed=allowed,
+                              hun_successor=rs.hun_successor)
         except HandError as err:
             if err.field != "win_tile":
                 raise

@@ -43,7 +43,8 @@ class Wall:
 
     tiles: list[int]
     indicator_at: int          # index of the face-up indicator tile
-    tail_order: list[int]      # indices in tail-draw order (the indicator skipped)
+    tail_order: list[int]      # indices in tail-draw order (the indicator skipped; a stack's
+                               # top the head took is dropped when the tail reaches it)
     head: int = 0              # next index the head draws
     taken_tail: int = 0        # how many of tail_order have been drawn
 
@@ -63,8 +64,9 @@ class Wall:
 
     def live(self, draw_game_at: str) -> int:
         """Tiles the head can still draw."""
-        n = self.head_limit(draw_game_at) - self.head
-        if self.head <= self.indicator_at < self.head_limit(draw_game_at):
+        limit = self.head_limit(draw_game_at)
+        n = limit - self.head
+        if self.head <= self.indicator_at < limit:
             n -= 1
         return max(n, 0)
 
@@ -77,15 +79,35 @@ class Wall:
         self.head += 1
         return self.head - 1
 
+    def tail_left(self) -> bool:
+        """The tail has a tile to give (a kong may be declared: its replacement exists)."""
+        return self._tail_next() is not None
+
+    def _tail_next(self) -> int | None:
+        """The position in `tail_order` of the next replacement, or None when the head has
+        taken every tile the tail could give. The head may have taken the top of the stack
+        the tail has come to; its other tile is still there and is the replacement (issue
+        18: a kong never ends the hand in 荒莊 while its stack has a live tile)."""
+        order, at = self.tail_order, self.taken_tail
+        while at < len(order):
+            i = order[at]
+            if i >= self.head:
+                return at
+            if at + 1 < len(order) and order[at + 1] // 2 == i // 2:
+                at += 1                        # the head took this stack's top: its other
+                continue
+            return None
+        return None
+
     def draw_tail(self) -> int | None:
-        """The next index from the tail (杠後補牌), or None when the head has reached it."""
-        if self.taken_tail >= len(self.tail_order):
+        """The next index from the tail (杠後補牌), or None (see `_tail_next`). A top the
+        head took leaves `tail_order`, which lists the tail's draws first."""
+        at = self._tail_next()
+        if at is None:
             return None
-        i = self.tail_order[self.taken_tail]
-        if i < self.head:
-            return None
+        del self.tail_order[self.taken_tail:at]
         self.taken_tail += 1
-        return i
+        return self.tail_order[self.taken_tail - 1]
 
 
 def build(rng: random.Random, dealer: int, players: int, break_dice: str,

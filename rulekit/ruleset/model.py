@@ -42,6 +42,7 @@ class Ruleset:
     players: int
     hun_kinds: int
     golden_kong_allowed: bool
+    hun_successor: bool                  # one hun kind, the indicator's successor (game.single_hun)
     win_by: frozenset[str]
     minimum: float
     minimum_counts_kong_points: bool
@@ -179,6 +180,8 @@ def _build(data: Mapping[str, Any], shown: str, chain: tuple[str, ...],
         players=int(data.get("players", 4)),
         hun_kinds=int(hun["kinds"]),
         golden_kong_allowed=hun.get("golden_kong", "allowed") == "allowed",
+        hun_successor=int(hun["kinds"]) == 1
+        and (data.get("game") or {}).get("single_hun") == "successor",
         win_by=frozenset(win["by"]),
         minimum=float(win["minimum"]),
         minimum_counts_kong_points=bool(win.get("minimum_counts_kong_points", False)),
