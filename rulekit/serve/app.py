@@ -32,7 +32,7 @@ from rulekit.serve import body, handlers, openapi, sheet
 from rulekit.serve.errors import ApiError
 from rulekit.serve.guard import Guard
 from rulekit.serve.limits import ServeConfig
-from rulekit.serve.pool import OverlayPool
+from rulekit.serve.pool import STARTUP_SECONDS, OverlayPool
 from rulekit.serve.registry import Registry
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -115,13 +115,12 @@ class _Api:
             raise ApiError(422, "body", "the request nests too deeply") from None
 
     async def untrusted(self, job: dict[str, Any], key: str) -> Any:
-        """An overlay job in the overlay pool; the pool kills its worker at the deadline
-        (the wait here has a second's grace for the kill itself)."""
+        """An overlay job in the overlay pool; the pool kills its worker at the deadline."""
         loop = asyncio.get_running_loop()
         deadline = self.deadline()
         call = loop.run_in_executor(self.dispatch, self.overlays.run, job, deadline, key)
-        try:
-            return await asyncio.wait_for(call, self.lim.seconds + 1.0)
+        try:       # the pool keeps the deadline (a worker's start is not charged to it)
+            return await asyncio.wait_for(call, self.lim.seconds + STARTUP_SECONDS + 1.0)
         except asyncio.TimeoutError:
             raise self._late() from None
 
@@ -259,6 +258,7 @@ def create_app(config: ServeConfig | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        api.overlays.warm()
         yield
         api.pool.shutdown(wait=False, cancel_futures=True)
         api.overlays.close()

@@ -56,6 +56,10 @@ class _Worker:
     cached: int = 0
 
 
+STARTUP_SECONDS = 60.0
+"""How long a new worker may take to be ready (importing rulekit on a loaded machine)."""
+
+
 class Timeout(Exception):
     """A job passed its deadline (its worker has been killed)."""
 
@@ -86,6 +90,10 @@ class OverlayPool:
                                  name=f"rulekit-overlay-{index}")
         proc.start()
         theirs.close()
+        # ready when its registry is built: a start is not charged to any request's time
+        if not ours.poll(STARTUP_SECONDS) or json.loads(ours.recv_bytes()) != {"ready": True}:
+            proc.kill()                                     # pragma: no cover - broken install
+            raise RuntimeError("an overlay worker did not start")
         return _Worker(index, proc, ours)
 
     def _ensure(self) -> None:
@@ -106,11 +114,15 @@ class OverlayPool:
             w.proc.kill()
             w.proc.join(2.0)
 
-    def _take(self, deadline: float, prefer: int) -> _Worker:
+    def _take(self, deadline: float, prefer: int) -> tuple[_Worker, float]:
         """An idle worker (`prefer` if it is idle: it has likely compiled this overlay), or
-        503 when none frees up before the deadline."""
+        503 when none frees up before the deadline; and the seconds spent starting workers
+        (not charged to the job)."""
         with self._lock:
+            t0 = time.monotonic()
             self._ensure()
+            started = time.monotonic() - t0
+            deadline += started
             while not self._idle:
                 left = deadline - time.monotonic()
                 if left <= 0 or self._closed:
@@ -119,8 +131,8 @@ class OverlayPool:
             for w in self._idle:
                 if w.index == prefer:
                     self._idle.remove(w)
-                    return w
-            return self._idle.pop()
+                    return w, started
+            return self._idle.pop(), started
 
     def _give_back(self, w: _Worker, healthy: bool) -> None:
         if healthy and self.memory and rss_bytes(w.proc.pid) > self.memory:
@@ -142,7 +154,8 @@ class OverlayPool:
         """The job's value, or its `ApiError`; 503 at the deadline (the worker is killed)."""
         prefer = int(hashlib.sha256(key.encode("utf-8")).hexdigest()[:8], 16) % self.size
         try:
-            w = self._take(deadline, prefer)
+            w, started = self._take(deadline, prefer)
+            deadline += started
         except Timeout:
             raise _late(self.seconds) from None
         healthy = False
@@ -165,6 +178,14 @@ class OverlayPool:
         w.jobs += 1
         w.cached = int(reply.get("cached", 0))
         return _value(reply)
+
+    def warm(self) -> None:
+        """Start the workers now, in the background (the server's startup), so that the first
+        overlay does not wait for them."""
+        def start() -> None:
+            with self._lock:
+                self._ensure()
+        threading.Thread(target=start, name="rulekit-overlay-start", daemon=True).start()
 
     def pids(self) -> list[int]:
         with self._lock:

@@ -20,7 +20,7 @@ from rulekit.errors import RulesetError
 from rulekit.ruleset import resolve
 from rulekit.ruleset.model import Ruleset, load_text
 from rulekit.serve import inline
-from rulekit.serve.errors import ApiError, first_problem
+from rulekit.serve.errors import ApiError, first_problem, hide_paths
 from rulekit.serve.limits import ServeConfig
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -43,6 +43,7 @@ class Registry:
             self.entries[name] = Entry(name, "builtin", resolve.locate(name))
         self.served: dict[str, Path] = {}
         if config.rulesets_dir is not None:
+            hide_paths(config.rulesets_dir, "")          # a served file is named by its name
             for path in sorted(config.rulesets_dir.glob("*.yaml")):
                 if NAME.fullmatch(path.stem) and path.stem not in self.entries:
                     self.entries[path.stem] = Entry(path.stem, "served", path)

@@ -74,6 +74,10 @@ def main(conn: Any, plain: dict[str, Any]) -> None:
     """The worker's loop: a job in, a reply out, until the server goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # the server stops us, not Ctrl-C
     reg = Registry(config_of(plain))
+    try:
+        conn.send_bytes(b'{"ready": true}')
+    except (EOFError, OSError):
+        return
     while True:
         try:
             data = conn.recv_bytes()
