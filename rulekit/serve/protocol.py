@@ -133,6 +133,9 @@ def quiet_logs(*names: str) -> None:
 
 def uvicorn_options(lim: ServeLimits) -> dict[str, Any]:
     """uvicorn.run's keyword arguments for these limits."""
+    # (no `limit_concurrency`: uvicorn counts connections against it, so half-sent requests
+    # would earn everyone a 503; a connection runs one request at a time, and connections
+    # are capped above)
     return {"http": guarded_protocol(lim), "timeout_keep_alive": lim.keep_alive,
-            "limit_concurrency": lim.connections + 1, "h11_max_incomplete_event_size": 16 * 1024,
+            "h11_max_incomplete_event_size": 16 * 1024,
             "backlog": 256}
