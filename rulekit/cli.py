@@ -197,7 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
                         ("--timeout", "seconds of scoring per request"),
                         ("--max-work", "steps one pattern of an inline ruleset may take "
                                      "(default and most: the library budget)"),
-                        ("--workers", "scoring threads (named rulesets)"),
+                        ("--threads", "scoring threads (named rulesets) per server process"),
+                        ("--workers", "server processes (uvicorn workers; default 1)"),
                         ("--processes", "worker processes for inline overlays"),
                         ("--read-timeout", "seconds for a request's headers, and for its body"),
                         ("--max-connections", "open connections")):

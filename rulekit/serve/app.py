@@ -90,7 +90,7 @@ class _Api:
     def __init__(self, config: ServeConfig) -> None:
         self.lim = config.limits
         self.reg = Registry(config)
-        self.pool = ThreadPoolExecutor(max_workers=self.lim.workers,
+        self.pool = ThreadPoolExecutor(max_workers=self.lim.threads,
                                        thread_name_prefix="rulekit-score")
         # overlay jobs: each waits (in one of these threads) for a worker process
         self.overlays = OverlayPool(config)

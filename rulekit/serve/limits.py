@@ -22,7 +22,7 @@ class ServeLimits:
     work: int = lib.PATTERN_STEPS          # steps of one pattern of an inline overlay (the
     #                                        library's budget, dsl/walk.py and dsl/budget.py; never more)
     cache: int = 64                        # compiled inline rulesets kept (LRU, per process)
-    workers: int = 4                       # threads that score named rulesets
+    threads: int = 4                       # threads that score named rulesets
     processes: int = 2                     # worker processes for inline overlays (pool.py)
     worker_memory: int = 512 * 1024 * 1024  # an overlay worker past this RSS is replaced
     # HTTP (http.py): a request's headers, then its body, must arrive within these; an idle

@@ -3,18 +3,22 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import socket
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import uvicorn
 
 from rulekit.errors import RulekitError
+from rulekit.serve import worker
 from rulekit.serve.app import create_app
 from rulekit.serve.limits import LOOPBACK, ServeConfig, ServeLimits
-from rulekit.serve.protocol import quiet_logs, raise_open_files, uvicorn_options
+from rulekit.serve.protocol import (guarded_protocol, quiet_logs, raise_open_files,
+                                    uvicorn_options)
 
 
 class ServeError(RulekitError):
@@ -26,7 +30,8 @@ def config_from(args: argparse.Namespace) -> ServeConfig:
     given = {"body_bytes": ("--max-body", args.max_body),
              "ruleset_bytes": ("--max-ruleset", args.max_ruleset),
              "batch": ("--max-batch", args.max_batch), "seconds": ("--timeout", args.timeout),
-             "work": ("--max-work", args.max_work), "workers": ("--workers", args.workers),
+             "work": ("--max-work", args.max_work),
+             "threads": ("--threads", getattr(args, "threads", None)),
              "processes": ("--processes", getattr(args, "processes", None)),
              "header_seconds": ("--read-timeout", getattr(args, "read_timeout", None)),
              "body_seconds": ("--read-timeout", getattr(args, "read_timeout", None)),
@@ -36,6 +41,9 @@ def config_from(args: argparse.Namespace) -> ServeConfig:
             if not value > 0 or value > 1e9:
                 raise ServeError(f"serve: {flag} must be positive")
             lim = replace(lim, **{key: value})
+    workers = getattr(args, "workers", None)
+    if workers is not None and not 0 < workers <= 64:
+        raise ServeError("serve: --workers must be between 1 and 64")
     folder = None
     if args.rulesets:
         folder = Path(args.rulesets)
@@ -62,8 +70,24 @@ def allowed_hosts(bound: str, extra: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n for n in names if n and n not in WILDCARDS))
 
 
+ENV = "RULEKIT_SERVE_CONFIG"
+"""How `--workers N` hands the configuration to each server process (JSON, `worker.settings`)."""
+
+
+def app_from_environment() -> Any:
+    """The application of one server process of `--workers N` (uvicorn's factory): the
+    configuration the parent wrote to the environment, the same guards."""
+    config = worker.config_of(json.loads(os.environ[ENV]))
+    guarded_protocol(config.limits)
+    quiet_logs("uvicorn.error", "asyncio")
+    raise_open_files(4 * config.limits.connections)
+    return create_app(config)
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     config = config_from(args)
+    if (getattr(args, "workers", None) or 1) > 1:
+        return run_processes(args, config)
     app = create_app(config)
     n = len(app.state.registry.entries)
     sys.stderr.write(f"rulekit serve: http://{args.host}:{args.port}/ ({n} rulesets; "
@@ -80,4 +104,18 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     gc.freeze()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
                 access_log=False, server_header=False, **uvicorn_options(config.limits))
+    return 0
+
+
+def run_processes(args: argparse.Namespace, config: ServeConfig) -> int:
+    """`--workers N`: N server processes on one socket (uvicorn's supervisor), each with
+    its threads and its own overlay pool."""
+    os.environ[ENV] = json.dumps(worker.settings(config))
+    sys.stderr.write(f"rulekit serve: http://{args.host}:{args.port}/ ({args.workers} server "
+                     f"processes; API docs at /docs)\n")
+    quiet_logs("uvicorn.error", "asyncio")
+    options = {**uvicorn_options(config.limits), "http": "rulekit.serve.protocol:Guarded"}
+    uvicorn.run("rulekit.serve.main:app_from_environment", factory=True,
+                workers=args.workers, host=args.host, port=args.port, log_level="warning",
+                access_log=False, server_header=False, **options)
     return 0

@@ -24,62 +24,69 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from rulekit.serve.limits import ServeLimits
 
+_LIMITS: list[ServeLimits] = [ServeLimits()]      # what `Guarded` holds connections to
+
 
 def guarded_protocol(lim: ServeLimits) -> type[asyncio.Protocol]:
-    """An `H11Protocol` bound to these limits (uvicorn makes one per connection)."""
-
-    class Guarded(H11Protocol):
-        _timer: asyncio.TimerHandle | None = None
-        _since = 0.0
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            if len(self.connections) > lim.connections and not self._evict():
-                transport.close()              # full of requests in progress
-                return
-            self._arm()
-
-        def _evict(self) -> bool:
-            """Full: close the connection that has waited longest for its headers (a
-            slow-loris holds many such; a working client holds none for long)."""
-            waiting = [c for c in self.connections
-                       if c is not self and isinstance(c, Guarded) and c._timer is not None]
-            if not waiting:
-                return False
-            oldest = min(waiting, key=lambda c: c._since)
-            oldest._disarm()
-            oldest.transport.close()
-            return True
-
-        def _arm(self) -> None:
-            if self._timer is None:
-                crowded = len(self.connections) > lim.connections // 2
-                seconds = lim.header_seconds / 4 if crowded else lim.header_seconds
-                self._since = self.loop.time()
-                self._timer = self.loop.call_later(seconds, self._late)
-
-        def _disarm(self) -> None:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
-
-        def _late(self) -> None:
-            self._timer = None
-            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
-                self.transport.close()
-
-        def data_received(self, data: bytes) -> None:
-            if self.conn.their_state is h11.IDLE:
-                self._arm()
-            super().data_received(data)
-            if self.conn.their_state is not h11.IDLE:
-                self._disarm()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
-
+    """`Guarded`, held to these limits (uvicorn makes one per connection; with
+    `--workers N` each server process names it as "rulekit.serve.protocol:Guarded" and sets
+    its limits when it makes its application)."""
+    _LIMITS[0] = lim
     return Guarded
+
+
+class Guarded(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for headers and a cap on connections."""
+
+    _timer: asyncio.TimerHandle | None = None
+    _since = 0.0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > _LIMITS[0].connections and not self._evict():
+            transport.close()              # full of requests in progress
+            return
+        self._arm()
+
+    def _evict(self) -> bool:
+        """Full: close the connection that has waited longest for its headers (a
+        slow-loris holds many such; a working client holds none for long)."""
+        waiting = [c for c in self.connections
+                   if c is not self and isinstance(c, Guarded) and c._timer is not None]
+        if not waiting:
+            return False
+        oldest = min(waiting, key=lambda c: c._since)
+        oldest._disarm()
+        oldest.transport.close()
+        return True
+
+    def _arm(self) -> None:
+        if self._timer is None:
+            crowded = len(self.connections) > _LIMITS[0].connections // 2
+            seconds = _LIMITS[0].header_seconds / 4 if crowded else _LIMITS[0].header_seconds
+            self._since = self.loop.time()
+            self._timer = self.loop.call_later(seconds, self._late)
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _late(self) -> None:
+        self._timer = None
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        if self.conn.their_state is h11.IDLE:
+            self._arm()
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:
+            self._disarm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
 
 
 def raise_open_files(want: int) -> int:

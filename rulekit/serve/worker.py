@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import signal
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -21,18 +22,18 @@ from rulekit.serve.registry import Registry
 
 
 def settings(config: ServeConfig) -> dict[str, Any]:
-    """What a worker needs to rebuild the server's configuration: plain data only."""
-    lim = config.limits
-    return {"limits": {"body_bytes": lim.body_bytes, "ruleset_bytes": lim.ruleset_bytes,
-                       "batch": lim.batch, "seconds": lim.seconds, "work": lim.work,
-                       "cache": lim.cache},
-            "rulesets_dir": None if config.rulesets_dir is None else str(config.rulesets_dir)}
+    """The server's configuration as plain data (JSON): what a worker process, or a server
+    process of `--workers N`, rebuilds it from (`config_of`)."""
+    return {"limits": asdict(config.limits),
+            "rulesets_dir": None if config.rulesets_dir is None else str(config.rulesets_dir),
+            "allowed_hosts": list(config.allowed_hosts)}
 
 
 def config_of(plain: dict[str, Any]) -> ServeConfig:
     folder = plain.get("rulesets_dir")
     return ServeConfig(limits=ServeLimits(**plain["limits"]),
-                       rulesets_dir=None if folder is None else Path(folder))
+                       rulesets_dir=None if folder is None else Path(folder),
+                       allowed_hosts=tuple(plain["allowed_hosts"]))
 
 
 def run_job(reg: Registry, job: dict[str, Any]) -> Any:

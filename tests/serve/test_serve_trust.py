@@ -271,3 +271,29 @@ def test_a_broken_served_file_is_named_by_its_name_only(tmp_path: Path) -> None:
             assert str(tmp_path) not in r.text
             assert "bad.yaml:4: win.bogus: unknown key" in r.text
         c.app.state.overlays.close()  # type: ignore[attr-defined]
+
+
+def test_workers_runs_several_server_processes_with_the_same_guards() -> None:
+    s = Server("--workers", "2", "--read-timeout", "1")
+    try:
+        conn = http.client.HTTPConnection(s.host, s.port, timeout=30)
+        for body in ({"hand": HAND},
+                     {"ruleset_yaml": "extends: tianjin\nname: w2\n", "hand": HAND}):
+            conn.request("POST", "/v1/score", json.dumps(body))
+            r = conn.getresponse()
+            assert r.status == 200 and json.loads(r.read())["hand_fan"] == 14
+        conn.request("GET", "/healthz", headers={"Host": "evil.example"})
+        r = conn.getresponse()
+        assert r.status == 421 and json.loads(r.read())["error"]["field"] == "host"
+        half = socket.create_connection((s.host, s.port), timeout=15)
+        half.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n")
+        assert half.recv(100) == b""                  # closed after the read timeout
+        half.close()
+    finally:
+        s.stop()
+
+
+def test_bad_worker_counts_are_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from rulekit.cli import main
+    assert main(["serve", "--workers", "0"]) == 2
+    assert capsys.readouterr().err.strip().endswith("--workers must be between 1 and 64")
