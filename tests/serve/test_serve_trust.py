@@ -297,3 +297,30 @@ def test_bad_worker_counts_are_one_line(capsys: pytest.CaptureFixture[str]) -> N
     from rulekit.cli import main
     assert main(["serve", "--workers", "0"]) == 2
     assert capsys.readouterr().err.strip().endswith("--workers must be between 1 and 64")
+
+
+def test_abuse_leaves_the_log_quiet_and_without_tracebacks() -> None:
+    s = Server("--read-timeout", "1")
+    try:
+        for i in range(60):
+            c = socket.create_connection((s.host, s.port), timeout=15)
+            if i % 3 == 0:                    # not HTTP at all
+                c.sendall(b"\x16\x03\x01 garbage \r\n\r\n")
+            elif i % 3 == 1:                  # a body that stops, then the client goes away
+                c.sendall(b"POST /v1/score HTTP/1.1\r\nHost: localhost\r\n"
+                          b"Content-Length: 500\r\n\r\n{\"hand\":")
+            else:                             # headers that stop
+                c.sendall(b"POST /v1/score HTTP/1.1\r\nHost: loc")
+            c.close()
+        conn = http.client.HTTPConnection(s.host, s.port, timeout=15)
+        conn.request("POST", "/v1/score", json.dumps({"hand": HAND}))
+        assert conn.getresponse().status == 200
+    finally:
+        s.proc.terminate()
+        s.proc.wait(timeout=20)
+    log = s.proc.stderr.read().decode("utf-8", "replace")  # type: ignore[union-attr]
+    s.stop()
+    assert "Traceback" not in log
+    lines = [ln for ln in log.splitlines() if ln.strip()]
+    # the two start lines, then at most five a window (QuietLog)
+    assert len(lines) <= 2 + 5 + 1, log
