@@ -111,7 +111,7 @@ def test_waits_read_the_clock_between_tiles(monkeypatch: pytest.MonkeyPatch) -> 
     reg = Registry(ServeConfig())
     req = {"hand": {"indicator": "7p", "hand": "46m123456789s22z"}}
     full = handlers.waits(reg, req)["waits"]
-    assert [w["tile"] for w in full if w["win"]] == ["5m", "7p", "8p"]   # 8p is hun here
+    assert [w["tile"] for w in full if w["win"]] == ["5m", "7p", "8p"]
     ticks = iter(range(100))
     monkeypatch.setattr(handlers.time, "monotonic", lambda: float(next(ticks)))
     with pytest.raises(ApiError) as late:
