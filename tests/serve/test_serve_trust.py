@@ -193,13 +193,43 @@ def test_reads_from_other_origins_are_answered(guarded: TestClient) -> None:
     assert r.status_code == 200 and r.json()["rulesets"]
 
 
+def test_websocket_handshakes_are_held_to_host_and_origin() -> None:
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.routing import WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+
+    from rulekit.serve.guard import Guard
+
+    async def echo(ws: WebSocket) -> None:
+        await ws.accept()
+        await ws.send_text("hello")
+        await ws.close()
+    app = Starlette(routes=[WebSocketRoute("/ws", echo)],
+                    middleware=[Middleware(Guard, config=ServeConfig())])
+    c = TestClient(app)
+    with c.websocket_connect("/ws", headers={"Origin": "http://testserver"}) as ws:
+        assert ws.receive_text() == "hello"
+    with c.websocket_connect("/ws") as ws:                      # a bot: no Origin
+        assert ws.receive_text() == "hello"
+    for headers in ({"Origin": "http://evil.example"}, {"Host": "evil.example"},
+                    {"Origin": "null"}):
+        with pytest.raises(WebSocketDisconnect) as refused:
+            with c.websocket_connect("/ws", headers=headers):
+                pass
+        assert refused.value.code == 1008
+
+
 def test_allowed_hosts_default_to_loopback_and_the_bound_address() -> None:
+    # an application made in process answers loopback names and Starlette's TestClient;
+    # `rulekit serve` computes its own list (never "testserver")
+    assert ServeConfig().allowed_hosts == ("127.0.0.1", "localhost", "::1", "testserver")
     assert set(allowed_hosts("127.0.0.1", [])) == {"127.0.0.1", "localhost", "::1"}
     assert "192.168.1.5" in allowed_hosts("192.168.1.5", [])
     names = allowed_hosts("0.0.0.0", ["Club.LAN"])
     assert "club.lan" in names and "localhost" in names and "0.0.0.0" not in names
     assert socket.gethostname().lower() in names
-    with make_client(allowed_hosts=None) if False else make_client() as c:
+    with make_client() as c:
         assert c.get("/healthz", headers={"Host": "club.lan"}).status_code == 421
     from rulekit.serve.app import create_app
     anyhost = TestClient(create_app(ServeConfig(allowed_hosts=("*",))))
