@@ -150,6 +150,21 @@ def test_distinct_overlays_do_not_grow_the_cache_past_its_bound() -> None:
     pool.close()
 
 
+def test_a_worker_past_its_memory_bound_is_replaced_after_its_job() -> None:
+    client = make_client(processes=1, worker_memory=1)         # every worker is past 1 byte
+    pool = client.app.state.overlays  # type: ignore[attr-defined]
+    pids = []
+    for i in range(3):
+        r = client.post("/v1/score", json={"ruleset_yaml": f"extends: tianjin\nname: r{i}\n",
+                                           "hand": HAND})
+        assert r.status_code == 200 and r.json()["hand_fan"] == 14   # the job is answered
+        pids.append(pool.pids())
+    assert pool.stats()["recycled"] == 3 and pool.stats()["killed"] == 0
+    assert len({p[0] for p in pids}) == 3                         # a new worker each time
+    assert wait_until(lambda: gone(pids[0][0]))
+    pool.close()
+
+
 # --- item 4: Host and Origin ----------------------------------------------------------------
 
 @pytest.fixture(scope="module")
