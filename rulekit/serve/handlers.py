@@ -5,6 +5,7 @@ Each takes the request's JSON object and returns the response's; library errors 
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Callable
 
 import rulekit
@@ -86,8 +87,9 @@ def settle(reg: Registry, req: Any) -> dict[str, Any]:
     return library_errors(lambda: named_settle(rulekit.settle(doc, rs).to_dict(), rs), "settle")
 
 
-def waits(reg: Registry, req: Any) -> dict[str, Any]:
-    """`{"ruleset" | "ruleset_yaml", "hand": {...13 tiles...}}` → each waited tile's score."""
+def waits(reg: Registry, req: Any, deadline: float | None = None) -> dict[str, Any]:
+    """`{"ruleset" | "ruleset_yaml", "hand": {...13 tiles...}}` → each waited tile's score
+    (the clock is read between tiles, as a batch reads it between documents)."""
     req = _object(req, "body")
     rs = reg.pick(req)
     doc = _object(req.get("hand"), "hand")
@@ -95,6 +97,8 @@ def waits(reg: Registry, req: Any) -> dict[str, Any]:
     def run() -> dict[str, Any]:
         out = []
         for item in rulekit.waits({k: v for k, v in doc.items() if k != "win_tile"}, rs):
+            if deadline is not None and time.monotonic() > deadline:
+                raise ApiError(503, "body", "the waits passed the time limit of one request")
             tile = item if isinstance(item, str) else str(getattr(item, "tile", item))
             result = rulekit.score({**doc, "win_tile": tile}, rs)
             out.append({"tile": tile, "win": result.win, "total_fan": result.total_fan,
@@ -106,10 +110,15 @@ def waits(reg: Registry, req: Any) -> dict[str, Any]:
     return library_errors(run, "hand")
 
 
-def batch(reg: Registry, docs: list[Any], default: str | None) -> list[dict[str, Any]]:
-    """One result per document, in order; a bad document's result is its error."""
+def batch(reg: Registry, docs: list[Any], default: str | None,
+          deadline: float | None = None) -> list[dict[str, Any]]:
+    """One result per document, in order; a bad document's result is its error. The clock
+    is read between documents: past `deadline` the batch stops (503), nothing goes on."""
     out: list[dict[str, Any]] = []
     for doc in docs:
+        if deadline is not None and time.monotonic() > deadline:
+            raise ApiError(503, "body", f"the batch passed the time limit of one request "
+                                        f"after {len(out)} of {len(docs)} documents")
         try:
             if isinstance(doc, ApiError):
                 raise doc

@@ -23,7 +23,7 @@ _HAND_EXAMPLE = {"ruleset": "tianjin", "hand": _HAND}
 
 
 def _post(summary: str, request: dict[str, Any], example: Any, ok: str,
-          codes: str = "400 413 422 503", answer: Any = None) -> dict[str, Any]:
+          codes: str = "400 403 408 413 421 422 503", answer: Any = None) -> dict[str, Any]:
     responses: dict[str, Any] = {"200": {"description": ok}}
     if answer is not None:
         responses["200"]["content"] = {"application/json": {"example": answer}}
@@ -109,7 +109,7 @@ def document(lim: ServeLimits) -> dict[str, Any]:
                                   {"type": "object", "properties": {
                                       "ruleset_yaml": _RULESET["ruleset_yaml"]}},
                                   {"ruleset_yaml": "extends: tianjin\nwin:\n  minimum: 2\n"},
-                                  "{ok, problems: [{line, message}]}", "400 413",
+                                  "{ok, problems: [{line, message}]}", "400 403 408 413 421 503",
                                   answer={"ok": True, "name": "tianjin", "patterns": [
                                       {"id": "tiliu", "name": "提溜"}, "..."], "players": 4,
                                       "chain": ["<inline>", "rulesets/tianjin.yaml"]}),
