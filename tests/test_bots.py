@@ -129,6 +129,21 @@ def test_each_failure_is_one_fault_naming_it(mode: str, after: int, kind: str,
     assert b.proc is not None and not alive(b.proc.pid)
 
 
+def test_lines_written_ahead_are_a_fault_and_bounded() -> None:
+    b = bot("flood", 0)
+    try:
+        assert b.ask(REQ, LEGAL) == {"action": "pass"}     # the first of its lines
+        assert b.reader is not None
+        b.reader.join(timeout=5)
+        with pytest.raises(BotFault) as err:
+            b.ask(REQ, LEGAL)
+        assert err.value.kind == "garbage" and "when nothing was asked" in str(err.value)
+        b.reader.join(timeout=5)                 # it stopped reading: 17 lines at most
+        assert not b.reader.is_alive() and b.reader.lines.qsize() <= 17
+    finally:
+        b.close(grace=0)
+
+
 def test_the_stderr_tail_is_kept_for_the_report() -> None:
     b = bot("crash", 1)
     try:

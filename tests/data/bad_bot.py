@@ -3,7 +3,7 @@ MODE says (tests/test_bots.py, tests/test_match.py):
 
     python bad_bot.py MODE [AFTER]
 
-MODE: good, crash, hang, garbage, illegal, huge, close, chatter, deep, child.
+MODE: good, crash, hang, garbage, illegal, huge, close, chatter, flood, deep, child.
 """
 import json
 import os
@@ -43,6 +43,8 @@ for line in sys.stdin:
             time.sleep(60)
         if mode == "chatter":
             sys.stdout.write("thinking...\n" * 3)
+        if mode == "flood":
+            sys.stdout.write('{"action": "pass"}\n' * 100000)
         if mode == "child":      # a child that outlives it, holding stdout: killed with it
             subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
             time.sleep(60)
