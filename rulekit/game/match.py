@@ -78,6 +78,7 @@ class Participant:
     seat: int = -1
     seed: int = 0
     decisions: int = 0
+    seconds: float = 0.0      # spent waiting for its answers
 
     @property
     def is_bot(self) -> bool:
@@ -148,6 +149,7 @@ class Participant:
     def _fail(self, f: BotFault) -> None:
         bot = self.bot
         assert bot is not None
+        self.seconds = bot.seconds
         bot.close(grace=0)
         tail = bot.stderr_tail()
         self.on_fault(Fault(self.index, self.spec, self.seat, self.hand, self.decisions,
@@ -162,8 +164,15 @@ class Participant:
 
     def close(self) -> None:
         if self.bot is not None:
+            self.seconds = self.bot.seconds
             self.bot.close()
             self.bot = None
+
+    def answers(self) -> dict[str, Any]:
+        """How many answers the bot gave and how long they took on average."""
+        ms = 1000 * self.seconds / self.decisions if self.decisions else 0.0
+        return {"participant": self.index, "spec": self.spec, "answers": self.decisions,
+                "mean_ms": round(ms, 3)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +192,7 @@ class MatchResult:
 
     outcomes: list[dict[str, Any]] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)
+    answers: list[dict[str, Any]] = field(default_factory=list)   # per bot: count, time
 
 
 def check_spec(spec: str) -> str | None:
@@ -281,4 +291,5 @@ def run_match(rs: Ruleset, cfg: MatchConfig, log: IO[str] | None = None,
             p.eof()
         for p in parts:
             p.close()
+        res.answers = [p.answers() for p in parts if p.is_bot]
     return res

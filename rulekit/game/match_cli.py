@@ -74,6 +74,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if log is not None:
             log.close()
     rep = report(rs.name, cfg, res.outcomes, [f.to_dict() for f in res.faults])
+    rep["answers"] = res.answers
     if args.json or args.format == "json":
         out.write(json.dumps(rep, ensure_ascii=False) + "\n")
     else:
@@ -123,6 +124,9 @@ def text(rep: dict[str, Any]) -> str:
         lines.append(f"{_cut(a, 20)} - {_cut(b, 20)} money per hand (paired): "
                      f"{shown(rep['difference']['money'])}")
     lines.append(f"intervals: {rep['interval']}")
+    for a in rep.get("answers", []):
+        lines.append(f"--seat {a['participant'] + 1} {_cut(a['spec'], 40)!r}: {a['answers']} "
+                     f"answers, {a['mean_ms']:.2f} ms each on average")
     if not rep["faults"]:
         lines.append("faults: none")
     for f in rep["faults"]:
