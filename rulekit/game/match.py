@@ -16,6 +16,7 @@ from rulekit.game.bots import BotFault, SubprocessBot
 from rulekit.game.players import PLAYERS, Player, make_player
 from rulekit.game.procedure import HandRecord
 from rulekit.game.rules import GameRules, game_rules
+from rulekit.game.table import Table
 from rulekit.game.simulate import SESSION_HANDS, hand_seed, log_line, outcome_of
 from rulekit.ruleset.model import Ruleset
 
@@ -126,9 +127,7 @@ class Participant:
         if got is not None:
             return got
         assert self.player is not None
-        action: dict[str, Any] = self.player.act(view.observation(self.seat),  # type: ignore[attr-defined]
-                                                 view.legal(self.seat))
-        return action
+        return self.player.act(view.observation(self.seat), view.legal(self.seat))
 
     def _send_events(self, view: SeatView) -> None:
         assert self.bot is not None
@@ -229,18 +228,13 @@ def end_result(rec: HandRecord) -> dict[str, Any]:
 def play_one(rs: Ruleset, seated: Sequence[Participant], seed: int, dealer: int,
              hand: int) -> HandRecord:
     """One hand at a Table: each pending seat's participant decides, in turn."""
-    try:
-        from rulekit.game.table import Table  # type: ignore[import-not-found]
-    except ImportError:
-        from rulekit.game import _adapter
-        return _adapter.play(rs, seated, seed, dealer, hand)
     t = Table(rs, seed=seed, dealer=dealer)
     for s, p in enumerate(seated):
         p.begin(hand, s, seed)
     while not t.over:
         seat = t.pending()[0]
         t.act(seat, seated[seat].decide(t))
-    rec: HandRecord = t.record()
+    rec = t.record()
     result = end_result(rec)
     for p in seated:
         p.end(t, result)
