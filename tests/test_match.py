@@ -181,3 +181,40 @@ def test_duplicate_means_are_per_deal_means_over_the_rotations() -> None:
     assert (got["A"]["seat_hands"], got["A"]["wins"]) == (8, 2)
     assert (got["B"]["seat_hands"], got["B"]["wins"]) == (24, 2)
     assert got["B"]["money"]["value"] == 0.0
+
+
+def test_what_a_bot_is_told(tmp_path: Path) -> None:
+    seen = tmp_path / "seen.jsonl"
+    spec = f"cmd:{sys.executable} {BAD} record 0 {seen}"
+    log = tmp_path / "d.jsonl"
+    match([spec, "greedy", "greedy", "greedy"], 1, "--duplicate", log=log)
+    msgs = [json.loads(line) for line in seen.read_text(encoding="utf-8").splitlines()]
+    start = msgs[0]
+    assert (start["type"], start["protocol"], start["seat"], start["players"],
+            start["hands"]) == ("start", "rulekit-bot/1", 0, 4, 4)
+    assert start["ruleset"]["name"] == "tianjin" and start["think_time"] == 0.3
+    assert start["ruleset"]["patterns"]["tiliu"] == "提溜"
+    recs = records(log)
+    assert [m["hand"] for m in msgs if m["type"] == "end"] == [0, 1, 2, 3]
+    for hand, rec in enumerate(recs):
+        seat = hand % 4                      # participant 0 sits at seat rotation % 4
+        assert rec["players"][seat] == spec
+        evs = [m for m in msgs if m["type"] == "event" and m["hand"] == hand]
+        assert [m["index"] for m in evs] == list(range(len(evs)))
+        assert {m["seat"] for m in evs} == {seat}
+        end = next(m for m in msgs if m["type"] == "end" and m["hand"] == hand)
+        assert end["seat"] == seat and end["result"] == rec["result"]
+        deals = [m["event"] for m in evs if m["event"]["action"] == "deal"]
+        for d in deals:        # its own deal shows its tiles; the others' none
+            assert (d["rule"] != "拿牌") == (d["seat"] == seat), d
+        shown = [m["event"] for m in evs[4:]]   # after 坐莊 and 3 拉莊 choices
+        assert len(shown) == len(rec["events"])
+        for e, r in zip(shown, rec["events"]):
+            assert (e["seat"], e["action"]) == (r["seat"], r["action"])
+            hidden = r["seat"] != seat and r["action"] in (
+                "draw", "replacement", "concealed_kong", "golden_kong") \
+                and not r["tile"].endswith("f")
+            assert e["tile"] == (None if hidden or r["action"] == "deal" else r["tile"])
+    requests = [m for m in msgs if m["type"] == "request"]
+    assert requests and all(m["legal"] for m in requests)
+    assert {m["seat"] for m in requests} == {0, 1, 2, 3}

@@ -3,7 +3,8 @@ MODE says (tests/test_bots.py, tests/test_match.py):
 
     python bad_bot.py MODE [AFTER]
 
-MODE: good, crash, hang, garbage, illegal, huge, close, chatter, flood, deep, child.
+MODE: good, crash, hang, garbage, illegal, huge, close, chatter, flood, deep, child;
+record (plays well, and writes every line it reads to the file named by a third argument).
 """
 import json
 import os
@@ -17,7 +18,11 @@ if mode == "crash" and after == 0:
     sys.stderr.write("bad_bot: crashing at start\n")
     sys.exit(3)
 asked = 0
+seen = open(sys.argv[3], "w", encoding="utf-8") if mode == "record" else None
 for line in sys.stdin:
+    if seen is not None:
+        seen.write(line)
+        seen.flush()
     msg = json.loads(line)
     if msg["type"] != "request":
         continue
