@@ -25,6 +25,7 @@ from rulekit.game.protocol import Action, ProtocolError
 
 MAX_WAITING_LINES = 16                   # lines a bot may write ahead of the requests
 STDERR_TAIL = 2000                       # bytes of stderr kept for the report
+STARTUP_GRACE = 10.0                     # seconds added to the first answer's think time
 _CHUNK = 65536
 
 
@@ -110,9 +111,10 @@ class SubprocessBot:
 
     def __init__(self, command: str, *, think_time: float,
                  max_line: int = protocol.MAX_ANSWER_BYTES,
-                 max_waiting: int = MAX_WAITING_LINES, cwd: str | None = None) -> None:
+                 max_waiting: int = MAX_WAITING_LINES, cwd: str | None = None,
+                 startup_grace: float = STARTUP_GRACE) -> None:
         self.command = command
-        self.think_time = think_time
+        self.think_time, self.startup_grace = think_time, startup_grace
         self.max_line, self.max_waiting, self.cwd = max_line, max_waiting, cwd
         self.proc: subprocess.Popen[bytes] | None = None
         self.reader: _Lines | None = None
@@ -144,14 +146,14 @@ class SubprocessBot:
             raise BotFault("closed", "the bot is not running")
         data = (protocol.encode(message) + "\n").encode("utf-8")
         fd = proc.stdin.fileno()
-        deadline = time.monotonic() + self.think_time
+        wait = self.think_time + (self.startup_grace if self.decisions == 0 else 0.0)
+        deadline = time.monotonic() + wait
         view = memoryview(data)
         try:
             while view:
                 left = deadline - time.monotonic()
                 if left <= 0 or not select.select([], [fd], [], left)[1]:
-                    raise BotFault("timeout", f"did not read its input within "
-                                              f"{self.think_time:g} s")
+                    raise BotFault("timeout", f"did not read its input within {wait:g} s")
                 try:
                     view = view[os.write(fd, view):]
                 except BlockingIOError:     # writable, but not for this much yet
@@ -170,10 +172,11 @@ class SubprocessBot:
             raise self._fault_from(kind, data)
         self.send(message)
         t = time.perf_counter()
+        limit = self.think_time + (self.startup_grace if self.decisions == 0 else 0.0)
         try:
-            kind, data = self.reader.lines.get(timeout=self.think_time)
+            kind, data = self.reader.lines.get(timeout=limit)
         except queue.Empty:
-            raise BotFault("timeout", f"no answer within {self.think_time:g} s") from None
+            raise BotFault("timeout", f"no answer within {limit:g} s") from None
         finally:
             self.seconds += time.perf_counter() - t
         self.decisions += 1

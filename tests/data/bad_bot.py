@@ -3,7 +3,7 @@ MODE says (tests/test_bots.py, tests/test_match.py):
 
     python bad_bot.py MODE [AFTER]
 
-MODE: good, crash, hang, garbage, illegal, huge, close, chatter, flood, deep, child;
+MODE: good, crash, hang, slow, garbage, illegal, huge, close, chatter, flood, deep, child;
 record (plays well, and writes every line it reads to the file named by a third argument).
 """
 import json
@@ -14,6 +14,9 @@ import time
 
 mode = sys.argv[1]
 after = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+if mode == "slow":            # starts slowly (1 s), then hangs after AFTER answers
+    time.sleep(1)
+    mode = "hang"
 if mode == "crash" and after == 0:
     sys.stderr.write("bad_bot: crashing at start\n")
     sys.exit(3)
