@@ -12,6 +12,7 @@ always gives the same wall and the same dice.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any, Callable, Generator, TypeVar
 
 from rulekit import shape
@@ -260,8 +261,7 @@ class _Hand:
             if s.ready and source != PUNG:
                 legal.append(DISCARDS[drawn])
             else:
-                c = s.counts
-                legal += [DISCARDS[k] for k in range(NUM_KINDS) if c[k]]
+                legal += compress(DISCARDS, s.counts)
             a = yield Request(seat, legal, None if source == PUNG else drawn,
                               offer.win if offer is not None else None)
             what = a["action"]
