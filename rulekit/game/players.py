@@ -15,6 +15,7 @@ import random
 from typing import Any, Callable
 
 from rulekit import shape
+from rulekit.errors import HandError
 from rulekit.game import actions
 from rulekit.game.actions import Action, find, tile_of
 from rulekit.game.observation import Observation
@@ -194,9 +195,11 @@ class WaitScorer:
                                             flowers=obs.flowers[obs.seat],
                                             discarded_hun=discarded_hun,
                                             ready=obs.ready[obs.seat]), self.rs)
+                got = float(res.total_fan) if res.win else 0.0
+            except HandError:          # a pung of hun (game.pung_hun): never a win
+                got = 0.0
             finally:
                 counts[w] -= 1
-            got = float(res.total_fan) if res.win else 0.0
             self.cache[key] = got
         return got
 
@@ -281,6 +284,8 @@ class GreedyPlayer(Player):
         tile = obs.last_discard[1]
         c, h, m = split_counts(obs)
         now = shape.deficiency(c, h, m)
+        if tile in obs.hun:           # game.pung_hun: hun are worth more as wildcards
+            return "pass"
         if kong:
             c[tile] -= 3
             after = shape.deficiency(c, h, m + 1)

@@ -16,7 +16,7 @@ from itertools import compress
 from typing import Any, Callable, Generator, TypeVar
 
 from rulekit import shape
-from rulekit.errors import RulekitError
+from rulekit.errors import HandError, RulekitError
 from rulekit.game import actions, documents
 from rulekit.game.actions import DISCARDS, Action
 from rulekit.game.observation import Seen, WinOffer
@@ -357,11 +357,20 @@ class _Hand:
             return None
         doc = documents.hand_doc(st, seat, drawn, win_by, heavenly=heavenly, earthly=earthly,
                                  earthly_as_heavenly=self.rules.earthly_as_heavenly)
-        score = score_document(doc, self.rs)
-        if not score.win:
+        score = self.score(doc)
+        if score is None or not score.win:
             return None
         return _offer(doc, "天和" if heavenly else "地和" if earthly else WIN_RULE[win_by],
                       score)
+
+    def score(self, doc: dict[str, Any]) -> ScoreResult | None:
+        """The ruleset's score of a would-be win, or None for a hand the scorer refuses: with
+        `game.pung_hun` a seat may hold a pung of hun, which no hand document allows (000/Ⅲ:
+        hun never stand in a meld but a 金杠), so that seat cannot win."""
+        try:
+            return score_document(doc, self.rs)
+        except HandError:
+            return None
 
     def won(self, seat: int, tile: int, doc: dict[str, Any], rule: str,
             discarder: int | None) -> None:
@@ -401,8 +410,8 @@ class _Hand:
             s.counts[t] -= 1
             if doc is None:
                 continue
-            score = score_document(doc, self.rs)
-            if not score.win:
+            score = self.score(doc)
+            if score is None or not score.win:
                 continue
             offer = _offer(doc, rule, score)
             a = yield Request(seat, [actions.WIN, actions.PASS], None, offer.win)
