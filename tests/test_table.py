@@ -53,6 +53,7 @@ def check_observation(t: Table, seat: int, obs: Observation) -> None:
             assert shape == m.shape
             hidden = s != seat and m.shape in (CONCEALED, GOLDEN)
             assert kind == (HIDDEN if hidden else m.kind)
+    assert_blind_to_hidden(t, seat, obs)
     d = obs.to_dict()
     text = json.dumps(d, ensure_ascii=False)
     json.loads(text)
@@ -61,6 +62,33 @@ def check_observation(t: Table, seat: int, obs: Observation) -> None:
     assert set(d) == {"seat", "dealer", "hand", "drawn", "melds", "discards", "flowers",
                       "indicator", "hun", "tiles_held", "wall_left", "scores", "turn",
                       "last_discard", "discarded_hun", "ready", "sits", "pulls", "win"}
+
+
+def assert_blind_to_hidden(t: Table, seat: int, obs: Observation) -> None:
+    """Change what `seat` may not know (every other seat's concealed tiles, the order of the
+    tiles not yet drawn) and observe again: the observation must not change."""
+    st = t.state
+    saved = [list(s.counts) for s in st.seats], list(st.wall.tiles)
+    rng = random.Random(len(t._hand.events))
+    for other, s in enumerate(st.seats):
+        held = [k for k in range(NUM_KINDS) for _ in range(s.counts[k])]
+        if other != seat and held:
+            held[rng.randrange(len(held))] = rng.randrange(NUM_KINDS)   # another tile
+            s.counts[:] = [held.count(k) for k in range(NUM_KINDS)]
+    w = st.wall
+    taken = set(w.tail_order[:w.taken_tail]) | {w.indicator_at}
+    rest = [i for i in range(w.head, len(w.tiles)) if i not in taken]
+    shuffled = [w.tiles[i] for i in rest]
+    rng.shuffle(shuffled)
+    for i, k in zip(rest, shuffled):
+        w.tiles[i] = k
+    t._hand.seen.views.clear()
+    try:
+        assert t.observation(seat) == obs
+    finally:
+        for s, counts in zip(st.seats, saved[0]):
+            s.counts[:] = counts
+        w.tiles[:] = saved[1]
 
 
 def check_events(t: Table, seat: int) -> None:

@@ -144,16 +144,18 @@ def observe(st: HandState, seat: int, wall_left: int, seen: Seen,
             got = view[3][h] = held[:h] + (held[h] + 1,) + held[h + 1:]
         held = got
     obs: Observation = _new(Observation)
-    obs.__dict__.update(
-        seat=seat, dealer=st.dealer, hand=tuple(seats[seat].counts), drawn=drawn,
-        melds=view[1], discards=rivers[1], flowers=public[1], indicator=st.wall.indicator,
-        hun=st.hun, tiles_held=held, wall_left=wall_left, scores=scores, turn=seen.turn,
-        last_discard=seen.last_discard, discarded_hun=public[2], ready=public[3],
-        sits=seen.sits, pulls=public[4], win=win)
+    _set(obs, "__dict__", {
+        "seat": seat, "dealer": st.dealer, "hand": tuple(seats[seat].counts), "drawn": drawn,
+        "melds": view[1], "discards": rivers[1], "flowers": public[1],
+        "indicator": st.wall.indicator, "hun": st.hun, "tiles_held": held,
+        "wall_left": wall_left, "scores": scores, "turn": seen.turn,
+        "last_discard": seen.last_discard, "discarded_hun": public[2], "ready": public[3],
+        "sits": seen.sits, "pulls": public[4], "win": win})
     return obs
 
 
 _new = object.__new__
+_set = object.__setattr__
 
 
 _FACE_DOWN = (CONCEALED, GOLDEN)
