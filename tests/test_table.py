@@ -190,6 +190,12 @@ def test_anything_not_legal_is_refused_naming_what_is() -> None:
                                                     if TILE_NAMES[k] not in held)})
     with pytest.raises(rulekit.RulekitError, match="not over"):
         t.record()
+    assert Table(TJ, 5, 1, scores=[3, -1, -1, -1]).observation(2).to_dict()["scores"] == \
+        [3, -1, -1, -1]
+    with pytest.raises(rulekit.RulekitError, match="one total per seat"):
+        Table(TJ, 5, 0, scores=[1, 2])
+    with pytest.raises(rulekit.RulekitError, match="dealer"):
+        Table(TJ, 5, 4)
 
 
 class Vandal(Plan):
