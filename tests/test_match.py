@@ -270,3 +270,23 @@ def test_duplicate_money_is_zero_sum_over_the_seats(tmp_path: Path) -> None:
     assert diff["n"] == 3 and diff["low"] <= diff["value"] <= diff["high"]
     same = match(["greedy"] * 4, 2, "--duplicate")["bots"]["greedy"]["money"]
     assert (same["value"], same["low"], same["high"]) == (0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("field, value", [("rotation", 2), ("deal", 5),
+                                          ("players", None), ("wall", None)])
+def test_an_edited_match_record_is_caught(tmp_path: Path, field: str, value: Any) -> None:
+    """A bot's record is sealed like simulate's (deal and rotation included) and its wall
+    proved from the seed, though no replay runs the bot again."""
+    log = tmp_path / "d.jsonl"
+    match([SAMPLE, "greedy", "greedy", "greedy"], 1, "--duplicate", log=log)
+    recs = records(log)
+    rec = recs[1]
+    if field == "players":
+        value = [*rec["players"][1:], rec["players"][0]]
+    if field == "wall":
+        value = rec["wall"][2:] + rec["wall"][:2]
+    rec[field] = value
+    log.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs),
+                   encoding="utf-8")
+    code, out = run(["replay", str(log), "--format", "json"])
+    assert code != 0 and field in out

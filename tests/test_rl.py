@@ -69,8 +69,11 @@ def test_the_encoding_holds_the_observations_values() -> None:
             v = encoding.encode(obs)
             o = encoding.OFFSET
             assert v[o["hand"]:o["hand"] + 34] == list(obs.hand)
-            assert v[o["indicator"] + obs.indicator] == 1 and sum(
-                v[o["indicator"]:o["indicator"] + 34]) == 1
+            if obs.indicator is None:            # before the deal (坐莊, 拉莊): not turned up
+                assert sum(v[o["indicator"]:o["indicator"] + 34]) == 0
+            else:
+                assert v[o["indicator"] + obs.indicator] == 1 and sum(
+                    v[o["indicator"]:o["indicator"] + 34]) == 1
             assert v[o["wall_left"]] == obs.wall_left
             assert v[o["dealer"] + (2 - seat) % 4] == 1
             for s in range(4):

@@ -96,7 +96,8 @@ def encode(obs: Observation) -> list[int]:
         v[OFFSET["drawn"] + obs.drawn] = 1
     for k in obs.hun:
         v[OFFSET["hun"] + k] = 1
-    v[OFFSET["indicator"] + obs.indicator] = 1
+    if obs.indicator is not None:               # hidden before the deal
+        v[OFFSET["indicator"] + obs.indicator] = 1
     if obs.last_discard is not None:
         who, tile = obs.last_discard
         v[OFFSET["last_discard"] + tile] = 1

@@ -255,10 +255,8 @@ def match_log_line(rec: HandRecord, rs: Ruleset, rules: GameRules, specs: Sequen
                    index: int, deal: int, rotation: int | None) -> str:
     """`simulate --log`'s line (so `rulekit replay` reads it), with the deal and rotation
     of a duplicate match."""
-    line = log_line(rec, rs, rules, specs, index)
-    if rotation is None:
-        return line
-    return line[:-1] + f',"deal":{deal},"rotation":{rotation}}}'
+    extra = None if rotation is None else {"deal": deal, "rotation": rotation}
+    return log_line(rec, rs, rules, specs, index, extra)
 
 
 def run_match(rs: Ruleset, cfg: MatchConfig, log: IO[str] | None = None,

@@ -30,6 +30,12 @@ seed, the dealer or the players then shows only as the fields it changes."""
 
 INPUTS = ("hand", "ruleset", "players", "seed", "dealer")
 """Fields a record is played from; every other field (but format and digest) derives."""
+MATCH_INPUTS = ("deal", "rotation")
+"""Inputs only a duplicate match writes (`rulekit match --duplicate`, docs/bots.md)."""
+DEALT = ("dice", "hun_dice", "indicator", "wall")
+"""The derived fields the seed and dealer give whoever plays: all a record with a bot
+(`cmd:` player, never run again by a replay) can be re-derived to; its moves are checked
+by re-playing them (`replay.replay`) and its fields by the digest."""
 DERIVED = ("dice", "hun_dice", "indicator", "wall", "events", "result", "dealer_sits",
            "pulls")
 FIELDS = ("format",) + INPUTS + DERIVED
@@ -41,7 +47,8 @@ _TILE = re.compile(r"[1-9][mps]|[1-7]z|[1-8]f")
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")               # a pattern id (the schema's)
 _LABEL = re.compile(r"[^\x00-\x1f\x7f]{1,64}")           # a ruleset's name: any label
 _HEX = re.compile(r"[0-9a-f]{64}")
-_WORD = re.compile(r"[a-z_]{1,20}")          # an event's action, a result's win_by
+_WORD = re.compile(r"[a-z_]{1,20}")
+_BOT = re.compile(r"cmd:[^\x00-\x1f\x7f]{1,400}")      # a `rulekit match` bot's seat spec          # an event's action, a result's win_by
 
 
 class RecordError(RulekitError):
@@ -113,7 +120,7 @@ def check(rec: Any, players: int | None = None) -> str:
                     f"(1 or {FORMAT})")
     if fmt == 1 and "digest" in rec:
         raise _fail(("format",), f"a record with a digest is format {FORMAT}, not 1")
-    allowed = set(FIELDS) | ({"digest"} if fmt == FORMAT else set())
+    allowed = set(FIELDS) | set(MATCH_INPUTS) | ({"digest"} if fmt == FORMAT else set())
     for key in rec:
         if key not in allowed:
             raise _fail((str(key)[:40],), "not a field of a hand record")
@@ -141,12 +148,20 @@ def _check_inputs(rec: dict[str, Any], players: int | None) -> int:
     if players is not None and len(names) != players:
         raise _fail(("players",), f"{players} players for this ruleset, not {len(names)}")
     for i, n in enumerate(names):
-        if n not in PLAYERS:
-            raise _fail(("players", i), f"not a built-in player: {shown(n)}")
+        if n not in PLAYERS and not (isinstance(n, str) and _BOT.fullmatch(n)):
+            raise _fail(("players", i), f"not a built-in player or a cmd: bot: {shown(n)}")
+    if "deal" in rec or "rotation" in rec:
+        _int(rec.get("deal"), ("deal",), 0, 2 ** 63)
+        _int(rec.get("rotation"), ("rotation",), 0, len(names) - 1)
     if rec["seed"] is not None or rec.get("format", 1) == FORMAT:
         _int(rec["seed"], ("seed",), 0, 2 ** 64 - 1)
     _int(rec["dealer"], ("dealer",), 0, len(names) - 1)
     return len(names)
+
+
+def has_bots(rec: Mapping[str, Any]) -> bool:
+    """Whether a seat of `rec` was played by a bot (whose moves no re-play can derive)."""
+    return any(p not in PLAYERS for p in rec["players"])
 
 
 def _check_deal(rec: dict[str, Any]) -> None:

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Iterator, Mapping
 
 from rulekit.game import record
-from rulekit.game.players import ReplayMismatch, Script, ScriptedPlayer
+from rulekit.game.players import PLAYERS, ReplayMismatch, Script, ScriptedPlayer
 from rulekit.game.procedure import Event, IllegalMove, event_dict
 from rulekit.game.record import RecordError as RecordError      # re-exported for callers
 from rulekit.game.rules import game_rules
@@ -100,11 +100,13 @@ def _first_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> str:
 
 def derive(rec: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     """The derived fields (`record.DERIVED`) of the hand `rec`'s seed, dealer and players
-    give under `rs`: played and logged by simulate's own code, so the two cannot drift."""
+    give under `rs`: played and logged by simulate's own code, so the two cannot drift.
+    A bot's seat (never run again) is played by greedy: only `record.DEALT` then holds."""
     import json
     from rulekit.game import simulate as sim
+    players = tuple(p if p in PLAYERS else "greedy" for p in rec["players"])
     task = sim.Task(ruleset="", name=rs.name, versus=None, versus_name=None,
-                    players=tuple(rec["players"]), master=0, first_hand=int(rec["hand"]),
+                    players=players, master=0, first_hand=int(rec["hand"]),
                     hands=1, session_hands=1, log=True)
     line = sim._one(rs, task, int(rec["seed"]), int(rec["dealer"]), int(rec["hand"]))["log"]
     d = json.loads(line)
@@ -119,7 +121,8 @@ def proof(rec: Mapping[str, Any], rs: Ruleset | None) -> str | None:
     diff = None
     if rs is not None and rec.get("seed") is not None:
         derived = derive(rec, rs)
-        diff = next((d for k in record.DERIVED
+        fields = record.DEALT if record.has_bots(rec) else record.DERIVED
+        diff = next((d for k in fields
                      if (d := first_difference(rec[k], derived[k], (k,))) is not None), None)
     if edit is not None:
         if diff is not None and re.split(r"[.\[:]", diff, maxsplit=1)[0] == edit:

@@ -106,12 +106,14 @@ def outcome_of(rec: HandRecord) -> dict[str, Any]:
 
 
 def log_line(rec: HandRecord, rs: Ruleset, rules: GameRules, players: Sequence[str],
-             index: int) -> str:
-    """The hand's record as one JSON line (docs/game.md, "Logs")."""
-    d = {"hand": index, "ruleset": rs.name, "players": list(players)}
+             index: int, extra: dict[str, int] | None = None) -> str:
+    """The hand's record as one JSON line (docs/game.md, "Logs"); `extra`: the inputs a
+    duplicate match adds (`deal`, `rotation`), sealed with the rest."""
+    d: dict[str, Any] = {"hand": index, "ruleset": rs.name, "players": list(players)}
     d.update(rec.to_dict())
     d["dealer_sits"] = rec.settle["dealer_sits"]
     d["pulls"] = rec.settle["pulls"]
+    d.update(extra or {})
     return json.dumps(seal(d), ensure_ascii=False, separators=(",", ":"))
 
 
