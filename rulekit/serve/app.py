@@ -29,6 +29,7 @@ from rulekit.serve import body, handlers, openapi, sheet
 from rulekit.serve.errors import ApiError
 from rulekit.serve.limits import ServeConfig
 from rulekit.serve.registry import Registry
+from rulekit.serve.tables import Tables, TablesConfig, routes as table_routes
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -195,9 +196,11 @@ async def _internal(request: Request, exc: Exception) -> Response:
                  500)
 
 
-def create_app(config: ServeConfig | None = None) -> Starlette:
-    """The whole application: API, calculator, rule sheets, OpenAPI document."""
+def create_app(config: ServeConfig | None = None,
+               tables_config: TablesConfig | None = None) -> Starlette:
+    """The whole application: API, calculator, rule sheets, OpenAPI document, tables."""
     api = _Api(config or ServeConfig())
+    tables = Tables(config or ServeConfig(), api.reg, tables_config)    # live tables
     spec = openapi.document(api.lim)
 
     async def spec_json(request: Request) -> Response:
@@ -208,7 +211,9 @@ def create_app(config: ServeConfig | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await tables.startup()
         yield
+        await tables.shutdown()
         api.pool.shutdown(wait=False, cancel_futures=True)
 
     routes = [
@@ -225,9 +230,11 @@ def create_app(config: ServeConfig | None = None) -> Starlette:
         Route("/healthz", _endpoint(api.health)),
         Route("/openapi.json", spec_json),
         Route("/docs", docs),
+        *table_routes.routes(tables),
         Mount("/static", StaticFiles(directory=static_dir()), name="static"),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(_Headers)], lifespan=lifespan,
                     exception_handlers={HTTPException: _http_error, Exception: _internal})
     app.state.registry = api.reg
+    app.state.tables = tables
     return app

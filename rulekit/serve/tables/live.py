@@ -1,0 +1,290 @@
+"""One table in play: its seats' connections, the session's hands, the referee between them.
+
+A table runs as one asyncio task in the server's loop. It asks the referee (`engine.py`)
+which seat must decide, asks that seat (a person or a remote bot over its WebSocket, a
+built-in bot in a thread), hands the answer to the referee in the executor, writes it to the
+store and tells every seat what it may see. A seat with no connection, or one that does not
+answer within its think time, gets the fallback (`fallback`); it plays again as soon as it
+answers. Nothing a seat sends reaches the referee unless it is one of `legal`.
+"""
+from __future__ import annotations
+
+import asyncio
+import hmac
+import hashlib
+import sys
+import time
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulekit.game.players import PLAYERS
+from rulekit.game.simulate import hand_seed
+from rulekit.ruleset.model import Ruleset
+from rulekit.serve.tables import wire
+from rulekit.serve.tables.engine import Action, Engine, EngineError, new_engine
+from rulekit.serve.tables.records import hand_record, result_view
+from rulekit.serve.tables.store import Store, TableRow
+
+OUTBOX = 2000                 # messages queued to one connection before it is dropped
+PEOPLE = ("human", "remote")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def fallback(obs: dict[str, Any], legal: list[Action]) -> Action:
+    """The documented fallback of a seat that is away or out of time (docs/serve.md): win
+    when it may, else pass, else discard the tile just drawn, else the last tile that is not
+    a hun (小相公 would forbid its win), else the last legal action."""
+    for want in ("win", "pass"):
+        for a in legal:
+            if a.get("action") == want:
+                return a
+    discards = [a for a in legal if a.get("action") == "discard"]
+    hun = set(obs.get("hun") or ())
+    for a in discards:
+        if a.get("tile") == obs.get("drawn") and a.get("tile") not in hun:
+            return a
+    plain = [a for a in discards if a.get("tile") not in hun]
+    return (plain or discards or legal)[-1]
+
+
+@dataclass(eq=False)
+class Conn:
+    """One WebSocket of a seat: an outbox its writer task drains, so a slow client never
+    holds up the table (past OUTBOX queued messages it is dropped)."""
+
+    view: bool                      # also wants `state` messages (the table page)
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
+    sent: int = 0                   # events of the current hand already sent
+    hand: int = -1                  # which hand `sent` counts
+
+    def put(self, message: dict[str, Any]) -> bool:
+        try:
+            self.outbox.put_nowait(wire.encode(message))
+            return True
+        except asyncio.QueueFull:
+            return False
+
+
+@dataclass(eq=False)
+class SeatLink:
+    kind: str                       # "human", "remote" or a built-in bot's name
+    conns: set[Conn] = field(default_factory=set)
+    joined: bool = False            # has connected at least once
+    asked: tuple[list[Action], asyncio.Future[Action | None]] | None = None
+    deadline: float = 0.0
+    fallbacks: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    think_time: float = 120.0       # a person's seconds per decision
+    bot_time: float = 10.0          # a remote bot's (and an in-process bot's) seconds
+    pause: float = 15.0             # between hands when people sit at the table
+
+
+class LiveTable:
+    """A table's session in memory; the store holds everything needed to rebuild it."""
+
+    def __init__(self, row: TableRow, rs: Ruleset, store: Store, pool: Executor,
+                 timing: Timing) -> None:
+        self.row, self.rs, self.store, self.pool = row, rs, store, pool
+        self.timing = timing
+        self.seats = [SeatLink(k) for k in row.seats]
+        self.totals = list(row.totals)
+        self.status = row.status
+        self.engine: Engine | None = None
+        self.hand = 0
+        self.last: dict[str, Any] | None = None       # the last finished hand, for the page
+        self.finished = [h.n for h in store.hands(row.id) if h.record is not None]
+        self.ready = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        if all(s.kind not in PEOPLE for s in self.seats):
+            self.ready.set()
+
+    # -- access ----------------------------------------------------------------------------
+    def token_ok(self, seat: int, token: str) -> bool:
+        """Constant-time check of a seat's token against its stored hash."""
+        if not 0 <= seat < len(self.seats):
+            return False
+        return hmac.compare_digest(token_hash(token), self.row.token_hashes[seat])
+
+    def public(self) -> dict[str, Any]:
+        """What anyone with the table's id sees: no tiles of any seat in play."""
+        eng = self.engine
+        return {"id": self.row.id, "ruleset": self.row.ruleset,
+                "overlay": self.row.ruleset_yaml is not None,
+                "seats": [{"seat": i, "kind": s.kind, "connected": bool(s.conns),
+                           "joined": s.joined, "fallbacks": s.fallbacks}
+                          for i, s in enumerate(self.seats)],
+                "hands": self.row.hands, "hand": self.hand, "status": self.status,
+                "finished_hands": list(self.finished), "totals": list(self.totals),
+                "pending": list(eng.pending()) if eng is not None and not eng.over else [],
+                "think_time": self.row.think_time}
+
+    # -- connections -----------------------------------------------------------------------
+    def connect(self, seat: int, conn: Conn) -> None:
+        link = self.seats[seat]
+        link.conns.add(conn)
+        link.joined = True
+        conn.put(wire.start(seat, {"name": self.rs.name, "title": self.row.ruleset},
+                            players=len(self.seats), hands=self.row.hands,
+                            think_time=self.row.think_time))
+        if all(s.joined or s.kind not in PEOPLE for s in self.seats):
+            self.ready.set()
+        self.push_seat(seat)
+        if link.asked is not None:
+            conn.put(self.request_message(seat, link.asked[0]))
+
+    def disconnect(self, seat: int, conn: Conn) -> None:
+        link = self.seats[seat]
+        link.conns.discard(conn)
+        if not link.conns and link.asked is not None and not link.asked[1].done():
+            link.asked[1].set_result(None)            # gone: the fallback answers now
+
+    def answer(self, seat: int, conn: Conn, text: str) -> None:
+        """A line from a seat: the answer to its request, or an `error` back."""
+        link = self.seats[seat]
+        if link.asked is None or link.asked[1].done():
+            conn.put(wire.error(seat, f"nothing is asked of seat {seat} now"))
+            return
+        try:
+            action = wire.parse_answer(text, link.asked[0])
+        except wire.ProtocolError as err:
+            conn.put(wire.error(seat, str(err)))
+            return
+        link.asked[1].set_result(action)
+
+    # -- telling seats ---------------------------------------------------------------------
+    def request_message(self, seat: int, legal: list[Action]) -> dict[str, Any]:
+        obs = self.engine.observation(seat) if self.engine is not None else {}
+        return wire.request(seat, obs, legal)
+
+    def snapshot(self, seat: int) -> dict[str, Any]:
+        eng = self.engine
+        obs = eng.observation(seat) if eng is not None else None
+        link = self.seats[seat]
+        left = max(0.0, link.deadline - time.monotonic()) if link.asked else None
+        return {"table": self.public(), "observation": obs, "last": self.last,
+                "seconds_left": left}
+
+    def push_seat(self, seat: int) -> None:
+        """New events of the current hand to every connection of `seat`, and the page's
+        state to those that want it."""
+        eng = self.engine
+        link = self.seats[seat]
+        for conn in list(link.conns):
+            ok = True
+            if eng is not None:
+                if conn.hand != self.hand:
+                    conn.hand, conn.sent = self.hand, 0
+                evs = eng.events(seat, conn.sent)
+                for i, ev in enumerate(evs):
+                    ok = ok and conn.put(wire.event(seat, self.hand, conn.sent + i, ev))
+                conn.sent += len(evs)
+            if conn.view:
+                legal = link.asked[0] if link.asked else []
+                ok = ok and conn.put(wire.state(seat, self.snapshot(seat), legal))
+            if not ok:                                # too slow: drop it
+                link.conns.discard(conn)
+                conn.outbox.put_nowait(None) if not conn.outbox.full() else None
+
+    def push_all(self) -> None:
+        for s in range(len(self.seats)):
+            self.push_seat(s)
+
+    # -- the session -----------------------------------------------------------------------
+    async def run(self) -> None:
+        try:
+            await self.ready.wait()
+            hands = self.store.hands(self.row.id)
+            done = [h for h in hands if h.record is not None]
+            dealer = done[-1].record["result"]["next_dealer"] if done and done[-1].record \
+                else self.row.seed % len(self.seats)
+            for n in range(len(done), self.row.hands):
+                if n > len(done) and any(s.kind in PEOPLE for s in self.seats):
+                    await asyncio.sleep(self.timing.pause)
+                dealer = await self.play(n, dealer)
+            self.status = "finished"
+            self.store.set_status(self.row.id, self.status, self.totals)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:                      # noqa: BLE001 - a table never kills the server
+            self.status = "broken"
+            sys.stderr.write(f"rulekit serve: table {self.row.id} stopped: "
+                             f"{type(err).__name__}: {err}\n")
+            self.store.set_status(self.row.id, self.status, self.totals)
+        finally:
+            self.push_all()
+
+    async def play(self, n: int, dealer: int) -> int:
+        """Hand `n` from its first (or its last stored) action to its record; the next dealer."""
+        loop = asyncio.get_running_loop()
+        seed = hand_seed(self.row.seed, n)
+        self.store.start_hand(self.row.id, n, seed, dealer)
+        bots = {i: s.kind for i, s in enumerate(self.seats) if s.kind in PLAYERS}
+        eng = await loop.run_in_executor(
+            self.pool, lambda: new_engine(self.rs, seed, dealer, bots, list(self.totals)))
+        for seat, action in self.store.actions(self.row.id, n):   # an unfinished hand resumes
+            await loop.run_in_executor(self.pool, eng.act, seat, action)
+        i = len(self.store.actions(self.row.id, n))
+        self.engine, self.hand = eng, n
+        self.push_all()
+        while not eng.over:
+            seat = eng.pending()[0]
+            legal = eng.legal(seat)
+            action = await self.decide(eng, seat, legal)
+            await loop.run_in_executor(self.pool, eng.act, seat, action)
+            self.store.add_action(self.row.id, n, i, seat, action)
+            i += 1
+            self.push_all()
+        return await self.finish(eng, n)
+
+    async def decide(self, eng: Engine, seat: int, legal: list[Action]) -> Action:
+        link = self.seats[seat]
+        obs = eng.observation(seat)
+        if link.kind in PLAYERS:                      # an in-process bot outside the engine
+            return fallback(obs, legal)
+        wait = self.row.think_time if link.kind == "human" else self.timing.bot_time
+        got: Action | None = None
+        if link.conns:
+            fut: asyncio.Future[Action | None] = asyncio.get_running_loop().create_future()
+            link.asked, link.deadline = (legal, fut), time.monotonic() + wait
+            for conn in list(link.conns):
+                conn.put(wire.request(seat, obs, legal))
+            self.push_seat(seat)
+            try:
+                got = await asyncio.wait_for(fut, wait)
+            except asyncio.TimeoutError:
+                got = None
+            finally:
+                link.asked = None
+        if got is None:
+            link.fallbacks += 1
+            return fallback(obs, legal)
+        return got
+
+    async def finish(self, eng: Engine, n: int) -> int:
+        """Store the record and the totals together; tell every seat the result."""
+        rec = eng.record()
+        record = hand_record(rec, self.rs, list(self.row.seats), n)
+        view = await asyncio.get_running_loop().run_in_executor(
+            self.pool, lambda: result_view(record, self.rs))
+        pays = record["result"]["payments"]
+        self.totals = [t + float(p) for t, p in zip(self.totals, pays)]
+        last = n + 1 >= self.row.hands
+        self.status = "finished" if last else "playing"
+        self.store.finish_hand(self.row.id, n, record, self.totals, self.status)
+        self.finished.append(n)
+        self.last = {**view, "totals": list(self.totals)}
+        for s, link in enumerate(self.seats):
+            for conn in list(link.conns):
+                conn.put(wire.end(s, n, record["result"]))
+        self.push_all()
+        return int(record["result"]["next_dealer"])
+
+
+__all__ = ["LiveTable", "Conn", "Timing", "fallback", "token_hash", "EngineError"]

@@ -1,0 +1,35 @@
+"""A finished hand as the server keeps and shows it.
+
+`hand_record` is the line `rulekit simulate --log` writes and `rulekit replay` reads
+(docs/game.md, "Logs"), with the table's seats as `players`. `result_view` is what the
+table page shows after the end: the settle pipeline's payments and transfers and the
+winning hand's score with its breakdown, as the calculator shows them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import rulekit
+from rulekit.game.procedure import HandRecord
+from rulekit.game.rules import game_rules
+from rulekit.ruleset.model import Ruleset
+
+
+def hand_record(rec: HandRecord, rs: Ruleset, players: list[str], n: int) -> dict[str, Any]:
+    """The replayable record of hand `n` (the same keys as `simulate.log_line`)."""
+    d: dict[str, Any] = {"hand": n, "ruleset": rs.name, "players": players}
+    d.update(rec.to_dict())
+    d["dealer_sits"] = game_rules(rs).dealer_sits
+    d["pulls"] = rec.settle["pulls"]
+    d["settle"] = rec.settle
+    return d
+
+
+def result_view(record: dict[str, Any], rs: Ruleset) -> dict[str, Any]:
+    """The end of a hand for people: who won how, the score's steps, who pays whom."""
+    settle = rulekit.settle(record["settle"], rs).to_dict()
+    res = record["result"]
+    return {"hand": record["hand"], "winner": res["winner"], "win_by": res["win_by"],
+            "dealer": record["dealer"], "payments": settle["payments"],
+            "transfers": settle["transfers"], "next_dealer": settle["next_dealer"],
+            "score": settle.get("score"), "hand_doc": res["hand"], "chan": res["chan"]}
