@@ -13,6 +13,8 @@ import uvicorn
 from rulekit.errors import RulekitError
 from rulekit.serve.app import create_app
 from rulekit.serve.limits import ServeConfig, ServeLimits
+from rulekit.serve.tables import TablesConfig
+from rulekit.serve.tables.store import StoreError, default_path
 
 
 class ServeError(RulekitError):
@@ -38,9 +40,24 @@ def config_from(args: argparse.Namespace) -> ServeConfig:
     return ServeConfig(limits=lim, rulesets_dir=folder)
 
 
+def tables_from(args: argparse.Namespace) -> TablesConfig:
+    """`--db`, `--max-tables`, `--think-time`: where tables are kept and their bounds."""
+    tc = TablesConfig(db=getattr(args, "db", None) or str(default_path()))
+    for key, flag in (("max_tables", "max_tables"), ("think_time", "think_time")):
+        value = getattr(args, flag, None)
+        if value is not None:
+            if value <= 0:
+                raise ServeError(f"serve: --{flag.replace('_', '-')} must be positive")
+            tc = replace(tc, **{key: value})
+    return tc
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     config = config_from(args)
-    app = create_app(config)
+    try:
+        app = create_app(config, tables_from(args))
+    except StoreError as err:
+        raise ServeError(str(err)) from None
     n = len(app.state.registry.entries)
     sys.stderr.write(f"rulekit serve: http://{args.host}:{args.port}/ ({n} rulesets; "
                      f"API docs at /docs)\n")
