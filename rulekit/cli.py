@@ -229,6 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--ruleset", "-r", default=None,
                     help="re-score and re-settle the same play under this ruleset")
     _format_arg(rp)
+    from rulekit.game import match_cli      # rulekit match (docs/bots.md)
+    match_cli.add_parser(sub)
     return parser
 
 
@@ -671,12 +673,18 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     return game_cli.replay(args, out)
 
 
+def _match_cli() -> Any:
+    from rulekit.game import match_cli
+    return match_cli
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
     "score": cmd_score, "waits": cmd_waits, "settle": cmd_settle, "session": cmd_session,
     "validate": cmd_validate, "rulesets": cmd_rulesets, "show": cmd_show, "schema": cmd_schema,
     "test": cmd_test, "corpus": cmd_corpus, "diff": cmd_diff,
     "serve": cmd_serve, "sheet": cmd_sheet,
     "simulate": cmd_simulate, "replay": cmd_replay,
+    "match": lambda args, out: _match_cli().run(args, out),
 }
 
 
