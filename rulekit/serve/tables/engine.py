@@ -44,6 +44,7 @@ class Engine(Protocol):
     def act(self, seat: int, action: Action) -> None: ...
     def events(self, seat: int, since: int = 0) -> list[dict[str, Any]]: ...
     def record(self) -> HandRecord: ...
+    def fallback(self, seat: int) -> Action: ...
 
 
 def same_action(a: Any, b: Any) -> bool:
@@ -107,6 +108,7 @@ class ThreadEngine:
         self.rules = game_rules(rs)
         self._cv = threading.Condition()
         self._ask: tuple[int, list[Action]] | None = None
+        self._greedy: Callable[[], Action] | None = None
         self._answer: Action | None = None
         self._events: list[tuple[int, str, int, str]] = []
         self._st: HandState | None = None
@@ -140,10 +142,11 @@ class ThreadEngine:
             self._st = st
             self._events.append(e)
 
-    def decide(self, seat: int, legal: list[Action]) -> Action:
-        """Called in the hand's thread: park until `act` answers."""
+    def decide(self, seat: int, legal: list[Action], greedy: Callable[[], Action]) -> Action:
+        """Called in the hand's thread: park until `act` answers. `greedy` is what the
+        built-in greedy player would answer (the fallback)."""
         with self._cv:
-            self._ask, self._answer = (seat, legal), None
+            self._ask, self._answer, self._greedy = (seat, legal), None, greedy
             self._cv.notify_all()
             while self._answer is None:
                 self._cv.wait()
@@ -184,6 +187,13 @@ class ThreadEngine:
             self._cv.notify_all()
         self._settle()
 
+    def fallback(self, seat: int) -> Action:
+        """The greedy player's answer to the pending decision (docs/bots.md, "Faults")."""
+        with self._cv:
+            if self._ask is None or self._ask[0] != seat or self._greedy is None:
+                raise EngineError(f"nothing is asked of seat {seat}")
+            return self._greedy()
+
     def observation(self, seat: int) -> dict[str, Any]:
         with self._cv:
             st = self._st
@@ -213,27 +223,38 @@ class _Asked(players_mod.Player):
 
     def __init__(self, engine: ThreadEngine, seat: int) -> None:
         self.engine, self.seat = engine, seat
+        self.greedy = players_mod.GreedyPlayer()
 
     def choose_discard(self, st: HandState, seat: int, options: tuple[int, ...]) -> int:
+        def greedy() -> Action:
+            return {"action": "discard",
+                    "tile": TILE_NAMES[self.greedy.choose_discard(st, seat, options)]}
         got = self.engine.decide(seat, [{"action": "discard", "tile": TILE_NAMES[k]}
-                                         for k in options])
+                                         for k in options], greedy)
         return TILE_NAMES.index(got["tile"])
 
     def choose_claim(self, st: HandState, seat: int, tile: int, options: tuple[str, ...]) -> str:
-        got = self.engine.decide(seat, [{"action": o} for o in options])
+        def greedy() -> Action:
+            return {"action": self.greedy.choose_claim(st, seat, tile, options)}
+        got = self.engine.decide(seat, [{"action": o} for o in options], greedy)
         return str(got["action"])
 
     def choose_kong(self, st: HandState, seat: int, options: tuple[players_mod.Kong, ...]
                     ) -> players_mod.Kong | None:
+        def greedy() -> Action:
+            got = self.greedy.choose_kong(st, seat, options)
+            return {"action": "pass"} if got is None else \
+                {"action": "kong", "tile": TILE_NAMES[got[0]], "kind": got[1]}
         legal: list[Action] = [{"action": "kong", "tile": TILE_NAMES[k], "kind": kind}
                                for k, kind in options]
-        got = self.engine.decide(seat, legal + [{"action": "pass"}])
+        got = self.engine.decide(seat, legal + [{"action": "pass"}], greedy)
         if got["action"] == "pass":
             return None
         return TILE_NAMES.index(got["tile"]), str(got["kind"])
 
     def choose_win(self, st: HandState, seat: int, score: ScoreResult) -> bool:
-        got = self.engine.decide(seat, [{"action": "win"}, {"action": "pass"}])
+        got = self.engine.decide(seat, [{"action": "win"}, {"action": "pass"}],
+                                 lambda: {"action": "win"})
         return bool(got["action"] == "win")
 
 

@@ -37,6 +37,7 @@ class TablesConfig:
     max_think: float = 3600.0
     bot_time: float = 10.0          # a remote or in-process bot's seconds per decision
     pause: float = 15.0             # seconds between hands when people sit at a table
+    grace: float = 5.0              # seconds a dropped seat is waited for (a page reload)
     threads: int = 4                # the referee's and the bots' threads
 
 
@@ -50,7 +51,8 @@ class Tables:
         self.pool = ThreadPoolExecutor(max_workers=self.config.threads,
                                        thread_name_prefix="rulekit-table")
         self.live: dict[str, LiveTable] = {}
-        self.timing = Timing(self.config.think_time, self.config.bot_time, self.config.pause)
+        self.timing = Timing(self.config.think_time, self.config.bot_time, self.config.pause,
+                             self.config.grace)
 
     # -- lifespan --------------------------------------------------------------------------
     async def startup(self) -> None:

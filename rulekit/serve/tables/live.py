@@ -4,8 +4,8 @@ A table runs as one asyncio task in the server's loop. It asks the referee (`eng
 which seat must decide, asks that seat (a person or a remote bot over its WebSocket, a
 built-in bot in a thread), hands the answer to the referee in the executor, writes it to the
 store and tells every seat what it may see. A seat with no connection, or one that does not
-answer within its think time, gets the fallback (`fallback`); it plays again as soon as it
-answers. Nothing a seat sends reaches the referee unless it is one of `legal`.
+answer within its think time, gets the fallback, the built-in `greedy` player's choice (as
+in `rulekit match`, docs/bots.md); it plays again from its next request. Nothing a seat sends reaches the referee unless it is one of `legal`.
 """
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulekit.game.match import rule_summary
 from rulekit.game.players import PLAYERS
+from rulekit.game.rules import game_rules
 from rulekit.game.simulate import hand_seed
 from rulekit.ruleset.model import Ruleset
 from rulekit.serve.tables import wire
@@ -32,23 +34,6 @@ PEOPLE = ("human", "remote")
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def fallback(obs: dict[str, Any], legal: list[Action]) -> Action:
-    """The documented fallback of a seat that is away or out of time (docs/serve.md): win
-    when it may, else pass, else discard the tile just drawn, else the last tile that is not
-    a hun (小相公 would forbid its win), else the last legal action."""
-    for want in ("win", "pass"):
-        for a in legal:
-            if a.get("action") == want:
-                return a
-    discards = [a for a in legal if a.get("action") == "discard"]
-    hun = set(obs.get("hun") or ())
-    for a in discards:
-        if a.get("tile") == obs.get("drawn") and a.get("tile") not in hun:
-            return a
-    plain = [a for a in discards if a.get("tile") not in hun]
-    return (plain or discards or legal)[-1]
 
 
 @dataclass(eq=False)
@@ -77,6 +62,7 @@ class SeatLink:
     asked: tuple[list[Action], asyncio.Future[Action | None]] | None = None
     deadline: float = 0.0
     fallbacks: int = 0
+    gone_at: float = 0.0            # when its last connection closed
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +70,8 @@ class Timing:
     think_time: float = 120.0       # a person's seconds per decision
     bot_time: float = 10.0          # a remote bot's (and an in-process bot's) seconds
     pause: float = 15.0             # between hands when people sit at the table
+    grace: float = 5.0              # a seat whose connection drops (a page reloading) is
+    #                                 waited for this long before the fallback plays it
 
 
 class LiveTable:
@@ -94,6 +82,7 @@ class LiveTable:
         self.row, self.rs, self.store, self.pool = row, rs, store, pool
         self.timing = timing
         self.seats = [SeatLink(k) for k in row.seats]
+        self.summary = rule_summary(rs, game_rules(rs))       # `start`'s ruleset, as in match
         self.totals = list(row.totals)
         self.status = row.status
         self.engine: Engine | None = None
@@ -130,9 +119,9 @@ class LiveTable:
         link = self.seats[seat]
         link.conns.add(conn)
         link.joined = True
-        conn.put(wire.start(seat, {"name": self.rs.name, "title": self.row.ruleset},
-                            players=len(self.seats), hands=self.row.hands,
-                            think_time=self.row.think_time))
+        wait = self.row.think_time if link.kind == "human" else self.timing.bot_time
+        conn.put(wire.start(seat, self.summary, players=len(self.seats),
+                            hands=self.row.hands, think_time=wait))
         if all(s.joined or s.kind not in PEOPLE for s in self.seats):
             self.ready.set()
         self.push_seat(seat)
@@ -142,8 +131,17 @@ class LiveTable:
     def disconnect(self, seat: int, conn: Conn) -> None:
         link = self.seats[seat]
         link.conns.discard(conn)
-        if not link.conns and link.asked is not None and not link.asked[1].done():
-            link.asked[1].set_result(None)            # gone: the fallback answers now
+        if not link.conns:
+            link.gone_at = time.monotonic()
+            if link.asked is not None:
+                self.after_grace(seat, link.asked[1], self.timing.grace)
+
+    def after_grace(self, seat: int, fut: asyncio.Future[Action | None], delay: float) -> None:
+        """Unless the seat is back within `delay` seconds, the fallback answers `fut`."""
+        def gone() -> None:
+            if not self.seats[seat].conns and not fut.done():
+                fut.set_result(None)
+        asyncio.get_running_loop().call_later(max(0.0, delay), gone)
 
     def answer(self, seat: int, conn: Conn, text: str) -> None:
         """A line from a seat: the answer to its request, or an `error` back."""
@@ -199,8 +197,14 @@ class LiveTable:
     # -- the session -----------------------------------------------------------------------
     async def run(self) -> None:
         try:
-            await self.ready.wait()
             hands = self.store.hands(self.row.id)
+            if hands:          # resumed after a restart: absent seats get a think time to return
+                try:
+                    await asyncio.wait_for(self.ready.wait(), self.row.think_time)
+                except asyncio.TimeoutError:
+                    pass
+            else:
+                await self.ready.wait()
             done = [h for h in hands if h.record is not None]
             dealer = done[-1].record["result"]["next_dealer"] if done and done[-1].record \
                 else self.row.seed % len(self.seats)
@@ -247,14 +251,17 @@ class LiveTable:
         link = self.seats[seat]
         obs = eng.observation(seat)
         if link.kind in PLAYERS:                      # an in-process bot outside the engine
-            return fallback(obs, legal)
+            return eng.fallback(seat)
         wait = self.row.think_time if link.kind == "human" else self.timing.bot_time
         got: Action | None = None
-        if link.conns:
+        away = time.monotonic() - link.gone_at if not link.conns else 0.0
+        if away < self.timing.grace or link.conns:
             fut: asyncio.Future[Action | None] = asyncio.get_running_loop().create_future()
             link.asked, link.deadline = (legal, fut), time.monotonic() + wait
             for conn in list(link.conns):
                 conn.put(wire.request(seat, obs, legal))
+            if not link.conns:
+                self.after_grace(seat, fut, self.timing.grace - away)
             self.push_seat(seat)
             try:
                 got = await asyncio.wait_for(fut, wait)
@@ -262,9 +269,9 @@ class LiveTable:
                 got = None
             finally:
                 link.asked = None
-        if got is None:
+        if got is None:                               # away or out of time: greedy plays
             link.fallbacks += 1
-            return fallback(obs, legal)
+            return eng.fallback(seat)
         return got
 
     async def finish(self, eng: Engine, n: int) -> int:
@@ -287,4 +294,4 @@ class LiveTable:
         return int(record["result"]["next_dealer"])
 
 
-__all__ = ["LiveTable", "Conn", "Timing", "fallback", "token_hash", "EngineError"]
+__all__ = ["LiveTable", "Conn", "Timing", "token_hash", "EngineError"]

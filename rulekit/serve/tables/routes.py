@@ -66,7 +66,8 @@ def routes(tables: Tables) -> list[BaseRoute]:
         q = request.query_params
         if "token" in q or "seat" in q:
             table, seat = tables.seat(tid, q.get("seat"), q.get("token"))
-            legal = table.seats[seat].asked[0] if table.seats[seat].asked else []
+            asked = table.seats[seat].asked
+            legal = asked[0] if asked is not None else []
             return wire.state(seat, table.snapshot(seat), legal)
         return tables.get(tid).public()
 
