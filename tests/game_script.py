@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from rulekit.game import actions
+from rulekit.game.actions import Action
+from rulekit.game.observation import Observation, WinOffer
 from rulekit.game.players import Player
-from rulekit.game.state import HandState
-from rulekit.scoring import ScoreResult
 from rulekit.tiles import parse_tiles
 
 
@@ -69,14 +70,38 @@ class Plan(Player):
     def __init__(self, first: str = "", wins: bool = False) -> None:
         self.first = list(parse_tiles(first)) if first else []
         self.wins = wins
-        self.offered: list[ScoreResult] = []
+        self.offered: list[WinOffer] = []
 
-    def choose_discard(self, st: HandState, seat: int, options: tuple[int, ...]) -> int:
+    def act(self, obs: Observation, legal: list[Action]) -> Action:
+        got = self.table_choice(legal)
+        if got is not None:
+            return got
+        if obs.win is not None:
+            self.offered.append(obs.win)
+            if self.choose_win(obs):
+                return actions.win()
+        kongs = actions.find(legal, "kong")
+        if kongs:
+            k = self.choose_kong(obs, kongs)
+            if k is not None:
+                return k
+        if actions.find(legal, "discard"):
+            return actions.discard(self.choose_discard(obs, legal))
+        claim = self.choose_claim(obs, legal)
+        return claim if claim is not None else actions.pass_()
+
+    def choose_win(self, obs: Observation) -> bool:
+        return self.wins
+
+    def choose_kong(self, obs: Observation, kongs: list[Action]) -> Action | None:
+        return None
+
+    def choose_claim(self, obs: Observation, legal: list[Action]) -> Action | None:
+        return None
+
+    def choose_discard(self, obs: Observation, legal: list[Action]) -> int:
         if self.first:
             return self.first.pop(0)
-        plain = [k for k in options if not st.is_hun(k)]
-        return (plain or list(options))[-1]
-
-    def choose_win(self, st: HandState, seat: int, score: ScoreResult) -> bool:
-        self.offered.append(score)
-        return self.wins
+        held = [actions.tile_of(a) for a in actions.find(legal, "discard")]
+        plain = [k for k in held if k not in obs.hun]
+        return (plain or held)[-1]

@@ -2,16 +2,18 @@
 小相公, 天和, the indicator's stack on a replacement (000/Ⅲ, 000/Ⅳ)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import rulekit
 from game_script import Plan, deal_positions, stacked
 from rulekit.game import play_hand
-from rulekit.game.players import Player
+from rulekit.game import actions
+from rulekit.game.actions import Action
+from rulekit.game.observation import Observation
 from rulekit.game.procedure import IllegalMove
-from rulekit.game.state import HandState
 from rulekit.game.wall import from_order
-from rulekit.scoring import ScoreResult
 
 TJ = rulekit.load_ruleset("tianjin")
 GOLD8 = rulekit.load_ruleset("tianjin-gold8")
@@ -124,8 +126,7 @@ def test_xiao_xiang_gong_forbids_the_win_after_a_hun_discard() -> None:
     # seat 1 draws 白 (a hun: it wins, declined), discards it, then draws 4p: the 龍 shape
     # again, and this time the win is not even offered
     class DeclineFirst(Plan):
-        def choose_win(self, st: HandState, seat: int, score: ScoreResult) -> bool:
-            self.offered.append(score)
+        def choose_win(self, obs: Observation) -> bool:
             return len(self.offered) > 1
 
     order = stacked(hands, "7z8s8s8p4p", IND, DICE)
@@ -137,27 +138,28 @@ def test_xiao_xiang_gong_forbids_the_win_after_a_hun_discard() -> None:
     assert len(seat1.offered) == 1 and rec.result["winner"] is None
     # the same deal where seat 1 discards a plain tile instead wins on the 4p
     order = stacked(hands, "8p8s8s8m4p", IND, DICE)
-    seat1 = Plan("8p", wins=True)
-    rec = play_hand(TJ, [Plan(), seat1, Plan(), Plan()], seed=None, order=order, hun_dice=DICE)
+    rec = play_hand(TJ, [Plan(), Plan("8p", wins=True), Plan(), Plan()], seed=None,
+                    order=order, hun_dice=DICE)
     assert rec.result["winner"] == 1
 
 
 def test_an_illegal_move_is_refused_naming_it() -> None:
-    class Cheat(Player):
-        def choose_discard(self, st: HandState, seat: int, options: tuple[int, ...]) -> int:
-            return 4 if 4 not in options else 5
+    class Cheat(Plan):
+        def choose_discard(self, obs: Observation, legal: list[Action]) -> int:
+            return 4 if not obs.hand[4] else 5
 
     order = stacked(FAR, "", IND, DICE)
-    with pytest.raises(IllegalMove, match=r"seat 0: discard (5m|6m) is not legal"):
+    with pytest.raises(IllegalMove, match=r'seat 0: \{"action": "discard", "tile": "(5m|6m)"\} '
+                                          r'is not legal; legal: \{"action": "discard", '
+                                          r'"tile": "1m"\}'):
         play_hand(TJ, [Cheat(), Plan(), Plan(), Plan()], seed=None, order=order, hun_dice=DICE)
 
 
 class Konger(Plan):
     """A plan that takes the first kong offered."""
 
-    def choose_kong(self, st: HandState, seat: int, options: tuple[tuple[int, str], ...]
-                    ) -> tuple[int, str] | None:
-        return options[0] if options else None
+    def choose_kong(self, obs: Observation, kongs: list[Action]) -> Action | None:
+        return kongs[0]
 
 
 def test_a_win_on_the_replacement_is_gang_kai_and_the_kong_is_the_last_declared() -> None:
@@ -180,25 +182,26 @@ def test_an_illegal_claim_or_kong_is_refused_naming_it() -> None:
     """Seat 1 holds two 東 and is offered 東 from the dealer: "chow" is not among
     pass / pung; seat 1 then holds four 8s and names a kong of 9s."""
     class Chow(Plan):
-        def choose_claim(self, st: HandState, seat: int, tile: int,
-                         options: tuple[str, ...]) -> str:
-            return "chow"
+        def choose_claim(self, obs: Observation, legal: list[Action]) -> Action | None:
+            return {"action": "chow"}
 
     hands = [FAR[0], "2m5m8m2p5p8p2s5s8s1z1z3z4z", FAR[2], FAR3B]
     order = stacked(hands, "", IND, DICE)
-    with pytest.raises(IllegalMove, match=r"seat 1: claim 'chow' of 1z is not legal; "
-                                          r"legal: pass, pung"):
+    with pytest.raises(IllegalMove, match=re.escape(
+            'seat 1: {"action": "chow"} is not legal; legal: {"action": "pass"}, '
+            '{"action": "pung"}')):
         play_hand(TJ, [Plan("1z"), Chow(), Plan(), Plan()], seed=None, order=order,
                   hun_dice=DICE)
 
     class BadKong(Plan):
-        def choose_kong(self, st: HandState, seat: int, options: tuple[tuple[int, str], ...]
-                        ) -> tuple[int, str] | None:
-            return (26, "concealed")
+        def choose_kong(self, obs: Observation, kongs: list[Action]) -> Action | None:
+            return actions.kong(26, "concealed")
 
     hands = ["8s8s8s8s123456789m1z", "2m5m8m2p5p8p2s5s3s1z2z3z4z", FAR[2], FAR3B]
-    with pytest.raises(IllegalMove, match=r"seat 0: kong concealed 9s is not legal; "
-                                          r"legal: concealed 8s"):
+    with pytest.raises(IllegalMove, match=re.escape(
+            'seat 0: {"action": "kong", "kind": "concealed", "tile": "9s"} is not legal; '
+            'legal: {"action": "kong", "kind": "concealed", "tile": "8s"}, '
+            '{"action": "discard", "tile": "1m"}')):
         play_hand(TJ, [BadKong(), Plan(), Plan(), Plan()], seed=None,
                   order=stacked(hands, "", IND, DICE), hun_dice=DICE)
 

@@ -1,10 +1,13 @@
-"""Players: the interface a game server or a bot implements, and three built-in ones.
+"""Players: the interface an in-process player implements, and three built-in ones.
 
-Each choice is offered with its legal options; the procedure refuses anything else with
-`IllegalMove`. A player reads the `HandState` (its own seat's tiles and what is face up)
-and must not change it. `random` picks uniformly among legal moves; `greedy` discards toward
-the lowest `shape.deficiency` and never a hun (小相公 would forbid its win); `value` plays
-as greedy until its hand is ready, then keeps the wait whose wins are worth the most fan.
+A player decides from its seat's `Observation` and the list of legal actions only
+(`act(obs, legal)` returns one element of `legal`; the table refuses anything else with
+`IllegalMove`). Both are copies: a player that changes them changes nothing at the table.
+`random` picks uniformly among legal moves; `greedy` discards toward the lowest
+`shape.deficiency`, preferring waits that can reach the ruleset's minimum, and never a hun
+(小相公 would forbid its win); `value` plays as greedy until its hand is ready, then keeps the
+wait whose wins are worth the most fan. 坐莊 and 拉莊 follow the ruleset's `game.dealer_sits`
+and `game.pulls` (the table settings these were before they were choices).
 """
 from __future__ import annotations
 
@@ -12,50 +15,94 @@ import random
 from typing import Any, Callable
 
 from rulekit import shape
-from rulekit.game.state import ADDED, GOLDEN, HandState
+from rulekit.game import actions
+from rulekit.game.actions import Action, find, tile_of
+from rulekit.game.observation import Observation
+from rulekit.game.state import ADDED, GOLDEN, PUNG
 from rulekit.ruleset.model import Ruleset
-from rulekit.scoring import ScoreResult, score_document
 from rulekit.tiles import TILE_NAMES
 
 Kong = tuple[int, str]          # kind, and "concealed", "golden" or "added"
 
 
 class Player:
-    """The interface. The defaults: take every win, claim and kong nothing, discard the
-    first legal tile."""
+    """The interface, and the defaults: sit and pull as the table settings say, take every
+    win, claim, kong and declare nothing, discard the first legal tile. `start` and `end`
+    are optional hooks."""
 
     name = "player"
+    sits = False                 # 坐莊 when the dealer (game.dealer_sits)
+    pulls = 0                    # 拉莊 count as a non-dealer (game.pulls)
 
-    def choose_discard(self, st: HandState, seat: int, options: tuple[int, ...]) -> int:
-        return options[0]
+    def act(self, obs: Observation, legal: list[Action]) -> Action:
+        """One element of `legal`."""
+        return self.table_choice(legal) or default_choice(legal)
 
-    def choose_claim(self, st: HandState, seat: int, tile: int, options: tuple[str, ...]) -> str:
-        """One of `options`: "pass", "pung", "kong"."""
-        return "pass"
-
-    def choose_kong(self, st: HandState, seat: int, options: tuple[Kong, ...]) -> Kong | None:
+    def table_choice(self, legal: list[Action]) -> Action | None:
+        """The 坐莊 / 拉莊 answer from the player's settings, if that is the question."""
+        first = legal[0]["action"]
+        if first == "sit":
+            return legal[0] if self.sits else legal[1]
+        if first == "pass" and len(legal) > 1 and legal[1]["action"] == "pull":
+            pulls = find(legal, "pull")
+            counts = [a["count"] for a in pulls]
+            n = min(self.pulls, max(counts))
+            return pulls[counts.index(n)] if n in counts else legal[0]
         return None
 
-    def choose_win(self, st: HandState, seat: int, score: ScoreResult) -> bool:
-        return True
+    def start(self, seat: int, ruleset: str) -> None:
+        """Called before a hand (optional)."""
+
+    def end(self, result: dict[str, Any]) -> None:
+        """Called after a hand with its result (optional)."""
+
+
+def default_choice(legal: list[Action]) -> Action:
+    """Win if offered; otherwise pass if possible; otherwise the first discard."""
+    for a in legal:
+        if a["action"] == "win":
+            return a
+    for a in legal:
+        if a["action"] == "pass":
+            return a
+    return find(legal, "discard")[0]
+
+
+def split_counts(obs: Observation) -> tuple[list[int], int, int]:
+    """The seat's concealed tiles as `rulekit.shape` takes them: non-hun counts, hun held,
+    melds declared."""
+    c = list(obs.hand)
+    h = 0
+    for k in obs.hun:
+        h += c[k]
+        c[k] = 0
+    return c, h, len(obs.melds[obs.seat])
 
 
 class RandomPlayer(Player):
-    """Uniform among the legal moves (a win is always taken)."""
+    """Uniform among the legal moves (a win is always taken; a kong or not, uniformly among
+    the kongs and not konging, then a discard)."""
 
     name = "random"
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def choose_discard(self, st: HandState, seat: int, options: tuple[int, ...]) -> int:
-        return self.rng.choice(options)
-
-    def choose_claim(self, st: HandState, seat: int, tile: int, options: tuple[str, ...]) -> str:
-        return self.rng.choice(options)
-
-    def choose_kong(self, st: HandState, seat: int, options: tuple[Kong, ...]) -> Kong | None:
-        return self.rng.choice((None,) + options)
+    def act(self, obs: Observation, legal: list[Action]) -> Action:
+        got = self.table_choice(legal)
+        if got is not None:
+            return got
+        if legal[0]["action"] == "win":
+            return legal[0]
+        discards = find(legal, "discard")
+        if not discards:                      # a claim, or 天聽: uniform among the options
+            return self.rng.choice(legal)
+        kongs = find(legal, "kong")
+        if kongs:
+            k: Action | None = self.rng.choice([None, *kongs])
+            if k is not None:
+                return k
+        return self.rng.choice(discards)
 
 
 def _keep_value(c: list[int], k: int) -> int:
@@ -73,10 +120,8 @@ def _keep_value(c: list[int], k: int) -> int:
     return total
 
 
-def ranked_discards(st: HandState, seat: int) -> list[tuple[int, int, int]]:
+def ranked_discards(c: list[int], h: int, m: int) -> list[tuple[int, int, int]]:
     """(deficiency after, connectedness, kind) for each non-hun kind held, best first."""
-    c, h = st.shape_counts(seat)
-    m = len(st.seats[seat].melds)
     out = []
     for k in range(34):
         if c[k]:
@@ -88,12 +133,10 @@ def ranked_discards(st: HandState, seat: int) -> list[tuple[int, int, int]]:
     return out
 
 
-def greedy_discard(st: HandState, seat: int) -> tuple[int, int] | None:
+def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
     """(kind, deficiency after) of `ranked_discards(...)[0]`, with fewer deficiency calls:
     a 14-tile hand that does not win has a tile its best reading leaves unused, so the best
     discard reaches max(deficiency of the 14, 1); the least connected tile that does wins."""
-    c, h = st.shape_counts(seat)
-    m = len(st.seats[seat].melds)
     kinds = [k for k in range(34) if c[k]]
     if not kinds:
         return None
@@ -117,15 +160,34 @@ class GreedyPlayer(Player):
 
     name = "greedy"
 
-    def choose_discard(self, st: HandState, seat: int, options: tuple[int, ...]) -> int:
-        got = greedy_discard(st, seat)
-        return got[0] if got else options[0]
+    def act(self, obs: Observation, legal: list[Action]) -> Action:
+        got = self.table_choice(legal)
+        if got is not None:
+            return got
+        what = {a["action"] for a in legal}
+        if "win" in what:
+            return legal[0]
+        if "discard" in what:
+            kongs = find(legal, "kong")
+            if kongs:
+                k = self.choose_kong(obs, [(tile_of(a), a["kind"]) for a in kongs])
+                if k is not None:
+                    return actions.kong(*k)
+            return actions.discard(self.choose_discard(obs, legal))
+        if "pung" in what:
+            return {"action": self.choose_claim(obs, "kong" in what)}
+        return default_choice(legal)
 
-    def choose_claim(self, st: HandState, seat: int, tile: int, options: tuple[str, ...]) -> str:
-        c, h = st.shape_counts(seat)
-        m = len(st.seats[seat].melds)
+    def choose_discard(self, obs: Observation, legal: list[Action]) -> int:
+        got = greedy_discard(*split_counts(obs))
+        return got[0] if got else tile_of(find(legal, "discard")[0])
+
+    def choose_claim(self, obs: Observation, kong: bool) -> str:
+        assert obs.last_discard is not None
+        tile = obs.last_discard[1]
+        c, h, m = split_counts(obs)
         now = shape.deficiency(c, h, m)
-        if "kong" in options:
+        if kong:
             c[tile] -= 3
             after = shape.deficiency(c, h, m + 1)
             c[tile] += 3
@@ -138,13 +200,12 @@ class GreedyPlayer(Player):
                 c[k] -= 1
                 best = min(best, shape.deficiency(c, h, m + 1))
                 c[k] += 1
-        return "pung" if best < now else "pass"
+        return PUNG if best < now else "pass"
 
-    def choose_kong(self, st: HandState, seat: int, options: tuple[Kong, ...]) -> Kong | None:
-        got = greedy_discard(st, seat)
+    def choose_kong(self, obs: Observation, options: list[Kong]) -> Kong | None:
+        c, h, m = split_counts(obs)
+        got = greedy_discard(c, h, m)
         now = got[1] if got else 99
-        c, h = st.shape_counts(seat)
-        m = len(st.seats[seat].melds)
         for k, kind in options:
             if kind == ADDED:
                 c[k] -= 1
@@ -163,9 +224,9 @@ class GreedyPlayer(Player):
 
 class ValuePlayer(GreedyPlayer):
     """Greedy until ready; then, among the discards that keep the hand ready, the one whose
-    waits are worth most: the fan of each winning tile (scored by the ruleset) times the
-    copies of it not in sight. Takes a 金杠 whenever offered (its points are paid win or not).
-    To score a wait it changes its own seat's counts for a moment and puts them back."""
+    waits are worth most: the fan of each winning tile (scored by the ruleset from a hand
+    document built from its own observation) times the copies of it not in sight. Takes a
+    金杠 whenever offered (its points are paid win or not)."""
 
     name = "value"
 
@@ -173,89 +234,105 @@ class ValuePlayer(GreedyPlayer):
         self.rs = rs
         self.cache: dict[tuple[Any, ...], float] = {}
 
-    def choose_kong(self, st: HandState, seat: int, options: tuple[Kong, ...]) -> Kong | None:
+    def choose_kong(self, obs: Observation, options: list[Kong]) -> Kong | None:
         for o in options:
             if o[1] == GOLDEN:
                 return o
-        return super().choose_kong(st, seat, options)
+        return super().choose_kong(obs, options)
 
-    def choose_discard(self, st: HandState, seat: int, options: tuple[int, ...]) -> int:
-        got = greedy_discard(st, seat)
+    def choose_discard(self, obs: Observation, legal: list[Action]) -> int:
+        c, h, m = split_counts(obs)
+        got = greedy_discard(c, h, m)
         if got is None or got[1] != 1:
-            return got[0] if got else options[0]
-        ranked = ranked_discards(st, seat)
+            return got[0] if got else tile_of(find(legal, "discard")[0])
+        ranked = ranked_discards(c, h, m)
+        face_up = [obs.visible(k) - obs.hand[k] for k in range(34)]
         best, pick = -1.0, ranked[0][2]
         for d, _, k in ranked:
             if d != 1:
                 break
-            ev = self.expected_fan(st, seat, k)
+            ev = self.expected_fan(obs, face_up, k)
             if ev > best:
                 best, pick = ev, k
         return pick
 
-    def expected_fan(self, st: HandState, seat: int, discard: int) -> float:
+    def expected_fan(self, obs: Observation, face_up: list[int], discard: int) -> float:
         """Σ over winning tiles of fan × unseen copies, for the hand without `discard`."""
-        s = st.seats[seat]
-        s.counts[discard] -= 1
-        try:
-            c, h = st.shape_counts(seat)
-            waits = [w for w in shape.waits(c, h, len(s.melds)) if not st.is_hun(w)]
-            if not waits:
-                return 0.0
-            total = 0.0
-            for w in waits + list(st.hun):
-                n = st.unseen(seat, w)
-                if n:
-                    total += n * self.fan_with(st, seat, w)
-            return total
-        finally:
-            s.counts[discard] += 1
+        counts = list(obs.hand)
+        counts[discard] -= 1
+        c = list(counts)
+        h = 0
+        for k in obs.hun:
+            h += c[k]
+            c[k] = 0
+        waits = [w for w in shape.waits(c, h, len(obs.melds[obs.seat])) if w not in obs.hun]
+        if not waits:
+            return 0.0
+        total = 0.0
+        for w in waits + list(obs.hun):
+            n = max(0, 4 - face_up[w] - counts[w])
+            if n:
+                total += n * self.fan_with(obs, counts, w)
+        return total
 
-    def fan_with(self, st: HandState, seat: int, w: int) -> float:
-        from rulekit.game.documents import hand_doc
-        s = st.seats[seat]
-        key = (tuple(s.counts), tuple((m.kind, m.shape) for m in s.melds), w,
-               st.wall.indicator, s.discarded_hun)
+    def fan_with(self, obs: Observation, counts: list[int], w: int) -> float:
+        from rulekit.game.documents import doc_of
+        from rulekit.scoring import score_document
+        own = obs.melds[obs.seat]
+        discarded_hun = obs.discarded_hun[obs.seat]
+        key = (tuple(counts), own, w, obs.indicator, discarded_hun)
         got = self.cache.get(key)
         if got is None:
-            s.counts[w] += 1
+            counts[w] += 1
             try:
-                res = score_document(hand_doc(st, seat, w, "self_draw"), self.rs)
+                res = score_document(doc_of(counts, own, obs.indicator, w, "self_draw",
+                                            flowers=obs.flowers[obs.seat],
+                                            discarded_hun=discarded_hun,
+                                            ready=obs.ready[obs.seat]), self.rs)
             finally:
-                s.counts[w] -= 1
+                counts[w] -= 1
             got = float(res.total_fan) if res.win else 0.0
             self.cache[key] = got
         return got
 
 
 class ScriptedPlayer(Player):
-    """Plays the moves of a recorded hand (replay): each choice is the next recorded event."""
+    """Plays the moves of a recorded hand (replay): each choice is the next recorded event;
+    坐莊 and 拉莊 come from the record's `dealer_sits` and `pulls`."""
 
     name = "scripted"
 
-    def __init__(self, script: "Script") -> None:
+    def __init__(self, script: "Script", sits: bool = False,
+                 pulls: list[int] | None = None) -> None:
         self.script = script
+        self.record_sits = sits
+        self.record_pulls = pulls or []
 
-    def choose_discard(self, st: HandState, seat: int, options: tuple[int, ...]) -> int:
-        e = self.script.expect(seat, ("discard",))
-        return e[2]
-
-    def choose_claim(self, st: HandState, seat: int, tile: int, options: tuple[str, ...]) -> str:
+    def act(self, obs: Observation, legal: list[Action]) -> Action:
+        what = {a["action"] for a in legal}
+        if "sit" in what:
+            return legal[0] if self.record_sits else legal[1]
+        if "pull" in what:
+            n = self.record_pulls[obs.seat] if obs.seat < len(self.record_pulls) else 0
+            return actions.pull(n) if n else actions.pass_()
         e = self.script.peek()
-        if e is not None and e[0] == seat and e[1] in ("pung", "kong") and e[2] == tile:
-            return e[1]
-        return "pass"
+        mine = e is not None and e[0] == obs.seat
+        if "discard" in what:
+            if mine and e is not None and e[1] == "win":
+                return actions.win()
+            if mine and e is not None and e[1] in _KONG_EVENTS:
+                return actions.kong(e[2], _KONG_EVENTS[e[1]])
+            return actions.discard(self.script.expect(obs.seat, ("discard",))[2])
+        if mine and e is not None:
+            if "pung" in what and e[1] in ("pung", "kong") and obs.last_discard is not None \
+                    and e[2] == obs.last_discard[1]:
+                return {"action": e[1]}
+            if e[1] in ("win", "ready") and e[1] in what:
+                return {"action": e[1]}
+        return actions.pass_()
 
-    def choose_kong(self, st: HandState, seat: int, options: tuple[Kong, ...]) -> Kong | None:
-        e = self.script.peek()
-        kinds = {"added_kong": ADDED, "concealed_kong": "concealed", "golden_kong": GOLDEN}
-        if e is not None and e[0] == seat and e[1] in kinds:
-            return (e[2], kinds[e[1]])
-        return None
 
-    def choose_win(self, st: HandState, seat: int, score: ScoreResult) -> bool:
-        e = self.script.peek()
-        return e is not None and e[0] == seat and e[1] == "win"
+_KONG_EVENTS = {"added_kong": ADDED, "concealed_kong": "concealed", "golden_kong": GOLDEN}
 
 
 class ReplayMismatch(Exception):
@@ -269,17 +346,18 @@ class Script:
         self.events = events
         self.at = 0
 
-    def observe(self, st: HandState, e: tuple[int, str, int, str]) -> None:
+    def observe(self, st: object, e: tuple[int, str, int, str]) -> None:
         self.at += 1
 
     def peek(self) -> tuple[int, str, int, str] | None:
         return self.events[self.at] if self.at < len(self.events) else None
 
-    def expect(self, seat: int, actions: tuple[str, ...]) -> tuple[int, str, int, str]:
+    def expect(self, seat: int, what: tuple[str, ...]) -> tuple[int, str, int, str]:
         e = self.peek()
-        if e is None or e[0] != seat or e[1] not in actions:
-            got = "the end" if e is None else f"seat {e[0]} {e[1]} {TILE_NAMES[e[2]] if e[2] >= 0 else ''}"
-            raise ReplayMismatch(f"event {self.at}: seat {seat} must {'/'.join(actions)}, "
+        if e is None or e[0] != seat or e[1] not in what:
+            got = "the end" if e is None else \
+                f"seat {e[0]} {e[1]} {TILE_NAMES[e[2]] if e[2] >= 0 else ''}"
+            raise ReplayMismatch(f"event {self.at}: seat {seat} must {'/'.join(what)}, "
                                  f"the record has {got.strip()}")
         return e
 
@@ -288,11 +366,15 @@ PLAYERS = ("random", "greedy", "value")
 
 
 def make_player(name: str, rs: Ruleset, seed: int) -> Player:
-    """A built-in player by name (`random` is seeded with `seed`)."""
+    """A built-in player by name (`random` is seeded with `seed`); it sits and pulls as the
+    ruleset's `game.dealer_sits` and `game.pulls` say."""
+    from rulekit.game.rules import game_rules
     makers: dict[str, Callable[[], Player]] = {
         "random": lambda: RandomPlayer(seed), "greedy": GreedyPlayer,
         "value": lambda: ValuePlayer(rs)}
     if name not in makers:
         raise ValueError(f"unknown player {name!r}; built-in players: {', '.join(PLAYERS)}")
-    return makers[name]()
-
+    p = makers[name]()
+    rules = game_rules(rs)
+    p.sits, p.pulls = rules.dealer_sits, rules.pulls
+    return p

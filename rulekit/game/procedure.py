@@ -1,29 +1,33 @@
-"""One hand, played: deal, 開混, turns, claims, kongs, the end (a win or 荒莊), then the score
-and the payments through `rulekit.settle` (000/Ⅲ; docs/game.md, "The procedure").
+"""One hand, played: 坐莊 and 拉莊, the deal, 開混, turns, claims, kongs, the end (a win or
+荒莊), then the score and the payments through `rulekit.settle` (000/Ⅲ; docs/game.md, "The
+procedure").
 
-Every step is an event `(seat, action, tile, rule)`; `rule` names the rule the step applied.
-The only randomness is the `random.Random(seed)` that shuffles and rolls: players bring their
-own, so the same seed always gives the same wall and the same dice.
+The procedure is a generator (`_Hand.run`): at each decision it yields a `Request` naming
+the seat and its legal actions and receives the answer, so that the table, not the
+procedure, decides who answers (`rulekit.game.table.Table`). Every step is an event
+`(seat, action, tile, rule)`; `rule` names the rule the step applied. The only randomness is
+the `random.Random(seed)` that shuffles and rolls: players bring their own, so the same seed
+always gives the same wall and the same dice.
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Generator, TypeVar
 
 from rulekit import shape
 from rulekit.errors import RulekitError
-from rulekit.game import documents, wall as wall_mod
-from rulekit.game.players import Player
-from rulekit.game.rules import GameRules, game_rules
-from rulekit.game.state import (ADDED, CONCEALED, EXPOSED, GOLDEN, PUNG, HandState, Meld,
-                                SeatState)
+from rulekit.game import actions, documents
+from rulekit.game.actions import DISCARDS, Action
+from rulekit.game.observation import Seen, WinOffer
+from rulekit.game.rules import GameRules
+from rulekit.game.state import (ADDED, CONCEALED, EXPOSED, GOLDEN, PUNG, HandState, Meld)
 from rulekit.hand import win_by_allowed_by
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import ScoreResult, score_document
 from rulekit.settlement import settle_document
-from rulekit.tiles import NUM_KINDS, TILE_NAMES, format_tiles, hun_kinds
+from rulekit.tiles import NUM_KINDS, TILE_NAMES, format_tiles
 
+T = TypeVar("T")
 Event = tuple[int, str, int, str]            # seat, action, tile kind (-1: none), rule
 Observer = Callable[[HandState, Event], None]
 KONG_RULE = {CONCEALED: "暗杠", GOLDEN: "金杠", ADDED: "明杠 (碰後補杠)", EXPOSED: "明杠"}
@@ -31,7 +35,8 @@ WIN_RULE = {"self_draw": "自摸", "kong_draw": "杠開", "last_draw": "海底�
 
 
 class IllegalMove(RulekitError):
-    """A player chose a move that was not among its legal options."""
+    """A seat answered with an action that was not among its legal ones, or answered when
+    it had nothing to decide."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,23 +70,87 @@ def event_dict(e: Event) -> dict[str, Any]:
     return d
 
 
+Gen = Generator["Request | tuple[Request, ...]", Any, T]
+
+
+@dataclass(slots=True)
+class Request:
+    """A decision the procedure waits for: `seat` answers with one of `legal`."""
+
+    seat: int
+    legal: list[Action]
+    drawn: int | None = None             # the tile just drawn, shown to this seat only
+    win: WinOffer | None = None          # the win on offer, as the ruleset scores it
+
+
+@dataclass(slots=True)
+class _Offer:
+    doc: dict[str, Any]
+    rule: str
+    win: WinOffer
+
+
+def _offer(doc: dict[str, Any], rule: str, score: ScoreResult) -> _Offer:
+    return _Offer(doc, rule, WinOffer(score.total_fan, tuple(sorted(score.patterns))))
+
+
 class _Hand:
-    """The state machine of one hand; `play_hand` is its only user."""
+    """One hand as a generator of decisions (`run`): each `yield` is a `Request` (or, for
+    simultaneous choices, a tuple of them) and receives the answer; `rulekit.game.Table`
+    drives it."""
 
     def __init__(self, rs: Ruleset, rules: GameRules, st: HandState,
-                 players: Sequence[Player], observer: Observer | None) -> None:
-        self.rs, self.rules, self.st, self.players = rs, rules, st, players
+                 observer: Observer | None) -> None:
+        self.rs, self.rules, self.st = rs, rules, st
         self.observer = observer
         self.events: list[Event] = []
+        self.pre_events: list[dict[str, Any]] = []  # 坐莊 / 拉莊 choices, shown to all
         self.first_round: list[int] = []         # discards of the first go-round (鏟)
         self.outcome: tuple[int, dict[str, Any], int | None] | None = None
         self.first = -1                          # the dealer's last dealt tile
+        self.seen = Seen(turn=st.dealer)
+        self.sits = rules.dealer_sits
+        self.pulls = [0 if s == st.dealer else rules.pulls for s in range(st.players)]
+        self.result: dict[str, Any] = {}
+        self.settle: dict[str, Any] = {}
 
     def log(self, seat: int, action: str, tile: int = -1, rule: str = "") -> None:
         e = (seat, action, tile, rule)
         self.events.append(e)
         if self.observer is not None:
             self.observer(self.st, e)
+
+    def run(self) -> Gen[None]:
+        """The whole hand: choices before the deal, the deal, play, the settlement."""
+        yield from self.before_deal()
+        self.first = self.deal()
+        self.seen.dealt = True
+        yield from self.play()
+        self.result, self.settle = _settle(self)
+
+    # -- before the deal: 坐莊, 拉莊 (000/Ⅲ) -----------------------------------------------
+    def before_deal(self) -> Gen[None]:
+        """「在游戲開始後，玩家拿牌前」 the dealer may sit; then every non-dealer at once may
+        pull up to `max_pulls` times (「所有閑家在屏幕上同時出現3個選項」)."""
+        st, rules = self.st, self.rules
+        if rules.ask_sit:
+            a = yield Request(st.dealer, [actions.sit(), actions.pass_()])
+            self.sits = a["action"] == "sit"
+            self.pre_events.append({"seat": st.dealer, "action": "sit", "tile": None,
+                                    "rule": "坐莊" if self.sits else "不坐莊",
+                                    "sits": self.sits})
+        self.seen.sits = self.sits
+        if rules.max_pulls:
+            legal = [actions.pass_()] + [actions.pull(c) for c in range(1, rules.max_pulls + 1)]
+            others = [(st.dealer + i) % st.players for i in range(1, st.players)]
+            got = yield tuple(Request(s, [dict(a) for a in legal]) for s in others)
+            for s in others:
+                a = got[s]
+                self.pulls[s] = int(a["count"]) if a["action"] == "pull" else 0
+                self.pre_events.append({"seat": s, "action": "pull", "tile": None,
+                                        "rule": "拉莊", "count": self.pulls[s]})
+        self.seen.pulls = list(self.pulls)
+        self.seen.version += 1
 
     # -- the deal --------------------------------------------------------------------------
     def deal(self) -> int:
@@ -122,32 +191,96 @@ class _Hand:
             raise RulekitError("the wall is too short to deal from")
         return self.st.wall.tiles[i]
 
-    # -- a seat's own turn -----------------------------------------------------------------
-    def turn(self, seat: int, drawn: int, source: str) -> bool:
-        """A seat holding 3k+2 tiles: win, kong, or discard. True when the hand is over."""
+    # -- play ------------------------------------------------------------------------------
+    def play(self) -> Gen[None]:
+        """Turns, claims and draws until a win or 荒莊."""
+        st, rules = self.st, self.rules
+        seat, drawn, source = st.dealer, self.first, "deal"
         while True:
-            if source != PUNG and self.self_win(seat, drawn, source):
+            if (yield from self.turn(seat, drawn, source)):
+                return
+            if rules.win_on_discard and (yield from self.discard_wins(
+                    seat, st.seats[seat].river[-1], "點炮")):
+                return
+            claim = yield from self.claims(seat)
+            if claim is not None:
+                taker, how = claim
+                self.take(seat, taker, how)
+                seat = self.seen.turn = taker
+                if how == PUNG:
+                    source = PUNG
+                    continue
+                got = self.replacement(seat)
+                if got is None:
+                    self.draw_game()
+                    return
+                drawn, source = got, "replacement"
+                continue
+            seat = self.seen.turn = (seat + 1) % st.players
+            if rules.ready and self.may_declare_ready(seat):
+                yield from self.ask_ready(seat)
+            i = st.wall.draw_head(rules.draw_game_at)
+            if i is None:
+                self.draw_game()
+                return
+            st.seats[seat].drawn += 1
+            got = self.receive(seat, st.wall.tiles[i], "draw", "")
+            if got is None:
+                self.draw_game()
+                return
+            drawn, source = got, "draw"
+
+    def may_declare_ready(self, seat: int) -> bool:
+        """天聽 (000/Ⅳ 特殊規則): 「莊家打下第一張牌後，後旁家立手即聽牌，可報天聽」: a
+        non-dealer before its first draw, nothing claimed yet, its dealt tiles ready."""
+        st, s = self.st, self.st.seats[seat]
+        if seat == st.dealer or s.drawn or st.claims or s.melds or s.ready:
+            return False
+        c, h = st.shape_counts(seat)
+        return bool(shape.waits(c, h, 0))
+
+    def ask_ready(self, seat: int) -> Gen[None]:
+        a = yield Request(seat, [actions.ready(), actions.pass_()])
+        if a["action"] == "ready":
+            self.st.seats[seat].ready = True
+            self.seen.version += 1
+            self.log(seat, "ready", -1, "天聽: 此後不能換張")
+
+    # -- a seat's own turn -----------------------------------------------------------------
+    def turn(self, seat: int, drawn: int, source: str) -> Gen[bool]:
+        """A seat holding 3k+2 tiles: win, kong, or discard. True when the hand is over.
+        A seat that declared 天聽 may only win or discard the tile it drew."""
+        s = self.st.seats[seat]
+        while True:
+            self.seen.holding = seat
+            offer = self.self_win(seat, drawn, source) if source != PUNG else None
+            legal = [actions.WIN] if offer is not None else []
+            if source != PUNG and not s.ready:
+                legal += [actions.kong(k, kind) for k, kind in self.kong_options(seat)]
+            if s.ready and source != PUNG:
+                legal.append(DISCARDS[drawn])
+            else:
+                c = s.counts
+                legal += [DISCARDS[k] for k in range(NUM_KINDS) if c[k]]
+            a = yield Request(seat, legal, None if source == PUNG else drawn,
+                              offer.win if offer is not None else None)
+            what = a["action"]
+            if what == "win" and offer is not None:
+                self.won(seat, drawn, offer.doc, offer.rule, None)
                 return True
-            options = self.kong_options(seat) if source != PUNG else []
-            choice = self.players[seat].choose_kong(self.st, seat, tuple(options)) \
-                if options else None
-            if choice is None:
-                break
-            if choice not in options:
-                raise IllegalMove(f"seat {seat}: kong {_kong_name(choice)} is not legal; legal: "
-                                  + ", ".join(_kong_name(o) for o in options))
-            if self.declare_kong(seat, choice):
+            if what != "kong":
+                self.discard(seat, actions.tile_of(a))
+                return False
+            if (yield from self.declare_kong(seat, (actions.tile_of(a), a["kind"]))):
                 return True
             got = self.replacement(seat)
             if got is None:
                 return self.draw_game()
             drawn, source = got, "replacement"
-        self.discard(seat)
-        return False
 
     def kong_options(self, seat: int) -> list[tuple[int, str]]:
         s = self.st.seats[seat]
-        if len(s.melds) >= 4 or self.st.wall.taken_tail >= len(self.st.wall.tail_order):
+        if len(s.melds) >= 4 or not self.st.wall.tail_left():
             return []
         out: list[tuple[int, str]] = []
         for k in range(len(s.counts)):
@@ -161,10 +294,11 @@ class _Hand:
                 out.append((m.kind, ADDED))
         return out
 
-    def declare_kong(self, seat: int, choice: tuple[int, str]) -> bool:
+    def declare_kong(self, seat: int, choice: tuple[int, str]) -> Gen[bool]:
         """Lay the kong down; True if another seat robs it (搶杠) and the hand is over."""
         k, kind = choice
         s = self.st.seats[seat]
+        self.seen.version += 1
         if kind == ADDED:
             s.counts[k] -= 1
             pung = next(m for m in s.melds if m.kind == k and m.shape == PUNG)
@@ -172,7 +306,7 @@ class _Hand:
             s.melds.append(Meld(k, EXPOSED))  # document's last kong is this one (context.last_kong)
             self.st.seen[k] += 1
             self.log(seat, "added_kong", k, KONG_RULE[ADDED])
-            if self.rules.rob_kong and self.discard_wins(seat, k, "搶杠"):
+            if self.rules.rob_kong and (yield from self.discard_wins(seat, k, "搶杠")):
                 return True
         else:
             s.counts[k] -= 4
@@ -184,7 +318,7 @@ class _Hand:
 
     def replacement(self, seat: int, why: str = "杠後補牌") -> int | None:
         """A replacement from the tail (000/Ⅲ 杠後補牌, or 補花 for a flower); None if the
-        head has reached it."""
+        head has taken every tile the tail could give."""
         w = self.st.wall
         i = w.draw_tail()
         if i is None:
@@ -203,14 +337,16 @@ class _Hand:
             self.log(seat, action, t, rule)
             return t
         s.flowers.append(t)
+        self.seen.version += 1
         self.log(seat, action, t, "補花: a flower, shown")
         return self.replacement(seat, "補花")
 
-    def self_win(self, seat: int, drawn: int, source: str) -> bool:
+    def self_win(self, seat: int, drawn: int, source: str) -> _Offer | None:
+        """The win the ruleset allows on the seat's own tiles, or None."""
         s, st = self.st.seats[seat], self.st
         c, h = st.shape_counts(seat)
         if not shape.is_win(c, h, len(s.melds)) and not self.rs.instant_wins:
-            return False
+            return None
         heavenly = source == "deal"
         earthly = (source == "draw" and seat != st.dealer and s.drawn == 1 and st.claims == 0
                    and not any(x.melds for x in st.seats))
@@ -218,22 +354,14 @@ class _Hand:
         if source == "draw" and st.wall.live(self.rules.draw_game_at) == 0:
             win_by = "last_draw"
         if not win_by_allowed_by(win_by, self.rs.win_by):
-            return False
-        doc = documents.hand_doc(st, seat, drawn, win_by, heavenly=heavenly, earthly=earthly)
-        rule = "天和" if heavenly else "地和" if earthly else WIN_RULE[win_by]
-        return self.offer_win(seat, drawn, doc, rule, None)
-
-    def offer_win(self, seat: int, tile: int, doc: dict[str, Any], rule: str,
-                  discarder: int | None) -> bool:
-        if not self.accepts(seat, doc):
-            return False
-        self.won(seat, tile, doc, rule, discarder)
-        return True
-
-    def accepts(self, seat: int, doc: dict[str, Any]) -> bool:
-        """The ruleset lets the hand win (patterns, minimum, 小相公) and the player takes it."""
+            return None
+        doc = documents.hand_doc(st, seat, drawn, win_by, heavenly=heavenly, earthly=earthly,
+                                 earthly_as_heavenly=self.rules.earthly_as_heavenly)
         score = score_document(doc, self.rs)
-        return score.win and self.players[seat].choose_win(self.st, seat, score)
+        if not score.win:
+            return None
+        return _offer(doc, "天和" if heavenly else "地和" if earthly else WIN_RULE[win_by],
+                      score)
 
     def won(self, seat: int, tile: int, doc: dict[str, Any], rule: str,
             discarder: int | None) -> None:
@@ -241,26 +369,25 @@ class _Hand:
         self.outcome = (seat, doc, discarder)
 
     # -- discards and claims ---------------------------------------------------------------
-    def discard(self, seat: int) -> None:
+    def discard(self, seat: int, t: int) -> None:
         st, s = self.st, self.st.seats[seat]
-        options = tuple(k for k in range(len(s.counts)) if s.counts[k])
-        t = self.players[seat].choose_discard(st, seat, options)
-        if t not in options:
-            raise IllegalMove(f"seat {seat}: discard {_tile(t)} is not legal: not in the hand "
-                              f"({format_tiles(options)})")
         s.counts[t] -= 1
         s.river.append(t)
         st.seen[t] += 1
         st.discards += 1
+        self.seen.last_discard = (seat, t)
+        self.seen.holding = -1
+        self.seen.rivers += 1
         rule = ""
         if st.is_hun(t):
             s.discarded_hun = True
+            self.seen.version += 1
             rule = "小相公: this seat cannot win this hand"
         if st.claims == 0 and len(self.first_round) < st.players:
             self.first_round.append(t)
         self.log(seat, "discard", t, rule)
 
-    def discard_wins(self, discarder: int, t: int, rule: str) -> bool:
+    def discard_wins(self, discarder: int, t: int, rule: str) -> Gen[bool]:
         """Seats after the discarder, in turn, may win on its tile (點炮 rulesets only, or
         搶杠 on an added kong's tile)."""
         st = self.st
@@ -271,38 +398,49 @@ class _Hand:
             c, h = st.shape_counts(seat)
             doc = documents.hand_doc(st, seat, t, "discard") \
                 if shape.is_win(c, h, len(s.melds)) else None
-            if doc is not None and self.accepts(seat, doc):
-                st.seen[t] -= 1
-                loser = st.seats[discarder]
-                if rule == "點炮":
-                    loser.river.pop()
-                else:                                  # 搶杠: the kong stays a pung
-                    loser.melds[-1] = Meld(t, PUNG)
-                self.won(seat, t, doc, rule, discarder)
-                return True
             s.counts[t] -= 1
+            if doc is None:
+                continue
+            score = score_document(doc, self.rs)
+            if not score.win:
+                continue
+            offer = _offer(doc, rule, score)
+            a = yield Request(seat, [actions.WIN, actions.PASS], None, offer.win)
+            if a["action"] != "win":
+                continue
+            s.counts[t] += 1
+            st.seen[t] -= 1
+            loser = st.seats[discarder]
+            if rule == "點炮":
+                loser.river.pop()
+                self.seen.rivers += 1
+            else:                                  # 搶杠: the kong stays a pung
+                loser.melds[-1] = Meld(t, PUNG)
+                self.seen.version += 1
+            self.won(seat, t, doc, rule, discarder)
+            return True
         return False
 
-    def claims(self, discarder: int) -> tuple[int, str] | None:
-        """Pung or kong of the last discard by another seat (no chow; a hun never, 000/Ⅲ)."""
-        st = self.st
+    def claims(self, discarder: int) -> Gen[tuple[int, str] | None]:
+        """Pung or kong of the last discard by another seat (no chow; a hun never, 000/Ⅲ;
+        none on the last four tiles where `game.claims_on_last_four` is false)."""
+        st, rules = self.st, self.rules
         t = st.seats[discarder].river[-1]
-        if st.is_hun(t) and not self.rules.pung_hun:
+        if st.is_hun(t) and not rules.pung_hun:
+            return None
+        if not rules.claims_on_last_four and st.wall.live(rules.draw_game_at) <= 4:
             return None
         for i in range(1, st.players):
             seat = (discarder + i) % st.players
             s = st.seats[seat]
-            if s.counts[t] < 2 or len(s.melds) >= 4:
+            if s.counts[t] < 2 or len(s.melds) >= 4 or s.ready:
                 continue
-            options = ["pass", PUNG]
-            if s.counts[t] == 3 and self.st.wall.taken_tail < len(self.st.wall.tail_order):
-                options.append("kong")
-            got = self.players[seat].choose_claim(st, seat, t, tuple(options))
-            if got not in options:
-                raise IllegalMove(f"seat {seat}: claim {got!r} of {_tile(t)} is not legal; "
-                                  "legal: " + ", ".join(options))
-            if got != "pass":
-                return seat, got
+            legal = [actions.PASS, actions.claim(PUNG)]
+            if s.counts[t] == 3 and st.wall.tail_left():
+                legal.append(actions.claim("kong"))
+            a = yield Request(seat, legal)
+            if a["action"] != "pass":
+                return seat, str(a["action"])
         return None
 
     def take(self, discarder: int, seat: int, how: str) -> None:
@@ -312,8 +450,10 @@ class _Hand:
         n = 2 if how == PUNG else 3
         s.counts[t] -= n
         s.melds.append(Meld(t, PUNG if how == PUNG else EXPOSED))
+        self.seen.version += 1
         st.seen[t] += n
         st.claims += 1
+        self.seen.rivers += 1
         self.log(seat, how, t, "碰" if how == PUNG else "明杠")
 
     # -- the end ---------------------------------------------------------------------------
@@ -327,75 +467,6 @@ class _Hand:
         return len(fr) == self.st.players and all(t == fr[0] for t in fr)
 
 
-def _tile(t: object) -> str:
-    return TILE_NAMES[t] if isinstance(t, int) and 0 <= t < len(TILE_NAMES) else repr(t)
-
-
-def _kong_name(o: object) -> str:
-    if isinstance(o, tuple) and len(o) == 2:
-        return f"{o[1]} {_tile(o[0])}"
-    return repr(o)
-
-
-def play_hand(rs: Ruleset, players: Sequence[Player], *, seed: int | None, dealer: int = 0,
-              rules: GameRules | None = None, order: Sequence[int] | None = None,
-              hun_dice: tuple[int, ...] = (), observer: Observer | None = None) -> HandRecord:
-    """Play one hand. With `order` (a wall in dealing order) and `hun_dice` the wall is given
-    (a replay); otherwise `random.Random(seed)` shuffles and rolls."""
-    rules = rules or game_rules(rs)
-    if len(players) != rules.players:
-        raise RulekitError(f"{len(players)} players for a {rules.players}-player ruleset")
-    dice: tuple[int, ...] = ()
-    if order is None:
-        w, dice, hun_dice = wall_mod.build(random.Random(seed), dealer, rules.players,
-                                           rules.break_dice, rules.flowers)
-    else:
-        w = wall_mod.from_order(list(order), hun_dice)
-    st = HandState(w, dealer, hun_kinds(w.indicator, rules.hun_kinds),
-                   [SeatState() for _ in range(rules.players)], [0] * 34)
-    hand = _Hand(rs, rules, st, players, observer)
-    hand.first = hand.deal()
-    _run(hand)
-    result, settle = _settle(hand)
-    return HandRecord(seed, dealer, dice, hun_dice, tuple(w.tiles), w.indicator,
-                      tuple(hand.events), result, settle)
-
-
-def _run(hand: _Hand) -> None:
-    st, rules = hand.st, hand.rules
-    seat, drawn, source = st.dealer, hand.first, "deal"
-    while True:
-        if hand.turn(seat, drawn, source):
-            return
-        if rules.win_on_discard and hand.discard_wins(seat, st.seats[seat].river[-1], "點炮"):
-            return
-        claim = hand.claims(seat)
-        if claim is not None:
-            taker, how = claim
-            hand.take(seat, taker, how)
-            seat = taker
-            if how == PUNG:
-                source = PUNG
-                continue
-            got = hand.replacement(seat)
-            if got is None:
-                hand.draw_game()
-                return
-            drawn, source = got, "replacement"
-            continue
-        seat = (seat + 1) % st.players
-        i = st.wall.draw_head(rules.draw_game_at)
-        if i is None:
-            hand.draw_game()
-            return
-        st.seats[seat].drawn += 1
-        got = hand.receive(seat, st.wall.tiles[i], "draw", "")
-        if got is None:
-            hand.draw_game()
-            return
-        drawn, source = got, "draw"
-
-
 def _settle(hand: _Hand) -> tuple[dict[str, Any], dict[str, Any]]:
     """Pay the hand through the settle pipeline; the result as the log shows it."""
     st = hand.st
@@ -403,7 +474,7 @@ def _settle(hand: _Hand) -> tuple[dict[str, Any], dict[str, Any]]:
     chan = hand.chan()
     if chan:
         hand.log(st.dealer, "chan", hand.first_round[0], "鏟: the dealer pays each follower")
-    sdoc = documents.settle_doc(st, hand.rules, winner, doc, chan, discarder)
+    sdoc = documents.settle_doc(st, hand.sits, hand.pulls, winner, doc, chan, discarder)
     res = settle_document(sdoc, hand.rs)
     score: ScoreResult | None = res.score
     out = res.to_dict()

@@ -8,8 +8,9 @@ from typing import Any, Mapping
 
 from rulekit.errors import RulekitError
 from rulekit.game.players import ReplayMismatch, Script, ScriptedPlayer
-from rulekit.game.procedure import Event, IllegalMove, event_dict, play_hand
+from rulekit.game.procedure import Event, IllegalMove, event_dict
 from rulekit.game.rules import game_rules
+from rulekit.game.table import play_hand
 from rulekit.ruleset.model import Ruleset
 from rulekit.game.wall import tile_set
 from rulekit.tiles import NUM_ALL_KINDS, TILE_NAMES
@@ -69,9 +70,10 @@ def replay(rec: Mapping[str, Any], rs: Ruleset) -> dict[str, Any]:
     pulls = rec.get("pulls") or [0]
     if not isinstance(pulls, list) or not all(isinstance(p, int) and 0 <= p <= 4 for p in pulls):
         raise RecordError("pulls: a list of whole numbers from 0 to 4")
-    rules = replace(rules, dealer_sits=rec.get("dealer_sits") is True,
+    rules = replace(rules, dealer_sits=rec.get("dealer_sits") is True,   # if not asked
                     pulls=max(pulls, default=0))
-    players = [ScriptedPlayer(script) for _ in range(rules.players)]
+    sits = rec.get("dealer_sits") is True
+    players = [ScriptedPlayer(script, sits, pulls) for _ in range(rules.players)]
     try:
         got = play_hand(rs, players, seed=seed, dealer=dealer, rules=rules,
                         order=order, hun_dice=hun_dice, observer=script.observe)

@@ -10,7 +10,8 @@ from rulekit.ruleset.schema import schema
 
 @dataclass(frozen=True, slots=True)
 class GameRules:
-    """How a hand is played (docs/game.md); each field is a `game:` key of the ruleset."""
+    """How a hand is played (docs/game.md); each field is a `game:` key of the ruleset, or
+    read from another section where the ruleset already says it."""
 
     players: int
     hun_kinds: int
@@ -21,8 +22,13 @@ class GameRules:
     rob_kong: bool               # 搶杠 (000/Ⅳ: no)
     flowers: bool                # the eight flowers in the wall (000/Ⅰ, Ⅲ)
     win_on_discard: bool         # "discard" in win.by
-    dealer_sits: bool            # 坐莊 in simulation
-    pulls: int                   # 拉莊 per non-dealer in simulation
+    dealer_sits: bool            # the built-in players' 坐莊 choice (and the table's, if not asked)
+    pulls: int                   # the built-in players' 拉莊 count per non-dealer
+    claims_on_last_four: bool    # pung / exposed kong of a discard with 4 or fewer tiles left
+    earthly_as_heavenly: bool    # 地和 is scored and paid as 天和 (000/Ⅳ 特殊規則)
+    ask_sit: bool                # 坐莊 is a choice the dealer makes (it changes payments)
+    max_pulls: int               # 拉莊 is a choice of up to this many (0: not asked)
+    ready: bool                  # 天聽 can be declared (the ruleset values `tian_ting`)
 
 
 def defaults() -> dict[str, Any]:
@@ -31,11 +37,19 @@ def defaults() -> dict[str, Any]:
     return {k: v["default"] for k, v in props.items()}
 
 
+def _valued(rs: Ruleset, pattern: str) -> bool:
+    """The ruleset's scoring gives `pattern` a value (base, add or multiply)."""
+    sc = rs.data.get("scoring") or {}
+    return any(pattern in (sc.get(part) or {}) for part in ("base", "add", "multiply"))
+
+
 def game_rules(rs: Ruleset) -> GameRules:
     """The ruleset's game section over the schema's defaults."""
     g = dict(defaults())
     g.update({k: v for k, v in (rs.data.get("game") or {}).items() if v is not None})
-    pulls = min(int(g["pulls"]), int(rs.settlement["max_pulls"]))
+    st = rs.settlement
+    max_pulls = int(st["max_pulls"]) if st.get("pull_multiplier") != 1 else 0
+    pulls = min(int(g["pulls"]), int(st["max_pulls"]))
     return GameRules(
         players=rs.players,
         hun_kinds=rs.hun_kinds,
@@ -48,4 +62,9 @@ def game_rules(rs: Ruleset) -> GameRules:
         win_on_discard="discard" in rs.win_by,
         dealer_sits=bool(g["dealer_sits"]),
         pulls=pulls,
+        claims_on_last_four=bool(g["claims_on_last_four"]),
+        earthly_as_heavenly=bool(g["earthly_as_heavenly"]),
+        ask_sit=st.get("dealer_sits_multiplier") != 1,
+        max_pulls=max_pulls,
+        ready=_valued(rs, "tian_ting"),
     )

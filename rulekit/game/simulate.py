@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from rulekit.game.players import make_player
-from rulekit.game.procedure import HandRecord, play_hand
+from rulekit.game.procedure import HandRecord
 from rulekit.game.rules import GameRules, game_rules
+from rulekit.game.table import play_hand
 from rulekit.ruleset.model import Ruleset, load_text
 
 SESSION_HANDS = 16
@@ -110,7 +111,7 @@ def log_line(rec: HandRecord, rs: Ruleset, rules: GameRules, players: Sequence[s
     """The hand's record as one JSON line (docs/game.md, "Logs")."""
     d = {"hand": index, "ruleset": rs.name, "players": list(players)}
     d.update(rec.to_dict())
-    d["dealer_sits"] = rules.dealer_sits
+    d["dealer_sits"] = rec.settle["dealer_sits"]
     d["pulls"] = rec.settle["pulls"]
     return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
 

@@ -28,6 +28,7 @@ class SeatState:
     flowers: list[int] = field(default_factory=list)   # flowers shown (補花)
     discarded_hun: bool = False                        # 小相公
     drawn: int = 0                                     # draws from the wall so far
+    ready: bool = False                                # declared 天聽: no change of tiles
 
     def size(self) -> int:
         return sum(self.counts)

@@ -77,6 +77,10 @@ class Wall:
         self.head += 1
         return self.head - 1
 
+    def tail_left(self) -> bool:
+        """The tail has a tile left to give (a kong may be declared)."""
+        return self.taken_tail < len(self.tail_order)
+
     def draw_tail(self) -> int | None:
         """The next index from the tail (杠後補牌), or None when the head has reached it."""
         if self.taken_tail >= len(self.tail_order):

@@ -1,0 +1,192 @@
+"""The referee (`rulekit.game.Table`, issue 19): who must decide, what each seat may do and
+may know. A seat's observation and events never hold another seat's concealed tiles or the
+wall's order; anything not legal is refused; a player's copies are its own."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st_
+
+import rulekit
+from game_script import Plan, stacked
+from rulekit.game import IllegalMove, Observation, Table, make_player, play_hand
+from rulekit.game.actions import Action
+from rulekit.game.observation import HIDDEN
+from rulekit.game.state import CONCEALED, GOLDEN
+from rulekit.tiles import NUM_KINDS, TILE_NAMES
+
+TJ = rulekit.load_ruleset("tianjin")
+IND, DICE = "7z", (3, 4)           # as in test_game_scripted: hun 白 and 中
+FAR = ["1m4m7m1p4p7p1s4s7s1z2z3z4z6z", "2m5m8m2p5p8p2s5s8s1z2z3z4z",
+       "3m6m9m3p6p9p3s6s9s1z2z3z6z", "1m5m9m1p5p9p1s5s9s1z2z3z4z"]
+FAR3B = "1m5m9m1p5p9p1s5s9s6z2z3z4z"
+
+
+def check_observation(t: Table, seat: int, obs: Observation) -> None:
+    """The observation against the true state: own tiles exact, others' only counted."""
+    st = t.state
+    assert obs.seat == seat and obs.dealer == st.dealer
+    assert list(obs.hand) == st.seats[seat].counts
+    assert obs.tiles_held == tuple(sum(s.counts) for s in st.seats)
+    assert obs.wall_left == st.wall.live(t.rules.draw_game_at)
+    assert obs.indicator == st.wall.indicator and obs.hun == st.hun
+    for s, seat_state in enumerate(st.seats):
+        assert obs.discards[s] == tuple(seat_state.river)
+        assert obs.flowers[s] == tuple(seat_state.flowers)
+        assert len(obs.melds[s]) == len(seat_state.melds)
+        for (kind, shape), m in zip(obs.melds[s], seat_state.melds):
+            assert shape == m.shape
+            hidden = s != seat and m.shape in (CONCEALED, GOLDEN)
+            assert kind == (HIDDEN if hidden else m.kind)
+    d = obs.to_dict()
+    text = json.dumps(d, ensure_ascii=False)
+    json.loads(text)
+    wall = "".join(TILE_NAMES[k] for k in st.wall.tiles)
+    assert wall not in text and wall[:40] not in text
+    assert set(d) == {"seat", "dealer", "hand", "drawn", "melds", "discards", "flowers",
+                      "indicator", "hun", "tiles_held", "wall_left", "scores", "turn",
+                      "last_discard", "discarded_hun", "ready", "sits", "pulls", "win"}
+
+
+def check_events(t: Table, seat: int) -> None:
+    """Others' draws, replacements and concealed kongs carry no tile (a flower drawn is shown);
+    others' deals no tiles; the seat's own events are the record's."""
+    for e in t.events(seat):
+        if e["seat"] != seat:
+            if e["action"] in ("draw", "replacement", "concealed_kong", "golden_kong"):
+                assert e["tile"] is None or e["tile"].endswith("f")
+            if e["action"] == "deal":
+                assert e.get("rule") == "拿牌"
+        elif e["action"] == "deal":
+            assert e["rule"].startswith("拿牌: ")
+    hand = t._hand
+    assert len(t.events(seat)) == len(hand.pre_events) + len(hand.events)
+    assert t.events(seat, 3) == t.events(seat)[3:]
+
+
+def step_randomly(t: Table, rng: random.Random, check: bool) -> None:
+    seat = rng.choice(t.pending())
+    legal = t.legal(seat)
+    if check:
+        check_observation(t, seat, t.observation(seat))
+        other = (seat + 1) % t.rules.players
+        if other not in t.pending():
+            assert t.legal(other) == []
+            with pytest.raises(IllegalMove, match="nothing to decide"):
+                t.act(other, legal[0])
+    t.act(seat, rng.choice(legal))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st_.integers(0, 2 ** 32), dealer=st_.integers(0, 3),
+       ruleset=st_.sampled_from(["tianjin", "tianjin-flowers", "tianjin-dianpao"]))
+def test_observations_hide_what_a_seat_may_not_know(seed: int, dealer: int,
+                                                    ruleset: str) -> None:
+    t = Table(rulekit.load_ruleset(ruleset), seed, dealer)
+    rng = random.Random(seed)
+    steps = 0
+    while not t.over:
+        step_randomly(t, rng, check=True)
+        steps += 1
+    assert steps > 4 and t.pending() == () and t.legal(0) == []
+    for seat in range(4):
+        check_events(t, seat)
+    assert sum(t.record().result["payments"]) == 0
+
+
+def test_a_concealed_kong_is_shown_face_down_to_the_others() -> None:
+    hands = ["8s8s8s8s123456789m1z", "2m5m8m2p5p8p2s5s3s1z2z3z4z", FAR[2], FAR3B]
+    t = Table(TJ, None, 0, order=stacked(hands, "", IND, DICE, tail="1z"), hun_dice=DICE)
+    t.act(0, {"action": "pass"})                          # no 坐莊
+    for s in (1, 2, 3):
+        t.act(s, {"action": "pass"})                      # no 拉莊
+    assert t.pending() == (0,)
+    assert {"action": "kong", "tile": "8s", "kind": "concealed"} in t.legal(0)
+    t.act(0, {"action": "kong", "tile": "8s", "kind": "concealed"})
+    assert t.observation(0).melds[0] == ((25, CONCEALED),)
+    assert t.observation(1).melds[0] == ((HIDDEN, CONCEALED),)
+    assert t.observation(1).to_dict()["melds"][0] == [{"kind": "kong", "type": "concealed",
+                                                       "tile": None}]
+    kong = [e for e in t.events(1) if e["action"] == "concealed_kong"]
+    assert kong == [{"seat": 0, "action": "concealed_kong", "tile": None, "rule": "暗杠"}]
+    replaced = [e for e in t.events(1) if e["action"] == "replacement"][-1]
+    assert replaced["tile"] is None
+    assert [e for e in t.events(0) if e["action"] == "replacement"][-1]["tile"] == "1z"
+    assert t.observation(0).drawn == 27 and t.observation(1).drawn is None
+    win = t.observation(0).win                 # 杠開 龍 素 + 暗杠 (test_game_scripted)
+    assert win is not None and win.fan == 18 and win.patterns == ("gang_kai", "long", "su")
+    assert t.observation(1).win is None and t.legal(0)[0] == {"action": "win"}
+
+
+def test_anything_not_legal_is_refused_naming_what_is() -> None:
+    t = Table(TJ, 5, 0)
+    assert t.pending() == (0,) and t.legal(0) == [{"action": "sit"}, {"action": "pass"}]
+    for bad in ({"action": "sit", "x": 1}, {"action": "pull", "count": 1}, "sit", None,
+                {"action": "discard", "tile": "5m"}):
+        with pytest.raises(IllegalMove, match='legal: {"action": "sit"}, {"action": "pass"}'):
+            t.act(0, bad)  # type: ignore[arg-type]
+    t.act(0, {"action": "sit"})
+    assert t.pending() == (1, 2, 3)                      # 拉莊: all non-dealers at once
+    assert t.legal(1) == [{"action": "pass"}, {"action": "pull", "count": 1},
+                          {"action": "pull", "count": 2}]
+    with pytest.raises(IllegalMove, match="pull"):
+        t.act(1, {"action": "pull", "count": 3})
+    t.act(2, {"action": "pull", "count": 2})
+    assert t.pending() == (1, 3) and t.legal(2) == []
+    assert t.observation(1).pulls == (None, None, None, None)   # not shown until all chose
+    t.act(1, {"action": "pass"})
+    t.act(3, {"action": "pull", "count": 1})
+    obs = t.observation(0)
+    assert obs.sits is True and obs.pulls == (0, 0, 2, 1)
+    assert t.pending() == (0,)
+    held = [a["tile"] for a in t.legal(0) if a["action"] == "discard"]
+    assert len(held) >= 1
+    with pytest.raises(IllegalMove, match="is not legal"):
+        t.act(0, {"action": "discard", "tile": next(TILE_NAMES[k] for k in range(NUM_KINDS)
+                                                    if TILE_NAMES[k] not in held)})
+    with pytest.raises(rulekit.RulekitError, match="not over"):
+        t.record()
+
+
+class Vandal(Plan):
+    """Greedy's choice, after which it wrecks the legal list and tries the observation."""
+
+    def __init__(self, inner: rulekit.game.Player) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def act(self, obs: Observation, legal: list[Action]) -> Action:
+        choice = dict(self.inner.act(obs, legal))
+        for a in legal:
+            a["action"], a["tile"] = "discard", "1z"
+        legal.clear()
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            obs.hand = (4,) * 34  # type: ignore[misc]
+        with pytest.raises(TypeError):
+            obs.discards[0] += (1,)  # type: ignore[index]
+        return choice
+
+
+def test_changing_what_a_player_was_given_changes_nothing() -> None:
+    for seed in range(6):
+        plain = play_hand(TJ, [make_player("greedy", TJ, 0) for _ in range(4)], seed=seed)
+        wrecked = play_hand(TJ, [Vandal(make_player("greedy", TJ, 0)) for _ in range(4)],
+                            seed=seed)
+        assert wrecked.to_dict() == plain.to_dict()
+
+
+def test_sit_and_pull_reach_the_settlement() -> None:
+    """000/Ⅲ 鏟: 「莊家坐莊，閑家A不拉庄，B拉庄，C拉兩庄，結算時由莊家另外付A兩分，付B四分，付C八分」
+    (tianjin: 鏟 pays one 明杠, 1 point): ×2, ×4, ×8."""
+    order = stacked(FAR, "", IND, DICE)
+    plans = [Plan("1z"), Plan("1z"), Plan("1z"), Plan("1z")]
+    plans[0].sits = True
+    for seat, n in ((1, 0), (2, 1), (3, 2)):
+        plans[seat].pulls = n
+    rec = play_hand(TJ, plans, seed=None, order=order, hun_dice=DICE)
+    assert rec.result["chan"] is True
+    assert rec.settle["dealer_sits"] is True and rec.settle["pulls"] == [0, 0, 1, 2]
+    assert rec.result["payments"] == [-14, 2, 4, 8]
