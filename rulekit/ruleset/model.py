@@ -134,6 +134,9 @@ def _build(data: Mapping[str, Any], shown: str, chain: tuple[str, ...],
                 for c in _context_only(by_id, "instant_win:")]
     names = {pid: str(p.get("name", pid)) for pid, p in pattern_data.items()}
     algebra = _algebra(data, names)
+    # a result names its instant win (八花齊) and a reason its forbid (小相公) by their names too
+    shown_names = {**{c.id: c.name for c, _ in instants}, **{f.id: f.name for f in forbids},
+                   **names}
     total_rules = []
     conds = {c.id: c for c in _context_only(by_id, "adjust_total:")}
     for i, r in enumerate(data["scoring"].get("adjust_total") or []):
@@ -166,7 +169,7 @@ def _build(data: Mapping[str, Any], shown: str, chain: tuple[str, ...],
         total_rules=tuple(total_rules),
         settlement=MappingProxyType(dict(data["settlement"])),
         chan=MappingProxyType(dict(data["chan"])),
-        names=MappingProxyType(names),
+        names=MappingProxyType(shown_names),
         wild_tiles=wild_tiles,
         wild_ranks=wild_ranks,
     )

@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulekit import jsonio
-from rulekit.serve import body, handlers, openapi, sheet
+from rulekit.serve import body, handlers, handtext, openapi, sheet
 from rulekit.serve.errors import ApiError
 from rulekit.serve.limits import ServeConfig
 from rulekit.serve.registry import Registry
@@ -161,6 +161,14 @@ class _Api:
             return sheet.render(self.reg.inline(text), "pasted overlay")
         return HTMLResponse(await self.work(render))
 
+    async def parse(self, request: Request) -> Any:
+        """A typed hand as a hand document (`handtext`): cheap and bounded by its length, so
+        it runs here rather than in the scoring pool."""
+        req = await self.json_body(request)
+        if not isinstance(req, dict):
+            raise ApiError(400, "body", "expected a JSON object {\"text\": ...}")
+        return handtext.parse(req.get("text"))
+
     async def health(self, request: Request) -> Any:
         return {"ok": True, "rulesets": len(self.reg.entries), "inline_cached": self.reg.cached()}
 
@@ -178,6 +186,13 @@ def _endpoint(fn: Callable[[Request], Awaitable[Any]]) -> Handler:
 
 async def _index(request: Request) -> Response:
     return HTMLResponse((static_dir() / "index.html").read_text(encoding="utf-8"))
+
+
+async def _favicon(request: Request) -> Response:
+    """The pages' icon at the address browsers ask for by themselves (no 404 per page)."""
+    icon = (static_dir() / "favicon.svg").read_bytes()
+    return Response(icon, media_type="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=86400"})
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -227,6 +242,8 @@ def create_app(config: ServeConfig | None = None,
         Route("/v1/rulesets/{name:path}", _endpoint(api.one_ruleset)),
         Route("/rules", _endpoint(api.overlay_sheet)),
         Route("/rules/{name:path}", _endpoint(api.rule_sheet)),
+        Route("/v1/parse", _endpoint(api.parse), methods=["POST"]),
+        Route("/favicon.ico", _favicon),
         Route("/healthz", _endpoint(api.health)),
         Route("/openapi.json", spec_json),
         Route("/docs", docs),

@@ -36,20 +36,54 @@ def library_errors(fn: Callable[[], dict[str, Any]], field: str) -> dict[str, An
         raise ApiError(422, field, str(err).splitlines()[0]) from None
 
 
+# -- what a player reads: display names beside the codes, in this one place -----------------
+# Pattern names come from the ruleset (`pattern_names`); these are the words for the codes the
+# library answers with (a reason a hand does not win, why a transfer is paid), for the pages.
+_REASON_NAMES = {"not_a_winning_shape": {"zh": "不成和牌", "en": "not a winning shape"},
+                 "below_minimum": {"zh": "番數不夠", "en": "below the minimum fan"}}
+_WHY_NAMES = {"hand": {"zh": "和牌", "en": "the win"}, "kong": {"zh": "杠", "en": "kongs"},
+              "chan": {"zh": "鏟", "en": "chan"}}
+
+
+def reason_name(code: str | None, rs: Ruleset) -> dict[str, str] | None:
+    """`{"zh", "en"}` for a reason code; a forbid (小相公) is named by its ruleset."""
+    if code is None:
+        return None
+    name = rs.pattern_name(code)
+    return _REASON_NAMES.get(code) or {"zh": name, "en": name}
+
+
+def named_score(result: dict[str, Any], rs: Ruleset) -> dict[str, Any]:
+    if result.get("reason") is not None:
+        result["reason_name"] = reason_name(result["reason"], rs)
+    return result
+
+
+def named_settle(result: dict[str, Any], rs: Ruleset) -> dict[str, Any]:
+    for t in result.get("transfers", ()):
+        t["why_name"] = _WHY_NAMES.get(t["why"], {"zh": t["why"], "en": t["why"]})
+    if isinstance(result.get("score"), dict):
+        named_score(result["score"], rs)
+    return result
+# -- end of display names ----------------------------------------------------------------------
+
+
 def score(reg: Registry, req: Any, default: str | None = None) -> dict[str, Any]:
-    """`{"ruleset" | "ruleset_yaml", "hand": {...}}` → the `ScoreResult` as a dict."""
+    """`{"ruleset" | "ruleset_yaml", "hand": {...}}` → the `ScoreResult` as a dict, with
+    `reason_name` beside a `reason`."""
     req = _object(req, "body")
     rs = reg.pick(req, default)
     doc = _object(req.get("hand"), "hand")
-    return library_errors(lambda: rulekit.score(doc, rs).to_dict(), "hand")
+    return library_errors(lambda: named_score(rulekit.score(doc, rs).to_dict(), rs), "hand")
 
 
 def settle(reg: Registry, req: Any) -> dict[str, Any]:
-    """`{"ruleset" | "ruleset_yaml", "settle": {...}}` → the `SettleResult` as a dict."""
+    """`{"ruleset" | "ruleset_yaml", "settle": {...}}` → the `SettleResult` as a dict, each
+    transfer with `why_name` beside its `why`."""
     req = _object(req, "body")
     rs = reg.pick(req)
     doc = _object(req.get("settle"), "settle")
-    return library_errors(lambda: rulekit.settle(doc, rs).to_dict(), "settle")
+    return library_errors(lambda: named_settle(rulekit.settle(doc, rs).to_dict(), rs), "settle")
 
 
 def waits(reg: Registry, req: Any) -> dict[str, Any]:
@@ -66,7 +100,8 @@ def waits(reg: Registry, req: Any) -> dict[str, Any]:
             out.append({"tile": tile, "win": result.win, "total_fan": result.total_fan,
                         "hand_fan": result.hand_fan, "patterns": list(result.patterns),
                         "pattern_names": list(result.pattern_names),
-                        "reason": result.reason})
+                        "reason": result.reason,
+                        "reason_name": reason_name(result.reason, rs)})
         return {"waits": out}
     return library_errors(run, "hand")
 
@@ -88,7 +123,8 @@ def describe(reg: Registry, name: str, rs: Ruleset) -> dict[str, Any]:
     entry = reg.entries.get(name)
     first = rs.description.splitlines()[0] if rs.description else ""
     return {"name": name, "origin": entry.origin if entry else "inline", "title": first,
-            "players": rs.players, "hun_kinds": rs.hun_kinds, "win_by": sorted(rs.win_by)}
+            "players": rs.players, "hun_kinds": rs.hun_kinds, "win_by": sorted(rs.win_by),
+            "golden_kong": rs.golden_kong_allowed, "max_pulls": int(rs.settlement["max_pulls"])}
 
 
 def rulesets(reg: Registry) -> dict[str, Any]:
@@ -119,4 +155,5 @@ def validate(reg: Registry, text: Any) -> dict[str, Any]:
                 "problems": [problem_dict(p) for p in err.problems or [err.message]]}
     return {"ok": True, "name": rs.name, "patterns": [{"id": p.id, "name": p.name}
                                                       for p in rs.patterns],
-            "players": rs.players, "chain": list(rs.chain)}
+            "players": rs.players, "chain": list(rs.chain), "golden_kong": rs.golden_kong_allowed,
+            "max_pulls": int(rs.settlement["max_pulls"])}

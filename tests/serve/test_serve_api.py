@@ -76,7 +76,63 @@ def test_settle_pays_the_winner(client: TestClient) -> None:
     assert r.status_code == 200
     # 14 fan from each of the three others, no 坐莊 or 拉莊
     assert r.json()["payments"] == [42, -14, -14, -14]
-    assert r.json() == rulekit.settle(doc).to_dict()
+    # the library's answer, each transfer with the name of its reason beside the code
+    want = rulekit.settle(doc).to_dict()
+    for t in want["transfers"]:
+        t["why_name"] = {"zh": "和牌", "en": "the win"}
+    assert r.json() == want
+
+
+def test_parse_reads_a_whole_typed_hand(client: TestClient) -> None:
+    cases = {
+        "46m 123456789s 22z win 5m ind 7p": HAND,
+        "四六萬 一二三四五六七八九條 南南 和五萬 混七筒": HAND,
+        "46m123456789s22z5m": {"hand": "46m123456789s22z", "win_tile": "5m"},
+        "12s9s456p777m5z 杠3p 和5z 混8s 暗杠4444m": {
+            "hand": "777m456p129s5z", "win_tile": "5z", "indicator": "8s",
+            "melds": [{"kind": "kong", "tiles": "3333p", "concealed": False},
+                      {"kind": "kong", "tiles": "4444m", "concealed": True}]},
+        "1122m3344p5566s7z 7z 混5m 花春夏秋冬梅蘭竹菊": {
+            "hand": "1122m3344p5566s7z", "win_tile": "7z", "indicator": "5m",
+            "flowers": "12345678f"},
+        "pung 555p222z": {"hand": "", "melds": [{"kind": "pung", "tiles": "555p"},
+                                                 {"kind": "pung", "tiles": "222z"}]},
+    }
+    for text, want in cases.items():
+        r = client.post("/v1/parse", json={"text": text})
+        assert r.status_code == 200, (text, r.text)
+        assert r.json() == {"hand": want}, text
+    # what it reads, /v1/score scores: the README hand's 14
+    doc = client.post("/v1/parse", json={"text": "四六萬 123456789s 南南 和5m 混七筒"}).json()
+    assert client.post("/v1/score", json=doc).json()["total_fan"] == 14
+    for text, status, words in (("46m 8z", 422, "unknown tile '8z'"), ("碰55p", 422, "not a whole"),
+                                ("和5m 和6m", 422, "named twice"), ("x" * 401, 413, "at most 400"),
+                                ("ind 5m7m", 422, "one tile"), ("花5m", 422, "only flower")):
+        r = client.post("/v1/parse", json={"text": text})
+        assert r.status_code == status and words in error(r)["message"], (text, r.text)
+    assert client.post("/v1/parse", json={"text": 5}).status_code == 400
+    assert client.post("/v1/parse", json=[1]).status_code == 400
+
+
+def test_results_name_what_a_player_reads(client: TestClient) -> None:
+    # an instant win by its name (八花齊), never its id; a reason by its words
+    hand = {"indicator": "5m", "hand": "1122m3344p5566s7z", "win_tile": "7z",
+            "flowers": "12345678f"}
+    r = client.post("/v1/score", json={"ruleset": "tianjin-flowers", "hand": hand}).json()
+    assert r["pattern_names"] == ["八花齊"] and r["patterns"] == ["ba_hua_qi"]
+    r = client.post("/v1/score", json={"hand": {**HAND, "win_tile": "1z"}}).json()
+    assert r["reason"] == "not_a_winning_shape"
+    assert r["reason_name"] == {"zh": "不成和牌", "en": "not a winning shape"}
+    r = client.post("/v1/score", json={"hand": {**HAND, "discarded_hun": True}}).json()
+    assert r["reason"] == "xiao_xiang_gong" and r["reason_name"]["zh"] == "小相公"
+    info = client.get("/v1/rulesets").json()["rulesets"][0]
+    assert info["name"] == "tianjin" and info["golden_kong"] is True and info["max_pulls"] == 2
+
+
+def test_favicon_is_served(client: TestClient) -> None:
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+    assert client.get("/static/tiles.js").status_code == 200
 
 
 def test_settle_numbers_stay_json(client: TestClient) -> None:

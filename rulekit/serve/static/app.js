@@ -1,50 +1,88 @@
 // The rulekit calculator: a tile pad, the API's answers, and the state in the URL.
-// Plain JavaScript, no build step. No rule lives here: every value comes from the server.
+// Plain JavaScript, no build step. No rule lives here: every value and every name a player
+// reads comes from the server; a typed hand is read by the server too (/v1/parse).
+// Tiles are drawn by tiles.js (window.RulekitTiles), loaded before this file.
 "use strict";
 
-const SUITS = { m: "萬", p: "筒", s: "條" };
-const NUMS = "一二三四五六七八九";
-const HONORS = "東南西北中發白";
-const FLOWERS = "春夏秋冬梅蘭竹菊";
+const T = window.RulekitTiles;
 const OVERLAY = "__overlay__";
 const WIN_BY = ["self_draw", "kong_draw", "discard", "last_draw"];
+const KONG_KINDS = ["exposed", "concealed", "golden"];
+// what a link may carry: anything longer or larger is refused (and the page stays usable)
+const LIMIT = { param: 300, overlay: 65536, name: 16, pulls: 9, kongs: 4, stake: 1e9 };
+
+// -- labels in two languages (the tile names are tiles.js's; pattern names the ruleset's) --
+const L = {
+  zh: {
+    subtitle: "天津麻將 算番", sheet: "規則表", ruleset: "規則", "overlay-help": "貼上規則 (YAML，extends: 上面一種)",
+    "t-hand": "手牌", "t-win": "和", "t-indicator": "混", "t-pung": "碰", "t-kong": "明杠", "t-ckong": "暗杠",
+    "t-flowers": "花", "s-hand": "手牌", "s-win": "和牌", "s-indicator": "混 (翻牌)", "s-flowers": "花",
+    "s-melds": "碰 / 杠", undo: "⌫ 退回", clear: "清除", "won-by": "和法", "by-self_draw": "自摸",
+    "by-kong_draw": "杠開", "by-discard": "點炮", "by-last_draw": "海底撈", heavenly: "天和", dhun: "打過混",
+    "as-text": "整手牌打字 (手牌，然後 和 混 碰 杠 暗杠 花)", read: "讀入", "h-result": "番", "h-waits": "聽",
+    "h-settle": "結算", dealer: "莊家", sits: "坐莊", winner: "和牌", discarder: "點炮", chan: "鏟", stake: "底",
+    "c-seat": "座", "c-pulls": "拉莊", "c-exposed": "明杠", "c-concealed": "暗杠", "c-golden": "金杠",
+    "c-net": "輸贏", share: "這手牌的連結 (網址就是牌)：", link: "連結", langButton: "EN",
+    overlayChoice: "貼上規則…", club: "(本會)", draw: "流局", winds: "東南西北", seat: "座",
+    win: (n) => `和 ${n} 番`, nowin: (r) => `不和：${r}`, detail: (h, k) => `手牌 ${h} + 杠 ${k}`,
+    fan: "番", enter: "輸入手牌、和牌與混。", waitsEmpty: (n) => `${n} 張手牌與混，就列出聽哪些牌。`,
+    noWaits: "沒有牌能和。", settleEmpty: "和了 (或流局) 就在這裡結算。", nextDealer: (s) => `下一莊：${s}`,
+    overlayWaiting: "貼上的規則還不能用：見上面的問題。", problems: (n) => `${n} 個問題`,
+    line: (n) => `第 ${n} 行：`, handFull: (n) => `手牌已滿 (${n}/${n})：點上面的牌可拿回`,
+    meldsFull: "最多四組碰杠", flowerOnly: "花：請點花牌 (最下一行)", flowerTwice: (t) => `${t} 已經有了`,
+    tooMany: (n, m) => `${n} 張手牌，最多 ${m} 張 (和牌另算)`, netHelp: "+ 收，− 付",
+    linkBad: "連結有問題 (已改正，頁面照常可用)：", dismiss: "知道了", busy: "伺服器忙，稍後再試",
+    name: "名字", retry: "重試",
+  },
+  en: {
+    subtitle: "Tianjin mahjong calculator", sheet: "rule sheet", ruleset: "Ruleset",
+    "overlay-help": "Paste an overlay (YAML; extends: a ruleset above)",
+    "t-hand": "Hand", "t-win": "Win", "t-indicator": "Indicator", "t-pung": "Pung", "t-kong": "Kong",
+    "t-ckong": "Conc. kong", "t-flowers": "Flowers", "s-hand": "Hand", "s-win": "Winning tile",
+    "s-indicator": "Indicator", "s-flowers": "Flowers", "s-melds": "Pungs / kongs", undo: "⌫ Undo",
+    clear: "Clear", "won-by": "Won by", "by-self_draw": "self-draw", "by-kong_draw": "kong draw",
+    "by-discard": "discard", "by-last_draw": "last tile", heavenly: "Heavenly (天和)",
+    dhun: "Discarded a hun", "as-text": "Type the whole hand (tiles, then win, ind, pung, kong, ckong, flowers)",
+    read: "Read", "h-result": "Result", "h-waits": "Waits", "h-settle": "Settle", dealer: "Dealer",
+    sits: "Dealer sits (坐莊)", winner: "Winner", discarder: "Discarder", chan: "Chan (鏟)", stake: "Stake",
+    "c-seat": "Seat", "c-pulls": "Pulls", "c-exposed": "Kong", "c-concealed": "Conc.", "c-golden": "Golden",
+    "c-net": "Net", share: "Share this hand: the address bar holds it.", link: "link", langButton: "中文",
+    overlayChoice: "Pasted overlay…", club: "(this club)", draw: "draw (流局)",
+    winds: ["East", "South", "West", "North"], seat: "seat",
+    win: (n) => `Win: ${n} fan`, nowin: (r) => `No win: ${r}`, detail: (h, k) => `hand ${h} + kongs ${k}`,
+    fan: "fan", enter: "Enter a hand, its winning tile and the indicator.",
+    waitsEmpty: (n) => `A hand of ${n} tiles and an indicator show what it waits on.`,
+    noWaits: "No tile completes this hand.", settleEmpty: "A complete hand (or a draw) settles here.",
+    nextDealer: (s) => `next dealer: ${s}`, overlayWaiting: "The pasted overlay does not load yet: see its problems above.",
+    problems: (n) => `${n} problem(s)`, line: (n) => `line ${n}: `,
+    handFull: (n) => `The hand is full (${n}/${n}): tap a tile above to take it back`,
+    meldsFull: "At most four pungs and kongs", flowerOnly: "Flowers: tap a flower (the bottom row)",
+    flowerTwice: (t) => `${t} is already there`, tooMany: (n, m) => `${n} hand tiles; at most ${m} (and the winning tile)`,
+    netHelp: "+ receives, − pays", linkBad: "This link had problems (fixed; the page works as usual):",
+    dismiss: "OK", busy: "the server is busy; try again shortly", name: "name", retry: "retry",
+  },
+};
+const tr = (key) => L[T.lang()][key];
 
 const state = {
-  ruleset: "tianjin", overlay: "", overlayOk: false, players: 4,
+  ruleset: "tianjin", overlay: "", overlayOk: false, players: 4, golden: true, maxPulls: 9,
   target: "hand", hand: [], win: "", indicator: "", melds: [], flowers: [], history: [],
   by: "self_draw", heavenly: false, dhun: false,
   dealer: 0, sits: false, winner: 0, discarder: 1, chan: false, stake: 1,
-  pulls: [0, 0, 0, 0], kongs: [[0, 0], [0, 0], [0, 0], [0, 0]],
+  pulls: [0, 0, 0, 0], kongs: [[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0]], names: ["", "", "", ""],
 };
+const last = { score: null, waits: null, settle: null };
 
 const $ = (id) => document.getElementById(id);
+const tileEl = (t, extra) => T.tileEl(t, { extra });
 
-function tileLabel(t) {
-  const r = Number(t[0]), s = t[1];
-  if (s === "z") return HONORS[r - 1] || t;
-  if (s === "f") return FLOWERS[r - 1] || t;
-  return NUMS[r - 1] + (SUITS[s] || "");
-}
-
-function tileEl(t, extra) {
-  const el = document.createElement("span");
-  el.className = "t " + t[1] + (extra ? " " + extra : "");
-  el.dataset.tile = t;
-  el.title = t;
-  el.textContent = tileLabel(t);
-  return el;
-}
-
-// "46m123s" -> ["4m","6m","1s","2s","3s"]; anything else is ignored
+// "46m123s" (our own URL and the server's canonical notation) -> ["4m","6m","1s","2s","3s"]
 function parseTiles(text) {
   const out = [];
-  let digits = [];
-  for (const c of (text || "").replace(/\s+/g, "")) {
-    if (c >= "1" && c <= "9") digits.push(c);
-    else if ("mpszf".includes(c)) { digits.forEach((d) => out.push(d + c)); digits = []; }
-    else digits = [];
+  for (const [, digits, suit] of (text || "").matchAll(/([1-9]+)([mpszf])/g)) {
+    for (const d of digits) out.push(d + suit);
   }
-  return out.filter((t) => !(t[1] === "z" && Number(t[0]) > 7) && !(t[1] === "f" && Number(t[0]) > 8));
+  return out.filter(T.valid);
 }
 
 function notation(tiles) {
@@ -56,6 +94,18 @@ function notation(tiles) {
     suit = t[1]; run += t[0];
   }
   return run ? out + run + suit : out;
+}
+
+// the whole hand as the text box shows it (the server reads it back: /v1/parse)
+function handText() {
+  const zh = T.lang() === "zh";
+  const word = (zhw, enw) => " " + (zh ? zhw : enw + " ");
+  let out = notation(state.hand);
+  if (state.win) out += word("和", "win") + state.win;
+  if (state.indicator) out += word("混", "ind") + state.indicator;
+  for (const m of state.melds) out += word({ pung: "碰", kong: "杠", ckong: "暗杠" }[m.key], m.key) + m.tiles;
+  if (state.flowers.length) out += word("花", "flowers") + notation(state.flowers);
+  return out.trim();
 }
 
 // -- the URL holds the whole state -------------------------------------------------------
@@ -79,40 +129,104 @@ function toQuery() {
   if (state.winner !== 0) q.set("winner", state.winner === null ? "draw" : state.winner);
   if (state.by === "discard") q.set("discarder", state.discarder);
   if (state.pulls.some((p) => p)) q.set("pulls", state.pulls.join(","));
-  if (state.kongs.some((k) => k[0] || k[1])) q.set("kongs", state.kongs.map((k) => k.join(".")).join(","));
+  if (state.kongs.some((k) => k.some((n) => n))) {
+    q.set("kongs", state.kongs.map((k) => (k[2] ? k : k.slice(0, 2)).join(".")).join(","));
+  }
+  if (state.names.some((n) => n)) q.set("names", state.names.join(","));
   if (state.chan) q.set("chan", "1");
   if (state.stake !== 1) q.set("stake", state.stake);
   return q.toString();
 }
 
+// A link is read as untrusted input: each value is checked and clamped to what a hand can
+// hold; each problem is listed in the banner and the rest of the link still applies.
 function fromQuery(search) {
   const q = new URLSearchParams(search);
-  const num = (k, d) => (q.has(k) && !isNaN(Number(q.get(k))) ? Number(q.get(k)) : d);
-  if (q.has("overlay")) { state.ruleset = OVERLAY; state.overlay = q.get("overlay"); }
-  else if (q.has("ruleset")) state.ruleset = q.get("ruleset");
-  state.hand = parseTiles(q.get("hand"));
-  state.win = parseTiles(q.get("win"))[0] || "";
-  state.indicator = parseTiles(q.get("indicator"))[0] || "";
-  state.flowers = [...new Set(parseTiles(q.get("flowers")).filter((t) => t[1] === "f"))];
+  const errors = [];
+  const bad = (key, why) => errors.push(`${key}=${String(q.get(key)).slice(0, 40)}: ${why}`);
+  const text = (key, max) => {
+    const v = q.get(key);
+    if (v === null) return null;
+    if (v.length > (max || LIMIT.param)) { bad(key, `longer than ${max || LIMIT.param} characters`); return null; }
+    return v;
+  };
+  const tiles = (key) => {
+    const v = text(key);
+    if (v === null) return [];
+    const clean = v.replace(/\s+/g, "");
+    if (!/^([1-9]+[mpszf])*$/.test(clean) || parseTiles(clean).length !== clean.replace(/[mpszf]/g, "").length) {
+      bad(key, "not tiles (e.g. 46m123456789s22z)");
+      return [];
+    }
+    return parseTiles(clean);
+  };
+  const int = (key, lo, hi, dflt, raw) => {
+    const v = raw !== undefined ? raw : text(key);
+    if (v === null || v === "") return dflt;
+    if (!/^\d{1,6}$/.test(v)) { bad(key, "not a whole number"); return dflt; }
+    const n = Number(v);
+    if (n < lo || n > hi) { bad(key, `${n} is not in ${lo}..${hi}`); return Math.min(hi, Math.max(lo, n)); }
+    return n;
+  };
+  const ov = text("overlay", LIMIT.overlay);
+  if (ov !== null) { state.ruleset = OVERLAY; state.overlay = ov; }
+  else if (q.has("ruleset")) {
+    const name = text("ruleset", 64);
+    if (name !== null && /^[A-Za-z0-9_.-]+$/.test(name)) state.ruleset = name;
+    else if (name !== null) bad("ruleset", "not a ruleset name");
+  }
   state.melds = [];
   for (const key of ["pung", "kong", "ckong"]) {
-    for (const tiles of (q.get(key) || "").split(",").filter(Boolean)) {
-      if (parseTiles(tiles).length) state.melds.push(meld(key, parseTiles(tiles)[0]));
+    for (const part of (text(key) || "").split(",").filter(Boolean).slice(0, 8)) {
+      const ts = /^[1-9]{1,4}[mpsz]$/.test(part) ? parseTiles(part) : [];
+      if (!ts.length || ts.some((t) => t !== ts[0])) { bad(key, "not a pung or kong (e.g. 555p)"); continue; }
+      if (state.melds.length >= 4) { bad(key, "at most four pungs and kongs"); break; }
+      state.melds.push(meld(key, ts[0]));
     }
   }
-  state.by = WIN_BY.includes(q.get("by")) ? q.get("by") : "self_draw";
+  state.hand = tiles("hand").filter((t) => t[1] !== "f");
+  if (state.hand.length > needed()) { bad("hand", `${state.hand.length} tiles; at most ${needed()}`); state.hand = state.hand.slice(0, needed()); }
+  for (const key of ["win", "indicator"]) {
+    const ts = tiles(key);
+    if (ts.length > 1 || ts.some((t) => t[1] === "f")) bad(key, "one tile (e.g. 5m)");
+    state[key] = ts.length === 1 && ts[0][1] !== "f" ? ts[0] : "";
+  }
+  const fl = tiles("flowers");
+  state.flowers = [...new Set(fl.filter((t) => t[1] === "f"))];
+  if (state.flowers.length !== fl.length) bad("flowers", "flower tiles 1f-8f, each once");
+  const by = text("by");
+  state.by = by === null ? "self_draw" : WIN_BY.includes(by) ? by : (bad("by", WIN_BY.join(" / ")), "self_draw");
   state.heavenly = q.get("heavenly") === "1";
   state.dhun = q.get("dhun") === "1";
-  state.dealer = num("dealer", 0);
+  state.dealer = int("dealer", 0, 3, 0);
   state.sits = q.get("sits") === "1";
-  state.winner = q.get("winner") === "draw" ? null : num("winner", 0);
-  state.discarder = num("discarder", 1);
+  state.winner = q.get("winner") === "draw" ? null : int("winner", 0, 3, 0);
+  state.discarder = int("discarder", 0, 3, 1);
   state.chan = q.get("chan") === "1";
-  state.stake = num("stake", 1);
-  const pulls = (q.get("pulls") || "").split(",").map(Number);
-  state.pulls = [0, 1, 2, 3].map((i) => pulls[i] || 0);
-  const kongs = (q.get("kongs") || "").split(",").map((k) => k.split(".").map(Number));
-  state.kongs = [0, 1, 2, 3].map((i) => [(kongs[i] || [])[0] || 0, (kongs[i] || [])[1] || 0]);
+  const stake = text("stake", 20);
+  state.stake = 1;
+  if (stake !== null) {
+    if (/^\d{1,10}(\.\d{1,6})?$/.test(stake) && Number(stake) > 0 && Number(stake) <= LIMIT.stake) state.stake = Number(stake);
+    else bad("stake", `a positive number up to ${LIMIT.stake}`);
+  }
+  const pulls = (text("pulls") || "").split(",").slice(0, 4);
+  state.pulls = [0, 1, 2, 3].map((i) => int("pulls", 0, LIMIT.pulls, 0, pulls[i] || ""));
+  const kongs = (text("kongs") || "").split(",").slice(0, 4);
+  state.kongs = [0, 1, 2, 3].map((i) => {
+    const k = (kongs[i] || "").split(".").slice(0, 3).map((v) => int("kongs", 0, LIMIT.kongs, 0, v));
+    while (k.length < 3) k.push(0);
+    return clampKongs(k, () => bad("kongs", `at most ${LIMIT.kongs} kongs a seat`));
+  });
+  state.names = [0, 1, 2, 3].map((i) => ((text("names") || "").split(",")[i] || "").trim().slice(0, LIMIT.name));
+  return errors;
+}
+
+// a seat has at most four kongs in all: take the excess off the last kinds first
+function clampKongs(k, onClamp) {
+  let room = LIMIT.kongs;
+  const out = k.map((n) => { const m = Math.min(n, room); room -= m; return m; });
+  if (out.some((n, i) => n !== k[i]) && onClamp) onClamp();
+  return out;
 }
 
 function meld(key, t) {
@@ -138,10 +252,16 @@ function rulesetPart() {
 const needed = () => 13 - 3 * state.melds.length;
 
 async function post(path, body) {
-  const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
-                                body: JSON.stringify(body) });
+  let r;
+  try {
+    r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+                            body: JSON.stringify(body) });
+  } catch (e) {
+    return { ok: false, status: 0, data: { error: { field: "", message: tr("busy") } } };
+  }
   let data;
   try { data = await r.json(); } catch (e) { data = { error: { field: "", message: r.statusText } }; }
+  if (r.status === 503) data = { error: { field: "", message: tr("busy") + " (" + errorText(data) + ")" } };
   return { ok: r.ok, status: r.status, data };
 }
 
@@ -151,32 +271,47 @@ function errorText(data) {
 }
 
 // -- drawing ---------------------------------------------------------------------------------
+function applyLang() {
+  const lang = T.lang();
+  document.documentElement.lang = lang === "zh" ? "zh-Hant" : "en";
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = tr(el.dataset.i18n);
+  $("lang").textContent = tr("langButton");
+  $("hand-text").placeholder = lang === "zh" ? "46m123456789s22z 和5m 混7p" : "46m123456789s22z win 5m ind 7p";
+  document.querySelector("th[data-i18n=c-net]").title = tr("netHelp");
+  const sel = $("ruleset");
+  for (const o of sel.options) {
+    if (o.value === OVERLAY) o.textContent = tr("overlayChoice");
+    else if (rulesetInfo[o.value]) o.textContent = o.value + (rulesetInfo[o.value].origin === "served" ? " " + tr("club") : "");
+  }
+  for (const id of ["dealer", "winner", "discarder"]) $(id).replaceChildren();
+  $("seat-rows").replaceChildren();
+}
+
 function drawSlots() {
   const fill = (id, tiles, onClick) => {
-    const box = $(id);
-    box.replaceChildren(...tiles.map((t, i) => {
-      const el = tileEl(t);
-      el.setAttribute("role", "button");
+    $(id).replaceChildren(...tiles.map((t, i) => {
+      const el = T.tileEl(t, { tag: "button" });
+      el.type = "button";
       el.addEventListener("click", () => onClick(i));
       return el;
     }));
   };
-  fill("hand-tiles", state.hand, (i) => { state.hand.splice(i, 1); changed(); });
-  fill("win-tiles", state.win ? [state.win] : [], () => { state.win = ""; changed(); });
-  fill("indicator-tiles", state.indicator ? [state.indicator] : [], () => { state.indicator = ""; changed(); });
-  fill("flower-tiles", state.flowers, (i) => { state.flowers.splice(i, 1); changed(); });
+  fill("hand-tiles", state.hand, (i) => { remember(); state.hand.splice(i, 1); state.target = "hand"; changed(); });
+  fill("win-tiles", state.win ? [state.win] : [], () => { remember(); state.win = ""; changed(); });
+  fill("indicator-tiles", state.indicator ? [state.indicator] : [], () => { remember(); state.indicator = ""; changed(); });
+  fill("flower-tiles", state.flowers, (i) => { remember(); state.flowers.splice(i, 1); changed(); });
   $("pad").classList.toggle("flowers", state.target === "flowers");
-  const melds = $("meld-tiles");
-  melds.replaceChildren(...state.melds.map((m, i) => {
-    const g = document.createElement("span");
+  $("meld-tiles").replaceChildren(...state.melds.map((m, i) => {
+    const g = document.createElement("button");
+    g.type = "button";
     g.className = "group" + (m.concealed ? " concealed" : "");
-    g.title = m.key;
+    g.title = tr("t-" + m.key);
     parseTiles(m.tiles).forEach((t) => g.append(tileEl(t)));
-    g.addEventListener("click", () => { state.melds.splice(i, 1); changed(); });
+    g.addEventListener("click", () => { remember(); state.melds.splice(i, 1); changed(); });
     return g;
   }));
   $("hand-count").textContent = `${state.hand.length}/${needed()}`;
-  $("hand-text").value = notation(state.hand);
+  if (document.activeElement !== $("hand-text")) { $("hand-text").value = handText(); lastRead = null; }
   $("win-by").value = state.by;
   $("heavenly").checked = state.heavenly;
   $("discarded-hun").checked = state.dhun;
@@ -192,52 +327,68 @@ function buildPad() {
     const row = document.createElement("div");
     row.className = "pad-row" + (s === "f" ? " flower-row" : "");
     for (let r = 1; r <= (s === "z" ? 7 : s === "f" ? 8 : 9); r++) {
-      const t = r + s;
-      const b = document.createElement("button");
+      const b = T.tileEl(r + s, { tag: "button" });
       b.type = "button";
-      b.className = "t " + s;
-      b.dataset.tile = t;
-      b.title = t;
-      b.textContent = tileLabel(t);
-      b.addEventListener("click", () => press(t));
+      b.addEventListener("click", () => press(r + s));
       row.append(b);
     }
     pad.append(row);
   }
 }
 
+function remember() {
+  state.history.push(JSON.stringify([state.hand, state.win, state.indicator, state.melds, state.flowers]));
+  if (state.history.length > 200) state.history.shift();
+}
+
+// a tap that cannot be taken says why, where the thumb is
+function refuse(message, slot) {
+  const status = $("pad-status");
+  status.textContent = message;
+  status.classList.remove("flash");
+  void status.offsetWidth;                 // restart the animation
+  status.classList.add("flash");
+  const box = slot && $(slot);
+  if (box) { box.classList.remove("full"); void box.offsetWidth; box.classList.add("full"); }
+}
+
 function press(t) {
   const target = state.target;
-  state.history.push(JSON.stringify([state.hand, state.win, state.indicator, state.melds, state.flowers]));
+  $("pad-status").textContent = "";
   if (t[1] === "f") {
-    if (!state.flowers.includes(t)) state.flowers.push(t);
+    if (state.flowers.includes(t)) { refuse(tr("flowerTwice")(T.tileLabel(t)), "flower-tiles"); return; }
+    remember(); state.flowers.push(t);
   } else if (target === "flowers") {
-    state.history.pop();
+    refuse(tr("flowerOnly"), "flower-tiles");
     return;
   } else if (target === "hand") {
-    if (state.hand.length < needed()) state.hand.push(t);
+    if (state.hand.length >= needed()) { refuse(tr("handFull")(needed()), "hand-tiles"); return; }
+    remember(); state.hand.push(t);
     if (state.hand.length === needed() && !state.win) state.target = "win";
   } else if (target === "win") {
-    state.win = t;
+    remember(); state.win = t;
     if (!state.indicator) state.target = "indicator";
   } else if (target === "indicator") {
-    state.indicator = t;
-  } else if (state.melds.length < 4) {
-    state.melds.push(meld(target, t));
+    remember(); state.indicator = t;
+  } else {
+    if (state.melds.length >= 4) { refuse(tr("meldsFull"), "meld-tiles"); return; }
+    remember(); state.melds.push(meld(target, t));
     state.hand = state.hand.slice(0, needed());
   }
   changed();
 }
 
-// on a phone the result is below the pad: a bar at the bottom of the screen says it at once
+// on a phone the result is below the pad: a line above the pad says it at once
 function drawSummary(res) {
   const bar = $("summary");
-  bar.hidden = !res;
-  if (!res) return;
-  const r = res.data;
-  bar.className = "summary " + (!res.ok ? "bad" : r.win ? "win" : "bad");
-  bar.textContent = !res.ok ? errorText(r)
-    : r.win ? `和 ${r.total_fan} 番 · ${(r.pattern_names || []).join(" ")}` : `不和: ${r.reason}`;
+  const r = res && res.data;
+  bar.className = "summary " + (!res ? "idle" : !res.ok ? "bad" : r.win ? "win" : "bad");
+  bar.textContent = !res ? tr("enter") : !res.ok ? errorText(r)
+    : r.win ? `${tr("win")(r.total_fan)} · ${(r.pattern_names || []).join(" ")}` : tr("nowin")(reasonText(r));
+}
+
+function reasonText(r) {
+  return (r.reason_name && r.reason_name[T.lang()]) || r.reason || "";
 }
 
 function drawResult(res) {
@@ -246,41 +397,30 @@ function drawResult(res) {
   box.className = "";
   if (!res) {
     box.className = "muted";
-    box.textContent = state.ruleset === OVERLAY && !state.overlayOk
-      ? "The pasted overlay does not load yet: see its problems above."
-      : "Enter a hand, its winning tile and the indicator.";
+    box.textContent = state.ruleset === OVERLAY && !state.overlayOk ? tr("overlayWaiting") : tr("enter");
     return;
   }
   if (!res.ok) { box.className = "error"; box.textContent = errorText(res.data); return; }
   const r = res.data;
-  const head = document.createElement("p");
-  head.className = "verdict " + (r.win ? "win" : "nowin");
-  head.id = "verdict";
-  head.textContent = r.win ? `和 ${r.total_fan} 番` : `不和: ${r.reason}`;
-  const detail = document.createElement("p");
-  detail.className = "muted";
-  if (r.win) detail.textContent = `hand ${r.hand_fan} + kongs ${r.kong_fan}`;
-  const names = document.createElement("p");
-  names.className = "chips";
-  names.id = "pattern-names";
-  (r.pattern_names || []).forEach((n) => {
-    const c = document.createElement("span"); c.className = "chip"; c.textContent = n; names.append(c);
-  });
-  const explain = document.createElement("ol");
-  explain.id = "explain";
-  explain.className = "explain";
-  (r.explain || []).forEach((line) => {
-    const li = document.createElement("li"); li.textContent = line; explain.append(li);
-  });
-  const groups = document.createElement("div");
-  groups.className = "arrangement";
+  const el = (tag, cls, text, id) => {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (id) e.id = id;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const head = el("p", "verdict " + (r.win ? "win" : "nowin"), r.win ? tr("win")(r.total_fan) : tr("nowin")(reasonText(r)), "verdict");
+  const detail = el("p", "muted", r.win ? tr("detail")(r.hand_fan, r.kong_fan) : "");
+  const names = el("p", "chips", undefined, "pattern-names");
+  (r.pattern_names || []).forEach((n) => names.append(el("span", "chip", n)));
+  const explain = el("ol", "explain", undefined, "explain");
+  (r.explain || []).forEach((line) => explain.append(el("li", "", line)));
+  const groups = el("div", "arrangement");
   (r.arrangement || []).forEach((g) => {
-    const el = document.createElement("span");
-    el.className = "group" + (g.declared ? " declared" : "");
-    parseTiles(g.tiles).forEach((t) => el.append(tileEl(t)));
-    if (g.win) el.classList.add("haswin");
-    if (g.hun_as) { const n = document.createElement("small"); n.textContent = "混=" + g.hun_as; el.append(n); }
-    groups.append(el);
+    const grp = el("span", "group" + (g.declared ? " declared" : "") + (g.win ? " haswin" : ""));
+    parseTiles(g.tiles).forEach((t) => grp.append(tileEl(t)));
+    if (g.hun_as) grp.append(el("small", "", "混→" + T.tileLabel(g.hun_as)));
+    groups.append(grp);
   });
   box.replaceChildren(head, detail, names, explain, groups);
 }
@@ -288,36 +428,80 @@ function drawResult(res) {
 function drawWaits(res) {
   const box = $("waits-body");
   box.className = "";
-  if (!res) { box.className = "muted"; box.textContent = `A hand of ${needed()} tiles and an indicator show what it waits on.`; return; }
+  if (!res) { box.className = "muted"; box.textContent = tr("waitsEmpty")(needed()); return; }
   if (!res.ok) { box.className = "error"; box.textContent = errorText(res.data); return; }
   const list = res.data.waits || [];
-  if (!list.length) { box.textContent = "No tile completes this hand."; return; }
+  if (!list.length) { box.textContent = tr("noWaits"); return; }
   const ul = document.createElement("ul");
   ul.className = "waits";
   list.forEach((w) => {
     const li = document.createElement("li");
-    li.append(tileEl(w.tile));
+    const b = document.createElement("button");
+    b.type = "button";
+    b.append(tileEl(w.tile));
     const v = document.createElement("span");
-    v.textContent = w.win ? ` ${w.total_fan} 番 ${w.pattern_names.join(" ")}` : ` 不和 (${w.reason})`;
-    li.append(v);
-    li.addEventListener("click", () => { state.win = w.tile; changed(); });
+    v.textContent = w.win ? ` ${w.total_fan} ${tr("fan")} ${w.pattern_names.join(" ")}`
+      : ` ${tr("nowin")(reasonText(w))}`;
+    b.append(v);
+    b.addEventListener("click", () => { remember(); state.win = w.tile; changed(); });
+    li.append(b);
     ul.append(li);
   });
   box.replaceChildren(ul);
 }
 
 // -- settle ----------------------------------------------------------------------------------
-function seatOptions(select, withDraw) {
+// a seat is its player's name, else its wind (the dealer is East)
+function seatName(s) {
+  if (state.names[s]) return state.names[s];
+  return tr("winds")[(s - state.dealer + 4 * state.players) % state.players];
+}
+
+function seatOptions(select, withDraw, byNumber) {
   const want = [...Array(state.players).keys()].map(String).concat(withDraw ? ["draw"] : []);
-  if ([...select.options].map((o) => o.value).join() === want.join()) return;
-  select.replaceChildren(...want.map((v) => {
+  const label = (v) => (v === "draw" ? tr("draw") : byNumber ? state.names[v] || `${tr("seat")} ${Number(v) + 1}` : seatName(Number(v)));
+  const labels = want.map(label);
+  if ([...select.options].map((o) => o.textContent).join("|") === labels.join("|")) return;
+  select.replaceChildren(...want.map((v, i) => {
     const o = document.createElement("option");
-    o.value = v; o.textContent = v === "draw" ? "流局 draw" : "seat " + v; return o;
+    o.value = v; o.textContent = labels[i]; return o;
   }));
 }
 
+// the winner's kongs are its hand's, as the score named them (or as the melds say before it)
+function winnerKongs() {
+  const s = last.score && last.score.ok ? last.score.data.kongs : null;
+  if (s) return KONG_KINDS.map((k) => s.filter((x) => x === k).length);
+  const ks = state.melds.filter((m) => m.kind === "kong");
+  return [ks.filter((m) => !m.concealed).length, ks.filter((m) => m.concealed).length, 0];
+}
+
+function seatRow(s) {
+  const tr_ = document.createElement("tr");
+  const head = document.createElement("th");
+  const wind = T.tileEl(((s - state.dealer + 8) % 4 + 1) + "z", { extra: "mini" });
+  const name = document.createElement("input");
+  name.type = "text"; name.dataset.name = s; name.maxLength = LIMIT.name; name.className = "seat-name";
+  head.append(wind, name);
+  tr_.append(head);
+  const cell = (attrs) => {
+    const td = document.createElement("td");
+    const inp = document.createElement("input");
+    Object.assign(inp, { type: "number", min: 0, inputMode: "numeric" });
+    for (const [k, v] of Object.entries(attrs)) inp.setAttribute(k, v);
+    td.append(inp);
+    return td;
+  };
+  tr_.append(cell({ "data-pull": s, max: state.maxPulls }));
+  KONG_KINDS.forEach((k, i) => tr_.append(cell({ "data-kong": `${s}.${i}`, max: 4 })));
+  const pay = document.createElement("td");
+  pay.className = "pay"; pay.dataset.pay = s;
+  tr_.append(pay);
+  return tr_;
+}
+
 function drawSettleForm() {
-  seatOptions($("dealer"), false);
+  seatOptions($("dealer"), false, true);
   seatOptions($("winner"), true);
   seatOptions($("discarder"), false);
   $("dealer").value = String(state.dealer);
@@ -326,39 +510,42 @@ function drawSettleForm() {
   $("discarder-box").hidden = state.by !== "discard";
   $("dealer-sits").checked = state.sits;
   $("chan").checked = state.chan;
-  $("stake").value = state.stake;
+  if (document.activeElement !== $("stake")) $("stake").value = state.stake;
   const rows = $("seat-rows");
-  if (rows.children.length !== state.players) {
-    rows.replaceChildren(...[...Array(state.players).keys()].map((s) => {
-      const tr = document.createElement("tr");
-      tr.innerHTML = `<th>seat ${s}</th><td><input type="number" min="0" max="9" data-pull="${s}" inputmode="numeric"></td>` +
-        `<td><input type="number" min="0" max="4" data-kong="${s}.0" inputmode="numeric"></td>` +
-        `<td><input type="number" min="0" max="4" data-kong="${s}.1" inputmode="numeric"></td>` +
-        `<td class="pay" data-pay="${s}"></td>`;
-      return tr;
-    }));
+  if (rows.children.length !== state.players || rows.dataset.dealer !== String(state.dealer)) {
+    rows.replaceChildren(...[...Array(state.players).keys()].map(seatRow));
+    rows.dataset.dealer = String(state.dealer);
   }
+  document.querySelectorAll("[data-i18n=c-golden], [data-kong$='.2']").forEach((e) => {
+    (e.closest("td") || e).classList.toggle("off", !state.golden);
+  });
+  for (const inp of rows.querySelectorAll("input[data-name]")) {
+    const s = Number(inp.dataset.name);
+    if (document.activeElement !== inp) inp.value = state.names[s];
+    inp.placeholder = tr("winds")[(s - state.dealer + 4 * state.players) % state.players];
+  }
+  const typing = document.activeElement;        // an answer arriving never undoes a keystroke
   for (const inp of rows.querySelectorAll("input[data-pull]")) {
     const s = Number(inp.dataset.pull);
-    inp.value = state.pulls[s];
+    if (inp !== typing) inp.value = state.pulls[s];
     inp.disabled = s === state.dealer;
   }
+  const mine = winnerKongs();
   for (const inp of rows.querySelectorAll("input[data-kong]")) {
     const [s, k] = inp.dataset.kong.split(".").map(Number);
-    inp.value = state.kongs[s][k];
-    inp.disabled = s === state.winner;     // the winner's kongs come from the hand
+    const winner = s === state.winner;             // the winner's kongs come from the hand
+    if (inp !== typing || winner) inp.value = winner ? mine[k] : state.kongs[s][k];
+    inp.disabled = winner || (k === 2 && !state.golden);
+    inp.title = winner ? "from the hand" : "";
   }
 }
 
-// the winner's kongs are the hand's, as the score named them (exposed / concealed / golden)
-function settleDoc(winnerKongs) {
-  const kongs = [...Array(state.players).keys()].map((s) => {
-    if (s === state.winner) return winnerKongs;
-    return Array(state.kongs[s][0]).fill("exposed").concat(Array(state.kongs[s][1]).fill("concealed"));
-  });
+function settleDoc(kongs) {
   const doc = { dealer: state.dealer, dealer_sits: state.sits,
                 pulls: state.pulls.slice(0, state.players).map((p, s) => (s === state.dealer ? 0 : p)),
-                winner: state.winner, kongs, chan: state.chan, stake: state.stake };
+                winner: state.winner, chan: state.chan, stake: state.stake };
+  doc.kongs = [...Array(state.players).keys()].map((s) => (s === state.winner ? kongs
+    : KONG_KINDS.flatMap((k, i) => Array(state.kongs[s][i]).fill(k))));
   if (state.winner !== null) doc.hand = handDoc(true);
   if (state.winner !== null && state.by === "discard") doc.discarder = state.discarder;
   return doc;
@@ -366,26 +553,26 @@ function settleDoc(winnerKongs) {
 
 function drawSettle(res) {
   const status = $("settle-status");
-  const pays = document.querySelectorAll("[data-pay]");
-  pays.forEach((td) => { td.textContent = ""; td.className = "pay"; });
+  document.querySelectorAll("[data-pay]").forEach((td) => { td.textContent = ""; td.className = "pay"; });
   $("transfers").replaceChildren();
-  if (!res) { status.className = "muted"; status.textContent = "A complete hand (or a draw) settles here."; return; }
+  if (!res) { status.className = "muted"; status.textContent = tr("settleEmpty"); return; }
   if (!res.ok) { status.className = "error"; status.textContent = errorText(res.data); return; }
   status.className = "muted";
-  status.textContent = `next dealer: seat ${res.data.next_dealer}`;
+  status.textContent = tr("nextDealer")(seatName(res.data.next_dealer));
   res.data.payments.forEach((p, s) => {
     const td = document.querySelector(`[data-pay="${s}"]`);
     if (td) { td.textContent = (p > 0 ? "+" : "") + p; td.className = "pay " + (p > 0 ? "gain" : p < 0 ? "loss" : ""); }
   });
   $("transfers").replaceChildren(...res.data.transfers.map((t) => {
     const li = document.createElement("li");
-    li.textContent = `seat ${t.from} → seat ${t.to}: ${t.amount} (${t.why})`;
+    const why = (t.why_name && t.why_name[T.lang()]) || t.why;
+    li.textContent = `${seatName(t.from)} → ${seatName(t.to)}: ${t.amount} (${why})`;
     return li;
   }));
 }
 
 // -- rulesets and the overlay -----------------------------------------------------------------
-let rulesetInfo = {};
+const rulesetInfo = {};
 
 async function loadRulesets() {
   const r = await fetch("/v1/rulesets");
@@ -396,17 +583,31 @@ async function loadRulesets() {
     rulesetInfo[rs.name] = rs;
     const o = document.createElement("option");
     o.value = rs.name;
-    o.textContent = rs.name + (rs.origin === "served" ? " (this club)" : "");
+    o.textContent = rs.name + (rs.origin === "served" ? " " + tr("club") : "");
     sel.append(o);
   }
   const o = document.createElement("option");
-  o.value = OVERLAY; o.textContent = "Pasted overlay…";
+  o.value = OVERLAY; o.textContent = tr("overlayChoice");
   sel.append(o);
+}
+
+function useRules(info) {
+  state.players = info.players || 4;
+  state.golden = info.golden_kong !== false;
+  state.maxPulls = Number.isInteger(info.max_pulls) ? info.max_pulls : LIMIT.pulls;
+  // a seat the link named that this table does not have, or more pulls than it allows
+  for (const k of ["dealer", "discarder"]) if (state[k] >= state.players) state[k] = 0;
+  if (state.winner !== null && state.winner >= state.players) state.winner = 0;
+  state.pulls = state.pulls.map((p) => Math.min(p, state.maxPulls));
+  if (!state.golden) state.kongs = state.kongs.map((k) => [k[0], k[1], 0]);
 }
 
 function drawRules() {
   const sel = $("ruleset");
-  if (state.ruleset !== OVERLAY && !rulesetInfo[state.ruleset]) state.ruleset = "tianjin";
+  if (state.ruleset !== OVERLAY && !rulesetInfo[state.ruleset] && Object.keys(rulesetInfo).length) {
+    linkProblems([`ruleset=${state.ruleset.slice(0, 40)}: no such ruleset here; showing tianjin`]);
+    state.ruleset = "tianjin";
+  }
   sel.value = state.ruleset;
   const overlay = state.ruleset === OVERLAY;
   $("overlay-box").hidden = !overlay;
@@ -415,33 +616,61 @@ function drawRules() {
   $("ruleset-title").textContent = overlay ? "" : (info && info.title) || "";
   $("sheet-link").href = overlay ? "/rules?overlay=" + encodeURIComponent(state.overlay)
     : "/rules/" + encodeURIComponent(state.ruleset);
-  if (!overlay && info) state.players = info.players;
+  if (!overlay && info) useRules(info);
 }
 
+// the overlay is validated once per text: a tap on the pad does not send it again, and a
+// refusal (a heavy overlay answered 503) is not retried by itself
+const checked = { text: null, res: null };
+
 async function validateOverlay() {
-  const res = await post("/v1/validate", { ruleset_yaml: state.overlay });
+  const res = checked.text === state.overlay ? checked.res
+    : await post("/v1/validate", { ruleset_yaml: state.overlay });
+  checked.text = state.overlay; checked.res = res;
   const list = $("overlay-errors");
   const status = $("overlay-status");
   list.replaceChildren();
-  if (!res.ok) { state.overlayOk = false; status.className = "error"; status.textContent = errorText(res.data); return; }
+  if (!res.ok) {
+    state.overlayOk = false; status.className = "error"; status.textContent = errorText(res.data);
+    if (res.status === 503 || res.status === 0) {       // busy: the player decides to try again
+      const again = document.createElement("button");
+      again.type = "button"; again.textContent = tr("retry"); again.className = "retry";
+      again.addEventListener("click", () => { checked.text = null; changed(); });
+      status.append(" ", again);
+    }
+    return;
+  }
   const d = res.data;
   state.overlayOk = d.ok;
   if (d.ok) {
     status.className = "ok";
     status.textContent = `✓ ${d.name}: ${d.patterns.length} patterns, ${d.chain.join(" ← ")}`;
-    state.players = d.players;
+    useRules(d);
     return;
   }
   status.className = "error";
-  status.textContent = `${d.problems.length} problem(s)`;
-  for (const p of d.problems) {
-    const li = document.createElement("li");
-    const here = !p.file || p.file === "<inline>";     // else a line of the ruleset it extends
-    li.dataset.line = here ? p.line : 0;
-    li.textContent = (p.line ? (here ? `line ${p.line}: ` : `${p.file}:${p.line}: `) : "") + p.message;
-    if (here && p.line) li.addEventListener("click", () => selectLine(p.line));
-    list.append(li);
+  status.textContent = tr("problems")(d.problems.length);
+  for (const p of d.problems) list.append(problemItem(p));
+}
+
+// a problem: its line, then the message; the source line and caret below it keep their
+// columns (monospace, never wrapped)
+function problemItem(p) {
+  const li = document.createElement("li");
+  const here = !p.file || p.file === "<inline>";     // else a line of the ruleset it extends
+  li.dataset.line = here ? p.line : 0;
+  const [first, ...rest] = String(p.message).split("\n");
+  const head = document.createElement("span");
+  head.textContent = (p.line ? (here ? tr("line")(p.line) : `${p.file}:${p.line}: `) : "") + first;
+  li.append(head);
+  if (rest.length) {
+    const pre = document.createElement("pre");
+    pre.className = "caret";
+    pre.textContent = rest.join("\n");
+    li.append(pre);
   }
+  if (here && p.line) li.addEventListener("click", () => selectLine(p.line));
+  return li;
 }
 
 function selectLine(n) {
@@ -450,6 +679,51 @@ function selectLine(n) {
   const start = lines.slice(0, n - 1).join("\n").length + (n > 1 ? 1 : 0);
   ta.focus();
   ta.setSelectionRange(start, start + (lines[n - 1] || "").length);
+}
+
+function linkProblems(errors) {
+  const box = $("link-errors");
+  if (!errors.length) return;
+  const shown = [...box.querySelectorAll("li")].map((li) => li.textContent);
+  if (!box.firstChild) {
+    const head = document.createElement("p");
+    head.textContent = tr("linkBad");
+    const ul = document.createElement("ul");
+    const ok = document.createElement("button");
+    ok.type = "button"; ok.textContent = tr("dismiss");
+    ok.addEventListener("click", () => { box.hidden = true; box.replaceChildren(); });
+    box.append(head, ul, ok);
+  }
+  const ul = box.querySelector("ul");
+  errors.filter((e) => !shown.includes(e)).slice(0, 12).forEach((e) => {
+    const li = document.createElement("li"); li.textContent = e; ul.append(li);
+  });
+  box.hidden = false;
+}
+
+// -- the typed hand: the server reads it (/v1/parse), as the CLI reads tiles ----------------------
+let lastRead = null;
+
+async function readText() {
+  const input = $("hand-text");
+  const err = $("hand-text-error");
+  if (input.value === lastRead || input.value === handText()) return;   // Enter, then blur
+  lastRead = input.value;
+  const res = await post("/v1/parse", { text: input.value });
+  if (!res.ok) { err.textContent = errorText(res.data); return; }
+  const h = res.data.hand;
+  const melds = (h.melds || []).map((m) => meld(m.kind === "pung" ? "pung" : m.concealed ? "ckong" : "kong",
+                                                 parseTiles(m.tiles)[0]));
+  const hand = parseTiles(h.hand);
+  const room = 13 - 3 * melds.length;
+  if (melds.length > 4 || hand.length > room) { err.textContent = tr("tooMany")(hand.length, Math.max(room, 0)); return; }
+  err.textContent = "";
+  remember();
+  Object.assign(state, { hand, melds, win: h.win_tile || "", flowers: parseTiles(h.flowers || "") });
+  if (h.indicator) state.indicator = h.indicator;
+  state.target = hand.length < room ? "hand" : !state.win ? "win" : !state.indicator ? "indicator" : state.target;
+  input.blur();
+  changed();
 }
 
 // -- one change -> URL, drawing, and the requests it needs --------------------------------------
@@ -487,52 +761,82 @@ async function refresh() {
 
 function finish(gen, score, waits, settle) {
   if (gen !== generation) return;       // a newer change is on its way
-  drawResult(score);
-  drawWaits(waits);
-  drawSettle(settle);
+  Object.assign(last, { score, waits, settle });
+  drawAnswers();
   document.body.dataset.busy = "";
   document.body.dataset.ready = String(gen);
 }
 
+function drawAnswers() {
+  drawResult(last.score);
+  drawWaits(last.waits);
+  drawSettleForm();
+  drawSettle(last.settle);
+}
+
 function wire() {
   for (const b of document.querySelectorAll(".targets button")) {
-    b.addEventListener("click", () => { state.target = b.dataset.target; drawSlots(); });
+    b.addEventListener("click", () => { state.target = b.dataset.target; $("pad-status").textContent = ""; drawSlots(); });
   }
+  $("lang").addEventListener("click", () => {
+    T.setLang(T.lang() === "zh" ? "en" : "zh");
+    applyLang();
+    drawSlots(); drawRules(); drawAnswers();
+    $("hand-text").value = handText();
+    for (const el of document.querySelectorAll(".t[data-tile]")) {
+      el.title = T.tileLabel(el.dataset.tile); el.setAttribute("aria-label", el.title);
+    }
+  });
   $("undo").addEventListener("click", () => {
-    const last = state.history.pop();
-    if (last) { [state.hand, state.win, state.indicator, state.melds, state.flowers] = JSON.parse(last); changed(); }
+    const prev = state.history.pop();
+    if (prev) { [state.hand, state.win, state.indicator, state.melds, state.flowers] = JSON.parse(prev); changed(); }
   });
   $("clear").addEventListener("click", () => {
-    Object.assign(state, { hand: [], win: "", indicator: "", melds: [], flowers: [], target: "hand", history: [] });
+    remember();
+    Object.assign(state, { hand: [], win: "", indicator: "", melds: [], flowers: [], target: "hand" });
     changed();
   });
   $("ruleset").addEventListener("change", (e) => { state.ruleset = e.target.value; changed(); });
-  $("overlay").addEventListener("input", (e) => { state.overlay = e.target.value; changed(); });
+  $("overlay").addEventListener("input", (e) => { state.overlay = e.target.value.slice(0, LIMIT.overlay); changed(); });
   $("win-by").addEventListener("change", (e) => { state.by = e.target.value; changed(); });
   $("heavenly").addEventListener("change", (e) => { state.heavenly = e.target.checked; changed(); });
   $("discarded-hun").addEventListener("change", (e) => { state.dhun = e.target.checked; changed(); });
-  $("hand-text").addEventListener("change", (e) => { state.hand = parseTiles(e.target.value).slice(0, needed()); changed(); });
+  $("hand-text").addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); readText(); } });
+  $("hand-text").addEventListener("change", readText);
+  $("hand-text-go").addEventListener("click", readText);
   $("dealer").addEventListener("change", (e) => { state.dealer = Number(e.target.value); changed(); });
   $("winner").addEventListener("change", (e) => { state.winner = e.target.value === "draw" ? null : Number(e.target.value); changed(); });
   $("discarder").addEventListener("change", (e) => { state.discarder = Number(e.target.value); changed(); });
   $("dealer-sits").addEventListener("change", (e) => { state.sits = e.target.checked; changed(); });
   $("chan").addEventListener("change", (e) => { state.chan = e.target.checked; changed(); });
-  $("stake").addEventListener("change", (e) => { state.stake = Math.max(0, Number(e.target.value) || 0); changed(); });
+  $("stake").addEventListener("change", (e) => {
+    const v = Number(e.target.value);
+    state.stake = v > 0 && v <= LIMIT.stake ? v : 1;
+    changed();
+  });
   $("seat-rows").addEventListener("change", (e) => {
     const inp = e.target;
-    const v = Math.max(0, Number(inp.value) || 0);
-    if (inp.dataset.pull) state.pulls[Number(inp.dataset.pull)] = v;
-    if (inp.dataset.kong) { const [s, k] = inp.dataset.kong.split(".").map(Number); state.kongs[s][k] = Math.min(v, 4); }
+    if (inp.dataset.name !== undefined) { state.names[Number(inp.dataset.name)] = inp.value.trim().slice(0, LIMIT.name); changed(); return; }
+    const v = Math.max(0, Math.floor(Number(inp.value)) || 0);
+    if (inp.dataset.pull) state.pulls[Number(inp.dataset.pull)] = Math.min(v, state.maxPulls);
+    if (inp.dataset.kong) {
+      const [s, k] = inp.dataset.kong.split(".").map(Number);
+      state.kongs[s][k] = v;
+      state.kongs[s] = clampKongs(state.kongs[s]);
+    }
     changed();
   });
 }
 
 async function start() {
-  fromQuery(location.search);
+  const errors = fromQuery(location.search);
+  applyLang();
   buildPad();
   wire();
-  try { await loadRulesets(); } catch (e) { $("ruleset-title").textContent = "the server did not answer"; }
-  if (!state.hand.length) state.target = "hand";
+  linkProblems(errors);
+  try { await loadRulesets(); } catch (e) { $("ruleset-title").textContent = tr("busy"); }
+  if (state.hand.length < needed()) state.target = "hand";
+  else if (!state.win) state.target = "win";
   changed();
 }
 
