@@ -7,23 +7,14 @@ const TK = {
   HONORS: "東南西北中發白",
   FLOWERS: "春夏秋冬梅蘭竹菊",
   WINDS: "東南西北",
-  label(t) {
-    if (!t) return "🀫";
-    const r = Number(t[0]), s = t[1];
-    if (s === "z") return TK.HONORS[r - 1] || t;
-    if (s === "f") return TK.FLOWERS[r - 1] || t;
-    return TK.NUMS[r - 1] + (TK.SUITS[s] || "");
-  },
-  // a tile as an element: a button when it can be tapped
+  // a tile as an element (the SVG of static/tiles.js): a button when it can be tapped
   el(t, opts = {}) {
-    const e = document.createElement(opts.button ? "button" : "span");
+    const e = window.RulekitTiles.tileEl(t || "back", { tag: opts.button ? "button" : undefined,
+                                                        extra: opts.cls || "" });
     if (opts.button) e.type = "button";
-    e.className = "t " + (t ? t[1] : "back") + (opts.cls ? " " + opts.cls : "");
-    e.dataset.tile = t || "";
-    e.title = t || "hidden";
-    e.textContent = TK.label(t);
     return e;
   },
+  label(t) { return window.RulekitTiles.tileLabel(t || "back"); },
   // "46m123s" -> ["4m","6m","1s","2s","3s"]
   parse(text) {
     const out = []; let digits = [];
@@ -42,4 +33,6 @@ const TK = {
     for (let i = 0; i < n; i++) box.append(TK.el(m.tile, { cls: "small" }));
     return box;
   },
+  // a per-seat field that is a tile string ("1m5z") or a list of tiles
+  tiles(v) { return Array.isArray(v) ? v : TK.parse(v); },
 };

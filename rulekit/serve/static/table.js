@@ -5,7 +5,8 @@
 
 const $ = (id) => document.getElementById(id);
 const KINDS = ["human", "greedy", "value", "random", "remote"];
-const ACTION_LABEL = { win: "和 Win", pung: "碰 Pung", kong: "杠 Kong", pass: "過 Pass" };
+const ACTION_LABEL = { win: "和 Win", pung: "碰 Pung", kong: "杠 Kong", pass: "過 Pass",
+  sit: "坐莊 Sit", pull: "拉莊 Pull", ready: "天聽 Ready" };
 const KEYS = { w: "win", p: "pung", k: "kong", x: "pass", Escape: "pass" };
 
 const page = {
@@ -143,11 +144,14 @@ function drawOthers(st) {
     const melds = document.createElement("div"); melds.className = "melds";
     if (obs) {
       obs.melds[s].forEach((m) => melds.append(TK.meldEl(m)));
-      obs.flowers[s].forEach((f) => melds.append(TK.el(f, { cls: "small flower" })));
+      TK.tiles(obs.flowers[s]).forEach((f) => melds.append(TK.el(f, { cls: "small flower" })));
     }
     const river = document.createElement("div"); river.className = "river";
-    if (obs) obs.discards[s].forEach((d, j) => river.append(TK.el(d, { cls: "small" +
-      (obs.last_discard && obs.last_discard.seat === s && j === obs.discards[s].length - 1 ? " last" : "") })));
+    if (obs) {
+      const ds = TK.tiles(obs.discards[s]);
+      ds.forEach((d, j) => river.append(TK.el(d, { cls: "small" +
+        (obs.last_discard && obs.last_discard.seat === s && j === ds.length - 1 ? " last" : "") })));
+    }
     div.append(head, melds, river);
     box.append(div);
   }
@@ -161,9 +165,9 @@ function drawMe(st) {
   const river = $("me-river"), melds = $("me-melds"), hand = $("hand");
   river.replaceChildren(); melds.replaceChildren(); hand.replaceChildren();
   if (!obs) return;
-  obs.discards[page.seat].forEach((d) => river.append(TK.el(d, { cls: "small" })));
+  TK.tiles(obs.discards[page.seat]).forEach((d) => river.append(TK.el(d, { cls: "small" })));
   obs.melds[page.seat].forEach((m) => melds.append(TK.meldEl(m)));
-  obs.flowers[page.seat].forEach((f) => melds.append(TK.el(f, { cls: "small flower" })));
+  TK.tiles(obs.flowers[page.seat]).forEach((f) => melds.append(TK.el(f, { cls: "small flower" })));
   const discardable = new Set(page.legal.filter((a) => a.action === "discard").map((a) => a.tile));
   const tiles = TK.parse(obs.hand);
   let drawnAt = -1;
@@ -185,7 +189,8 @@ function drawMe(st) {
     const b = document.createElement("button");
     b.type = "button"; b.className = "act " + a.action; b.dataset.action = a.action;
     b.textContent = (ACTION_LABEL[a.action] || a.action) + (a.tile ? " " + TK.label(a.tile) : "") +
-      (a.kind ? ` (${a.kind})` : "");
+      (a.kind ? ` (${a.kind})` : "") + (a.count ? ` ×${a.count}` : "") +
+      (a.action === "win" && obs.win ? ` · ${obs.win.fan} 番` : "");
     b.addEventListener("click", () => send(a));
     actions.append(b);
   });

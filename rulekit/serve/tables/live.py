@@ -18,13 +18,17 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
+from rulekit.errors import RulekitError
 from rulekit.game.match import rule_summary
 from rulekit.game.players import PLAYERS
 from rulekit.game.rules import game_rules
 from rulekit.game.simulate import hand_seed
 from rulekit.ruleset.model import Ruleset
 from rulekit.serve.tables import wire
-from rulekit.serve.tables.engine import Action, Engine, EngineError, new_engine
+from rulekit.game import make_player
+from rulekit.game.players import Player
+from rulekit.game.actions import Action
+from rulekit.serve.tables.engine import Engine, EngineError
 from rulekit.serve.tables.records import hand_record, result_view
 from rulekit.serve.tables.store import Store, TableRow
 
@@ -86,6 +90,7 @@ class LiveTable:
         self.totals = list(row.totals)
         self.status = row.status
         self.engine: Engine | None = None
+        self.bots: dict[int, Player] = {}
         self.hand = 0
         self.last: dict[str, Any] | None = None       # the last finished hand, for the page
         self.finished = [h.n for h in store.hands(row.id) if h.record is not None]
@@ -229,9 +234,10 @@ class LiveTable:
         loop = asyncio.get_running_loop()
         seed = hand_seed(self.row.seed, n)
         self.store.start_hand(self.row.id, n, seed, dealer)
-        bots = {i: s.kind for i, s in enumerate(self.seats) if s.kind in PLAYERS}
+        self.bots = {i: make_player(s.kind, self.rs, seed + i) for i, s in enumerate(self.seats)
+                     if s.kind in PLAYERS}
         eng = await loop.run_in_executor(
-            self.pool, lambda: new_engine(self.rs, seed, dealer, bots, list(self.totals)))
+            self.pool, lambda: Engine(self.rs, seed, dealer, list(self.totals)))
         for seat, action in self.store.actions(self.row.id, n):   # an unfinished hand resumes
             await loop.run_in_executor(self.pool, eng.act, seat, action)
         i = len(self.store.actions(self.row.id, n))
@@ -250,8 +256,8 @@ class LiveTable:
     async def decide(self, eng: Engine, seat: int, legal: list[Action]) -> Action:
         link = self.seats[seat]
         obs = eng.observation(seat)
-        if link.kind in PLAYERS:                      # an in-process bot outside the engine
-            return eng.fallback(seat)
+        if seat in self.bots:                         # a built-in bot, in a thread, bounded
+            return await self.bot(eng, self.bots[seat], seat)
         wait = self.row.think_time if link.kind == "human" else self.timing.bot_time
         got: Action | None = None
         away = time.monotonic() - link.gone_at if not link.conns else 0.0
@@ -273,6 +279,17 @@ class LiveTable:
             link.fallbacks += 1
             return eng.fallback(seat)
         return got
+
+    async def bot(self, eng: Engine, player: Player, seat: int) -> Action:
+        """A built-in bot's answer within the bot time, else greedy's (its thread, if stuck,
+        finishes on its own: it reads only its copy of the observation)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await asyncio.wait_for(
+                loop.run_in_executor(self.pool, eng.decide, player, seat), self.timing.bot_time)
+        except (asyncio.TimeoutError, RulekitError):
+            self.seats[seat].fallbacks += 1
+            return eng.fallback(seat)
 
     async def finish(self, eng: Engine, n: int) -> int:
         """Store the record and the totals together; tell every seat the result."""

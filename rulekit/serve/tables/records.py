@@ -7,20 +7,19 @@ winning hand's score with its breakdown, as the calculator shows them.
 """
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import rulekit
 from rulekit.game.procedure import HandRecord
 from rulekit.game.rules import game_rules
+from rulekit.game.simulate import log_line
 from rulekit.ruleset.model import Ruleset
 
 
 def hand_record(rec: HandRecord, rs: Ruleset, players: list[str], n: int) -> dict[str, Any]:
     """The replayable record of hand `n` (the same keys as `simulate.log_line`)."""
-    d: dict[str, Any] = {"hand": n, "ruleset": rs.name, "players": players}
-    d.update(rec.to_dict())
-    d["dealer_sits"] = game_rules(rs).dealer_sits
-    d["pulls"] = rec.settle["pulls"]
+    d: dict[str, Any] = json.loads(log_line(rec, rs, game_rules(rs), players, n))
     d["settle"] = rec.settle
     return d
 
