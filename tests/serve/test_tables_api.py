@@ -81,6 +81,9 @@ def test_an_illegal_action_is_refused_and_the_request_stands(c: TestClient) -> N
         start = until(ws, "start")
         assert start["protocol"] == "rulekit-bot/1" and start["think_time"] == 60
         req = until(ws, "request")
+        while req["legal"][-1]["action"] != "discard":    # 拉莊 and such: pass, to the discard
+            ws.send_text(json.dumps(req["legal"][0]))
+            req = until(ws, "request")
         held = {a.get("tile") for a in req["legal"]}
         absent = next(f"{r}{s}" for s in "mpsz" for r in range(1, 8) if f"{r}{s}" not in held)
         ws.send_text(json.dumps({"action": "discard", "tile": absent}))
@@ -88,10 +91,11 @@ def test_an_illegal_action_is_refused_and_the_request_stands(c: TestClient) -> N
         assert f'"tile": "{absent}"' in err["message"] and "is not legal; legal:" in err["message"]
         ws.send_text("not json at all")
         assert until(ws, "error")["message"].startswith("not JSON")
-        ws.send_text(json.dumps(req["legal"][0]))        # the request still stands
-        nxt = ws.receive_json()
-        assert nxt["type"] == "event" and nxt["event"]["seat"] == 0
-        assert nxt["event"]["action"] == req["legal"][0]["action"]
+        pick = req["legal"][-1]
+        ws.send_text(json.dumps(pick))                   # the request still stands
+        nxt = until(ws, "event")
+        assert nxt["event"]["seat"] == 0 and nxt["event"]["action"] == "discard"
+        assert nxt["event"]["tile"] == pick["tile"]
 
 
 def test_a_seat_that_leaves_gets_the_fallback_and_comes_back(c: TestClient) -> None:

@@ -250,7 +250,7 @@ function drawResult(st) {
   tl.replaceChildren();
   last.transfers.forEach((x) => {
     const li = document.createElement("li");
-    li.textContent = `Seat ${x.from} → Seat ${x.to}: ${fmt(x.amount)} (${x.why})`;
+    li.textContent = `${seatName(x.from, st)} → ${seatName(x.to, st)}: ${fmt(x.amount)} (${x.why})`;
     tl.append(li);
   });
   const a = document.createElement("a");
@@ -275,9 +275,10 @@ function drawTotals(st) {
 function fmt(v) { return v == null ? "" : (v > 0 ? "+" : "") + (Math.round(v * 100) / 100); }
 
 function tick() {
-  if (page.deadline && page.legal.length) {
+  const st = page.state;
+  if (page.deadline && page.legal.length && st && st.table.pending.includes(page.seat)) {
     const left = Math.max(0, Math.round((page.deadline - Date.now()) / 1000));
-    $("timer").textContent = `⏱ ${left}s`;
+    $("timer").textContent = `${left} s`;
   } else $("timer").textContent = "";
 }
 

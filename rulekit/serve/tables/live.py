@@ -244,12 +244,12 @@ class LiveTable:
         self.engine, self.hand = eng, n
         self.push_all()
         while not eng.over:
-            seat = eng.pending()[0]
-            legal = eng.legal(seat)
-            action = await self.decide(eng, seat, legal)
-            await loop.run_in_executor(self.pool, eng.act, seat, action)
-            self.store.add_action(self.row.id, n, i, seat, action)
-            i += 1
+            seats = eng.pending()          # several at once only for 拉莊: asked together
+            answers = await asyncio.gather(*(self.decide(eng, s, eng.legal(s)) for s in seats))
+            for seat, action in zip(seats, answers):
+                await loop.run_in_executor(self.pool, eng.act, seat, action)
+                self.store.add_action(self.row.id, n, i, seat, action)
+                i += 1
             self.push_all()
         return await self.finish(eng, n)
 
