@@ -393,7 +393,7 @@ def _parse_plain(doc: dict[Any, Any], hun_kind_count: int,
         return None             # (1 == True, so only identity tells a bool)
     if win_by == "kong_draw" and not any(m.kind == KONG for m in melds):
         return None
-    if heavenly and (win_by != SELF_DRAW or melds or earthly):
+    if heavenly and (win_by != SELF_DRAW or melds):
         return None
 
     flowers: tuple[int, ...] = ()
@@ -460,8 +460,8 @@ def _parse_checked(doc: object, hun_kind_count: int, win_by_allowed: frozenset[s
         raise HandError("heavenly", "a heavenly win (天和) is on the first 14 tiles, so it "
                         "cannot have melds")
 
-    if heavenly and earthly:
-        raise HandError("earthly", "a hand is not both 天和 (dealer) and 地和 (non-dealer)")
+    # heavenly and earthly together: a 地和 scored as 天和 (game.earthly_as_heavenly, 000/Ⅳ
+    # 「一般認為和天和處理方法相同」); the settlement checks that a non-dealer won it
     return Hand(indicator, hun, concealed, melds, win_tile, win_by, heavenly, discarded_hun,
                 flowers, earthly, ready_declared)
 

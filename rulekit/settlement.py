@@ -250,8 +250,10 @@ def _winning_score(doc: Mapping[str, Any], t: _Table, winner: int, rs: Ruleset
 
 
 def _check_first_draw(hand: Mapping[str, Any], t: _Table, winner: int) -> None:
-    """天和 is the dealer's first 14 tiles (000/Ⅲ); 地和 a non-dealer's first draw (000/Ⅳ)."""
-    if hand.get("heavenly") is True and winner != t.dealer:
+    """天和 is the dealer's first 14 tiles (000/Ⅲ); 地和 a non-dealer's first draw (000/Ⅳ),
+    which a table may score as 天和 too (`heavenly` and `earthly`, game.earthly_as_heavenly:
+    「一般認為和天和處理方法相同」)."""
+    if hand.get("heavenly") is True and winner != t.dealer and hand.get("earthly") is not True:
         raise SettleError("hand.heavenly", f"天和 is the dealer's own first fourteen tiles "
                           f"(000/Ⅲ); seat {winner} won, seat {t.dealer} deals")
     if hand.get("earthly") is True and winner == t.dealer:

@@ -190,3 +190,25 @@ def test_sit_and_pull_reach_the_settlement() -> None:
     assert rec.result["chan"] is True
     assert rec.settle["dealer_sits"] is True and rec.settle["pulls"] == [0, 0, 1, 2]
     assert rec.result["payments"] == [-14, 2, 4, 8]
+
+
+PINNED = {
+    ("tianjin", ("greedy", "random", "value", "random")):
+        "4ad6a0e50a75e5d102bccf8e1177d87e060a1019f88736412c2225fb3a325b68",
+    ("tianjin-dianpao", ("greedy", "random", "greedy", "random")):
+        "5fd9c2b53ee0b04b1ec02e93c1dcb7299ea2a9faf95ab155d0168e36224d40f8",
+}
+
+
+def test_logs_of_fixed_seeds_are_pinned() -> None:
+    """The log lines of 8 hands (master seed 11) under two rulesets, byte for byte. A change
+    here changes what `rulekit replay` reproduces: say so in the commit and in docs/game.md
+    ("Logs"). Pinned after the Table rewrite (logs byte-identical to the callback engine)
+    and greedy's wait check (issue 21), which changed greedy's play."""
+    import hashlib
+    from rulekit.game.simulate import run_task, tasks
+    for (name, players), digest in PINNED.items():
+        rs = rulekit.load_ruleset(name)
+        ts = tasks(rs, list(players), 8, 11, chunks=1, log=True, session_hands=8)
+        lines = [o["log"] for task in ts for o in run_task(task)]
+        assert hashlib.sha256("\n".join(lines).encode()).hexdigest() == digest, name

@@ -155,10 +155,74 @@ def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
     return best
 
 
+class WaitScorer:
+    """The fan a wait would win with, scored by the ruleset from a hand document built from
+    the seat's own observation (self-drawn), 0 where the ruleset would not let it win
+    (below `win.minimum`, 小相公, ...); remembered per hand shape."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        self.cache: dict[tuple[Any, ...], float] = {}
+        self.winnable: dict[tuple[Any, ...], bool] = {}
+
+    def waits(self, obs: Observation, counts: list[int]) -> list[int]:
+        """The kinds that complete the 13 tiles `counts` (hun kinds last: a hun drawn
+        completes any ready hand), or [] if it is not ready."""
+        c = list(counts)
+        h = 0
+        for k in obs.hun:
+            h += c[k]
+            c[k] = 0
+        got = [w for w in shape.waits(c, h, len(obs.melds[obs.seat])) if w not in obs.hun]
+        return got + list(obs.hun) if got else []
+
+    def fan(self, obs: Observation, counts: list[int], w: int) -> float:
+        from rulekit.game.documents import doc_of
+        from rulekit.scoring import score_document
+        own = obs.melds[obs.seat]
+        discarded_hun = obs.discarded_hun[obs.seat]
+        key = (tuple(counts), own, w, obs.indicator, discarded_hun)
+        got = self.cache.get(key)
+        if got is None:
+            counts[w] += 1
+            try:
+                res = score_document(doc_of(counts, own, obs.indicator, w, "self_draw",
+                                            flowers=obs.flowers[obs.seat],
+                                            discarded_hun=discarded_hun,
+                                            ready=obs.ready[obs.seat]), self.rs)
+            finally:
+                counts[w] -= 1
+            got = float(res.total_fan) if res.win else 0.0
+            self.cache[key] = got
+        return got
+
+    def can_win(self, obs: Observation, counts: list[int]) -> bool:
+        """Some real wait of the 13 tiles `counts` (not a hun drawn) with a copy not in
+        sight wins under the ruleset."""
+        key = (tuple(counts), obs.melds[obs.seat], obs.indicator, obs.discarded_hun[obs.seat])
+        got = self.winnable.get(key)
+        if got is None:
+            got = any(self.fan(obs, counts, w) > 0 for w in self.waits(obs, counts)
+                      if w not in obs.hun and obs.visible(w) - obs.hand[w] + counts[w] < 4)
+            self.winnable[key] = got
+        return got
+
+
+ALTERNATIVES = 3
+"""How many other discards that keep the hand ready greedy scores, when its first choice's
+waits cannot win (each costs a scoring of its waits)."""
+
+
 class GreedyPlayer(Player):
-    """Toward the lowest deficiency; claims and kongs that do not set the hand back."""
+    """Toward the lowest deficiency; claims and kongs that do not set the hand back. With a
+    ruleset, a discard that makes the hand ready keeps a wait that can win: among the
+    discards that leave it ready, the first (in greedy's order) whose waits reach the
+    ruleset's minimum (issue 21: a 提溜-only wait never wins under a 2-fan minimum)."""
 
     name = "greedy"
+
+    def __init__(self, rs: Ruleset | None = None) -> None:
+        self.scorer = WaitScorer(rs) if rs is not None else None
 
     def act(self, obs: Observation, legal: list[Action]) -> Action:
         got = self.table_choice(legal)
@@ -179,8 +243,37 @@ class GreedyPlayer(Player):
         return default_choice(legal)
 
     def choose_discard(self, obs: Observation, legal: list[Action]) -> int:
-        got = greedy_discard(*split_counts(obs))
-        return got[0] if got else tile_of(find(legal, "discard")[0])
+        c, h, m = split_counts(obs)
+        got = greedy_discard(c, h, m)
+        if got is None:
+            return tile_of(find(legal, "discard")[0])
+        if got[1] != 1 or self.scorer is None or self.was_ready(obs):
+            return got[0]
+        others = [k for d, _, k in ranked_discards(c, h, m) if d == 1 and k != got[0]]
+        if not others:                # nothing else keeps the hand ready: no choice
+            return got[0]
+        counts = list(obs.hand)
+        counts[got[0]] -= 1
+        if self.scorer.can_win(obs, counts):
+            return got[0]
+        for k in others[:ALTERNATIVES]:
+            counts = list(obs.hand)
+            counts[k] -= 1
+            if self.scorer.can_win(obs, counts):
+                return k
+        return got[0]
+
+    @staticmethod
+    def was_ready(obs: Observation) -> bool:
+        """The hand was ready before this draw (greedy chose its wait then)."""
+        if obs.drawn is None:
+            return False
+        c, h, m = split_counts(obs)
+        if obs.drawn in obs.hun:
+            h -= 1
+        else:
+            c[obs.drawn] -= 1
+        return shape.deficiency(c, h, m) == 1
 
     def choose_claim(self, obs: Observation, kong: bool) -> str:
         assert obs.last_discard is not None
@@ -231,8 +324,8 @@ class ValuePlayer(GreedyPlayer):
     name = "value"
 
     def __init__(self, rs: Ruleset) -> None:
+        super().__init__(rs)
         self.rs = rs
-        self.cache: dict[tuple[Any, ...], float] = {}
 
     def choose_kong(self, obs: Observation, options: list[Kong]) -> Kong | None:
         for o in options:
@@ -258,42 +351,15 @@ class ValuePlayer(GreedyPlayer):
 
     def expected_fan(self, obs: Observation, face_up: list[int], discard: int) -> float:
         """Σ over winning tiles of fan × unseen copies, for the hand without `discard`."""
+        assert self.scorer is not None
         counts = list(obs.hand)
         counts[discard] -= 1
-        c = list(counts)
-        h = 0
-        for k in obs.hun:
-            h += c[k]
-            c[k] = 0
-        waits = [w for w in shape.waits(c, h, len(obs.melds[obs.seat])) if w not in obs.hun]
-        if not waits:
-            return 0.0
         total = 0.0
-        for w in waits + list(obs.hun):
+        for w in self.scorer.waits(obs, counts):
             n = max(0, 4 - face_up[w] - counts[w])
             if n:
-                total += n * self.fan_with(obs, counts, w)
+                total += n * self.scorer.fan(obs, counts, w)
         return total
-
-    def fan_with(self, obs: Observation, counts: list[int], w: int) -> float:
-        from rulekit.game.documents import doc_of
-        from rulekit.scoring import score_document
-        own = obs.melds[obs.seat]
-        discarded_hun = obs.discarded_hun[obs.seat]
-        key = (tuple(counts), own, w, obs.indicator, discarded_hun)
-        got = self.cache.get(key)
-        if got is None:
-            counts[w] += 1
-            try:
-                res = score_document(doc_of(counts, own, obs.indicator, w, "self_draw",
-                                            flowers=obs.flowers[obs.seat],
-                                            discarded_hun=discarded_hun,
-                                            ready=obs.ready[obs.seat]), self.rs)
-            finally:
-                counts[w] -= 1
-            got = float(res.total_fan) if res.win else 0.0
-            self.cache[key] = got
-        return got
 
 
 class ScriptedPlayer(Player):
@@ -370,7 +436,7 @@ def make_player(name: str, rs: Ruleset, seed: int) -> Player:
     ruleset's `game.dealer_sits` and `game.pulls` say."""
     from rulekit.game.rules import game_rules
     makers: dict[str, Callable[[], Player]] = {
-        "random": lambda: RandomPlayer(seed), "greedy": GreedyPlayer,
+        "random": lambda: RandomPlayer(seed), "greedy": lambda: GreedyPlayer(rs),
         "value": lambda: ValuePlayer(rs)}
     if name not in makers:
         raise ValueError(f"unknown player {name!r}; built-in players: {', '.join(PLAYERS)}")

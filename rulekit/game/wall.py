@@ -78,18 +78,32 @@ class Wall:
         return self.head - 1
 
     def tail_left(self) -> bool:
-        """The tail has a tile left to give (a kong may be declared)."""
-        return self.taken_tail < len(self.tail_order)
+        """The tail has a tile to give (a kong may be declared: its replacement exists)."""
+        return self._tail_next() is not None
+
+    def _tail_next(self) -> int | None:
+        """The position in `tail_order` of the next replacement, or None when the head has
+        taken every tile the tail could give. The head may have taken the top of the stack
+        the tail has come to; its other tile is still there and is the replacement (issue
+        18: a kong never ends the hand in 荒莊 while its stack has a live tile)."""
+        order, at = self.tail_order, self.taken_tail
+        while at < len(order):
+            i = order[at]
+            if i >= self.head:
+                return at
+            if at + 1 < len(order) and order[at + 1] // 2 == i // 2:
+                at += 1                        # the head took this stack's top: its other
+                continue
+            return None
+        return None
 
     def draw_tail(self) -> int | None:
-        """The next index from the tail (杠後補牌), or None when the head has reached it."""
-        if self.taken_tail >= len(self.tail_order):
+        """The next index from the tail (杠後補牌), or None (see `_tail_next`)."""
+        at = self._tail_next()
+        if at is None:
             return None
-        i = self.tail_order[self.taken_tail]
-        if i < self.head:
-            return None
-        self.taken_tail += 1
-        return i
+        self.taken_tail = at + 1
+        return self.tail_order[at]
 
 
 def build(rng: random.Random, dealer: int, players: int, break_dice: str,
