@@ -7,7 +7,8 @@ seats) is played once and every message seat 0 received is recorded: its events 
 request. Then, in interleaved rounds, the recorded stream is fed
   in-process: to the sample bot's `choose(observation, legal)`, called directly (what an
               in-process player costs: the decision alone), and
-  protocol:   to a running sample bot process: every event and request written as a line,
+  protocol:   to a running sample bot process (started, and asked once, before the clock
+              starts): every event and request written as a line,
               each answer read within the think time and matched against `legal`.
 Both give the same answers (checked). Printed: decisions per second of each side (best
 round), and the protocol's overhead per decision in microseconds (median over rounds of
@@ -70,6 +71,8 @@ def through_protocol(stream: list[tuple[list[dict[str, Any]], dict[str, Any]]]
     bot = bots.SubprocessBot(f"{sys.executable} {SAMPLE}", think_time=10.0)
     bot.launch()
     try:
+        first = stream[0][1]
+        bot.ask(first, first["legal"])         # the interpreter has started: not timed
         t = time.perf_counter()
         got = []
         for events, req in stream:

@@ -22,7 +22,8 @@ LEGAL = [{"action": "discard", "tile": "5m"}, {"action": "discard", "tile": "7z"
 REQ = protocol.request(2, {"seat": 2, "hand": "5m7z"}, LEGAL)
 
 
-def bot(mode: str, after: int = 0, think: float = 0.3) -> SubprocessBot:
+def bot(mode: str, after: int = 0, think: float = 3.0) -> SubprocessBot:
+    """A bad_bot; a fault other than a timeout comes at once, whatever the think time."""
     b = SubprocessBot(f"{sys.executable} {BAD} {mode} {after}", think_time=think)
     b.launch()
     return b
@@ -105,7 +106,7 @@ def test_a_good_bot_answers_every_request() -> None:
 @pytest.mark.parametrize("mode, after, kind, says", [
     ("crash", 0, "crash", "exited with status 3"),
     ("crash", 2, "crash", "exited with status 4"),
-    ("hang", 1, "timeout", "no answer within 0.3 s"),
+    ("hang", 1, "timeout", "no answer within 0.5 s"),
     ("garbage", 1, "garbage", "not JSON: 'I think I will discard"),
     ("illegal", 0, "illegal", '\'{"action": "discard", "tile": "9x"}\' is not legal'),
     ("huge", 1, "too_long", "a line longer than 4096 bytes"),
@@ -115,7 +116,7 @@ def test_a_good_bot_answers_every_request() -> None:
 ])
 def test_each_failure_is_one_fault_naming_it(mode: str, after: int, kind: str,
                                              says: str) -> None:
-    b = bot(mode, after)
+    b = bot(mode, after, think=0.5 if mode == "hang" else 3.0)
     t = time.monotonic()
     try:
         with pytest.raises(BotFault) as err:
@@ -127,6 +128,21 @@ def test_each_failure_is_one_fault_naming_it(mode: str, after: int, kind: str,
         b.close(grace=0)
     assert time.monotonic() - t < 10
     assert b.proc is not None and not alive(b.proc.pid)
+
+
+def test_lines_written_ahead_are_a_fault_and_bounded() -> None:
+    b = bot("flood", 0)
+    try:
+        assert b.ask(REQ, LEGAL) == {"action": "pass"}     # the first of its lines
+        assert b.reader is not None
+        b.reader.join(timeout=5)
+        with pytest.raises(BotFault) as err:
+            b.ask(REQ, LEGAL)
+        assert err.value.kind == "garbage" and "when nothing was asked" in str(err.value)
+        b.reader.join(timeout=5)                 # it stopped reading: 17 lines at most
+        assert not b.reader.is_alive() and b.reader.lines.qsize() <= 17
+    finally:
+        b.close(grace=0)
 
 
 def test_the_stderr_tail_is_kept_for_the_report() -> None:
@@ -141,20 +157,23 @@ def test_the_stderr_tail_is_kept_for_the_report() -> None:
 
 
 def test_a_bot_that_never_reads_cannot_block_the_referee() -> None:
-    b = SubprocessBot(f"{sys.executable} -c \"import time; time.sleep(60)\"", think_time=0.3)
+    b = SubprocessBot(f"{sys.executable} -c \"import time; time.sleep(60)\"", think_time=0.3,
+                      startup_grace=0)
     b.launch()
     big = protocol.event(0, 0, 0, {"seat": 0, "action": "deal", "rule": "x" * 60000})
     try:
         with pytest.raises(BotFault) as err:
             for _ in range(10):           # the pipe holds 64 KiB: the second or third waits
                 b.send(big)
-        assert err.value.kind == "timeout" and "did not read its input" in str(err.value)
+        assert err.value.kind == "timeout"
+        assert "did not read its input within 0.3 s" in str(err.value)
     finally:
         b.close(grace=0)
 
 
 def test_close_kills_the_children_a_bot_started() -> None:
     b = bot("child", 0, think=0.5)
+    b.startup_grace = 0
     try:
         with pytest.raises(BotFault):
             b.ask(REQ, LEGAL)
@@ -180,6 +199,18 @@ def group_dead(pgid: int) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def test_the_first_answer_may_take_the_startup_grace_too() -> None:
+    b = SubprocessBot(f"{sys.executable} {BAD} slow 1", think_time=0.2, startup_grace=5)
+    b.launch()
+    try:
+        assert b.ask(REQ, LEGAL) is LEGAL[0]      # after 1 s: within 0.2 + 5
+        with pytest.raises(BotFault) as err:
+            b.ask(REQ, LEGAL)
+        assert "no answer within 0.2 s" in str(err.value)
+    finally:
+        b.close(grace=0)
 
 
 def test_commands_are_split_not_given_to_a_shell(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from rulekit.cli import main
+from rulekit.game import match_cli
 from rulekit.game.match_stats import per_bot, t975, t_mean
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,9 +30,11 @@ def run(argv: list[str]) -> tuple[int, str]:
     return main(argv, out), out.getvalue()
 
 
-def match(seats: list[str], hands: int, *extra: str, log: Path | None = None
-          ) -> dict[str, Any]:
-    argv = ["match", "--hands", str(hands), "--seed", "4", "--think-time", "0.3",
+def match(seats: list[str], hands: int, *extra: str, log: Path | None = None,
+          think: float = 3.0) -> dict[str, Any]:
+    """A match's JSON report. A bot's faults other than timeouts come at once, so the think
+    time only needs to be long enough for a good bot on a busy machine."""
+    argv = ["match", "--hands", str(hands), "--seed", "4", "--think-time", str(think),
             "--format", "json", *extra]
     for s in seats:
         argv += ["--seat", s]
@@ -83,16 +86,17 @@ def test_a_failing_bot_never_stops_the_match(tmp_path: Path, mode: str, after: i
                                              kind: str) -> None:
     log = tmp_path / "m.jsonl"
     spec = bad(mode, after)
-    rep = match(["greedy", spec, SAMPLE, "greedy"], 3, log=log)
+    seats = ["greedy", spec, "greedy", "greedy"] if mode == "hang" else \
+        ["greedy", spec, SAMPLE, "greedy"]
+    rep = match(seats, 3, log=log, think=1.0 if mode == "hang" else 3.0)
     assert rep["hands"] == 3 and len(records(log)) == 3
     [fault] = rep["faults"]
     assert (fault["participant"], fault["spec"], fault["kind"]) == (1, spec, kind)
     assert fault["decision"] == after
     assert rep["fallback"] == "greedy"
     assert replays(log)["reproduced"] == 3
-    code, text = run(["match", "--hands", "3", "--seed", "4", "--seat", "greedy", "--seat",
-                      spec, "--seat", SAMPLE, "--seat", "greedy", "--think-time", "0.3"])
-    assert code == 0 and f"FAULT --seat 2 {spec!r}: seat 1, hand " in text
+    text = match_cli.text(rep)
+    assert f"FAULT --seat 2 {spec!r}: seat 1, hand " in text
     assert "played by greedy from then on" in text
 
 
@@ -181,3 +185,40 @@ def test_duplicate_means_are_per_deal_means_over_the_rotations() -> None:
     assert (got["A"]["seat_hands"], got["A"]["wins"]) == (8, 2)
     assert (got["B"]["seat_hands"], got["B"]["wins"]) == (24, 2)
     assert got["B"]["money"]["value"] == 0.0
+
+
+def test_what_a_bot_is_told(tmp_path: Path) -> None:
+    seen = tmp_path / "seen.jsonl"
+    spec = f"cmd:{sys.executable} {BAD} record 0 {seen}"
+    log = tmp_path / "d.jsonl"
+    match([spec, "greedy", "greedy", "greedy"], 1, "--duplicate", log=log)
+    msgs = [json.loads(line) for line in seen.read_text(encoding="utf-8").splitlines()]
+    start = msgs[0]
+    assert (start["type"], start["protocol"], start["seat"], start["players"],
+            start["hands"]) == ("start", "rulekit-bot/1", 0, 4, 4)
+    assert start["ruleset"]["name"] == "tianjin" and start["think_time"] == 3.0
+    assert start["ruleset"]["patterns"]["tiliu"] == "提溜"
+    recs = records(log)
+    assert [m["hand"] for m in msgs if m["type"] == "end"] == [0, 1, 2, 3]
+    for hand, rec in enumerate(recs):
+        seat = hand % 4                      # participant 0 sits at seat rotation % 4
+        assert rec["players"][seat] == spec
+        evs = [m for m in msgs if m["type"] == "event" and m["hand"] == hand]
+        assert [m["index"] for m in evs] == list(range(len(evs)))
+        assert {m["seat"] for m in evs} == {seat}
+        end = next(m for m in msgs if m["type"] == "end" and m["hand"] == hand)
+        assert end["seat"] == seat and end["result"] == rec["result"]
+        deals = [m["event"] for m in evs if m["event"]["action"] == "deal"]
+        for d in deals:        # its own deal shows its tiles; the others' none
+            assert (d["rule"] != "拿牌") == (d["seat"] == seat), d
+        shown = [m["event"] for m in evs[4:]]   # after 坐莊 and 3 拉莊 choices
+        assert len(shown) == len(rec["events"])
+        for e, r in zip(shown, rec["events"]):
+            assert (e["seat"], e["action"]) == (r["seat"], r["action"])
+            hidden = r["seat"] != seat and r["action"] in (
+                "draw", "replacement", "concealed_kong", "golden_kong") \
+                and not r["tile"].endswith("f")
+            assert e["tile"] == (None if hidden or r["action"] == "deal" else r["tile"])
+    requests = [m for m in msgs if m["type"] == "request"]
+    assert requests and all(m["legal"] for m in requests)
+    assert {m["seat"] for m in requests} == {0, 1, 2, 3}

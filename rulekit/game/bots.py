@@ -2,7 +2,7 @@
 
 The command is split with `shlex` and executed directly (never through a shell), in a
 process group of its own so that a timeout or the end of the match kills it and every child
-it started. A thread reads its stdout into whole lines, bounded in length and in total, so
+it started. A thread reads its stdout into whole lines, bounded in length and in number, so
 the referee never blocks on it; another drains stderr, keeping only its tail for a report.
 Whatever goes wrong (it will not start, exits, hangs past its think time, writes too much or
 something that is not a legal action) comes out as one `BotFault`, and the bot is stopped.
@@ -23,8 +23,9 @@ from rulekit.errors import RulekitError
 from rulekit.game import protocol
 from rulekit.game.protocol import Action, ProtocolError
 
-MAX_OUTPUT_BYTES = 16 * 1024 * 1024      # all a bot may write in one match
+MAX_WAITING_LINES = 16                   # lines a bot may write ahead of the requests
 STDERR_TAIL = 2000                       # bytes of stderr kept for the report
+STARTUP_GRACE = 10.0                     # seconds added to the first answer's think time
 _CHUNK = 65536
 
 
@@ -51,16 +52,16 @@ def command_argv(command: str) -> list[str]:
 
 class _Lines(threading.Thread):
     """Reads a bot's stdout into complete lines on a queue; ends the stream with an item
-    `(kind, detail)` for EOF, a line too long, or too much output in all."""
+    `(kind, detail)` for EOF, a line too long, or too many lines nobody asked for yet (so
+    what it holds is bounded: `max_waiting` lines of `max_line` bytes)."""
 
-    def __init__(self, fh: IO[bytes], max_line: int, max_total: int) -> None:
+    def __init__(self, fh: IO[bytes], max_line: int, max_waiting: int) -> None:
         super().__init__(daemon=True, name="rulekit-bot-stdout")
-        self.fh, self.max_line, self.max_total = fh, max_line, max_total
+        self.fh, self.max_line, self.max_waiting = fh, max_line, max_waiting
         self.lines: queue.Queue[tuple[str, bytes]] = queue.Queue()
 
     def run(self) -> None:
         buf = b""
-        total = 0
         fd = self.fh.fileno()
         while True:
             try:
@@ -70,19 +71,18 @@ class _Lines(threading.Thread):
             if not chunk:
                 self.lines.put(("eof", buf))
                 return
-            total += len(chunk)
             buf += chunk
             while b"\n" in buf:
                 line, buf = buf.split(b"\n", 1)
                 if len(line) > self.max_line:
                     self.lines.put(("too_long", line))
                     return
+                if self.lines.qsize() >= self.max_waiting:
+                    self.lines.put(("too_much", line))
+                    return
                 self.lines.put(("line", line))
             if len(buf) > self.max_line:
                 self.lines.put(("too_long", buf))
-                return
-            if total > self.max_total:
-                self.lines.put(("too_much", buf))
                 return
 
 
@@ -111,10 +111,11 @@ class SubprocessBot:
 
     def __init__(self, command: str, *, think_time: float,
                  max_line: int = protocol.MAX_ANSWER_BYTES,
-                 max_output: int = MAX_OUTPUT_BYTES, cwd: str | None = None) -> None:
+                 max_waiting: int = MAX_WAITING_LINES, cwd: str | None = None,
+                 startup_grace: float = STARTUP_GRACE) -> None:
         self.command = command
-        self.think_time = think_time
-        self.max_line, self.max_output, self.cwd = max_line, max_output, cwd
+        self.think_time, self.startup_grace = think_time, startup_grace
+        self.max_line, self.max_waiting, self.cwd = max_line, max_waiting, cwd
         self.proc: subprocess.Popen[bytes] | None = None
         self.reader: _Lines | None = None
         self.stderr: _Tail | None = None
@@ -133,7 +134,7 @@ class SubprocessBot:
         assert self.proc.stdout is not None and self.proc.stderr is not None
         assert self.proc.stdin is not None
         os.set_blocking(self.proc.stdin.fileno(), False)   # `send` waits with a deadline
-        self.reader = _Lines(self.proc.stdout, self.max_line, self.max_output)
+        self.reader = _Lines(self.proc.stdout, self.max_line, self.max_waiting)
         self.stderr = _Tail(self.proc.stderr)
         self.reader.start()
         self.stderr.start()
@@ -145,14 +146,14 @@ class SubprocessBot:
             raise BotFault("closed", "the bot is not running")
         data = (protocol.encode(message) + "\n").encode("utf-8")
         fd = proc.stdin.fileno()
-        deadline = time.monotonic() + self.think_time
+        wait = self.think_time + (self.startup_grace if self.decisions == 0 else 0.0)
+        deadline = time.monotonic() + wait
         view = memoryview(data)
         try:
             while view:
                 left = deadline - time.monotonic()
                 if left <= 0 or not select.select([], [fd], [], left)[1]:
-                    raise BotFault("timeout", f"did not read its input within "
-                                              f"{self.think_time:g} s")
+                    raise BotFault("timeout", f"did not read its input within {wait:g} s")
                 try:
                     view = view[os.write(fd, view):]
                 except BlockingIOError:     # writable, but not for this much yet
@@ -171,10 +172,11 @@ class SubprocessBot:
             raise self._fault_from(kind, data)
         self.send(message)
         t = time.perf_counter()
+        limit = self.think_time + (self.startup_grace if self.decisions == 0 else 0.0)
         try:
-            kind, data = self.reader.lines.get(timeout=self.think_time)
+            kind, data = self.reader.lines.get(timeout=limit)
         except queue.Empty:
-            raise BotFault("timeout", f"no answer within {self.think_time:g} s") from None
+            raise BotFault("timeout", f"no answer within {limit:g} s") from None
         finally:
             self.seconds += time.perf_counter() - t
         self.decisions += 1
@@ -190,8 +192,8 @@ class SubprocessBot:
             return BotFault("too_long", f"a line longer than {self.max_line} bytes",
                             protocol.excerpt(data))
         if kind == "too_much":
-            return BotFault("too_much", f"more than {self.max_output} bytes of output",
-                            protocol.excerpt(data))
+            return BotFault("too_much", f"more than {self.max_waiting} lines written "
+                                        "ahead of the requests", protocol.excerpt(data))
         return self._gone(data)
 
     def _gone(self, data: bytes = b"") -> BotFault:

@@ -16,6 +16,7 @@ from rulekit.game.bots import BotFault, SubprocessBot
 from rulekit.game.players import PLAYERS, Player, make_player
 from rulekit.game.procedure import HandRecord
 from rulekit.game.rules import GameRules, game_rules
+from rulekit.game.table import Table
 from rulekit.game.simulate import SESSION_HANDS, hand_seed, log_line, outcome_of
 from rulekit.ruleset.model import Ruleset
 
@@ -78,6 +79,7 @@ class Participant:
     seat: int = -1
     seed: int = 0
     decisions: int = 0
+    seconds: float = 0.0      # spent waiting for its answers
 
     @property
     def is_bot(self) -> bool:
@@ -125,9 +127,7 @@ class Participant:
         if got is not None:
             return got
         assert self.player is not None
-        action: dict[str, Any] = self.player.act(view.observation(self.seat),  # type: ignore[attr-defined]
-                                                 view.legal(self.seat))
-        return action
+        return self.player.act(view.observation(self.seat), view.legal(self.seat))
 
     def _send_events(self, view: SeatView) -> None:
         assert self.bot is not None
@@ -148,6 +148,7 @@ class Participant:
     def _fail(self, f: BotFault) -> None:
         bot = self.bot
         assert bot is not None
+        self.seconds = bot.seconds
         bot.close(grace=0)
         tail = bot.stderr_tail()
         self.on_fault(Fault(self.index, self.spec, self.seat, self.hand, self.decisions,
@@ -162,8 +163,15 @@ class Participant:
 
     def close(self) -> None:
         if self.bot is not None:
+            self.seconds = self.bot.seconds
             self.bot.close()
             self.bot = None
+
+    def answers(self) -> dict[str, Any]:
+        """How many answers the bot gave and how long they took on average."""
+        ms = 1000 * self.seconds / self.decisions if self.decisions else 0.0
+        return {"participant": self.index, "spec": self.spec, "answers": self.decisions,
+                "mean_ms": round(ms, 3)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +191,7 @@ class MatchResult:
 
     outcomes: list[dict[str, Any]] = field(default_factory=list)
     faults: list[Fault] = field(default_factory=list)
+    answers: list[dict[str, Any]] = field(default_factory=list)   # per bot: count, time
 
 
 def check_spec(spec: str) -> str | None:
@@ -219,18 +228,13 @@ def end_result(rec: HandRecord) -> dict[str, Any]:
 def play_one(rs: Ruleset, seated: Sequence[Participant], seed: int, dealer: int,
              hand: int) -> HandRecord:
     """One hand at a Table: each pending seat's participant decides, in turn."""
-    try:
-        from rulekit.game.table import Table  # type: ignore[import-not-found]
-    except ImportError:
-        from rulekit.game import _adapter
-        return _adapter.play(rs, seated, seed, dealer, hand)
     t = Table(rs, seed=seed, dealer=dealer)
     for s, p in enumerate(seated):
         p.begin(hand, s, seed)
     while not t.over:
         seat = t.pending()[0]
         t.act(seat, seated[seat].decide(t))
-    rec: HandRecord = t.record()
+    rec = t.record()
     result = end_result(rec)
     for p in seated:
         p.end(t, result)
@@ -281,4 +285,5 @@ def run_match(rs: Ruleset, cfg: MatchConfig, log: IO[str] | None = None,
             p.eof()
         for p in parts:
             p.close()
+        res.answers = [p.answers() for p in parts if p.is_bot]
     return res

@@ -32,7 +32,8 @@ def add_parser(sub: Any) -> None:
     m.add_argument("--think-time", type=float, default=1.0, metavar="SECONDS",
                    help="seconds a bot may take per decision (default 1)")
     m.add_argument("--duplicate", action="store_true",
-                   help="play each deal once per rotation of the seats (the same walls)")
+                   help="play each deal once per rotation of the seats (the same walls): "
+                        "4 times with 4 players")
     m.add_argument("--log", metavar="FILE", help="one JSON line per hand (rulekit replay)")
     m.add_argument("--session-hands", type=int, default=16,
                    help="hands per session (the dealer carries within one; not --duplicate)")
@@ -74,6 +75,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if log is not None:
             log.close()
     rep = report(rs.name, cfg, res.outcomes, [f.to_dict() for f in res.faults])
+    rep["answers"] = res.answers
     if args.json or args.format == "json":
         out.write(json.dumps(rep, ensure_ascii=False) + "\n")
     else:
@@ -97,8 +99,10 @@ def report(name: str, cfg: Any, outcomes: Sequence[dict[str, Any]],
         "ruleset": name, "seed": cfg.seed, "seats": list(cfg.specs),
         "duplicate": cfg.duplicate, "hands": len(outcomes),
         "deals": len({o["deal"] for o in outcomes}),
-        "interval": ("95%, Student t over deals (each deal's mean over its 4 rotations)"
-                     if cfg.duplicate else "95%, normal over hands"),
+        "rotations": len(cfg.specs) if cfg.duplicate else 1,
+        "interval": (f"95%, Student t over deals (each deal's mean over its "
+                     f"{len(cfg.specs)} rotations)" if cfg.duplicate
+                     else "95%, normal over hands"),
         "bots": per_bot(outcomes, cfg.specs, cfg.duplicate),
         "fallback": FALLBACK, "faults": list(faults)}
     if len(specs) == 2:
@@ -112,7 +116,7 @@ def text(rep: dict[str, Any]) -> str:
     from rulekit.game.stats import shown
     head = f"{rep['hands']} hands of {rep['ruleset']}, seed {rep['seed']}"
     if rep["duplicate"]:
-        head += f", duplicate: {rep['deals']} deals x 4 rotations"
+        head += f", duplicate: {rep['deals']} deals x {rep['rotations']} rotations"
     lines = [head, f"{'bot':<34} {'seat-hands':>10}  {'money per hand':<28} "
                    f"{'fan per hand':<28} wins"]
     for spec, b in rep["bots"].items():
@@ -123,6 +127,9 @@ def text(rep: dict[str, Any]) -> str:
         lines.append(f"{_cut(a, 20)} - {_cut(b, 20)} money per hand (paired): "
                      f"{shown(rep['difference']['money'])}")
     lines.append(f"intervals: {rep['interval']}")
+    for a in rep.get("answers", []):
+        lines.append(f"--seat {a['participant'] + 1} {_cut(a['spec'], 40)!r}: {a['answers']} "
+                     f"answers, {a['mean_ms']:.2f} ms each on average")
     if not rep["faults"]:
         lines.append("faults: none")
     for f in rep["faults"]:

@@ -3,7 +3,8 @@ MODE says (tests/test_bots.py, tests/test_match.py):
 
     python bad_bot.py MODE [AFTER]
 
-MODE: good, crash, hang, garbage, illegal, huge, close, chatter, deep, child.
+MODE: good, crash, hang, slow, garbage, illegal, huge, close, chatter, flood, deep, child;
+record (plays well, and writes every line it reads to the file named by a third argument).
 """
 import json
 import os
@@ -13,11 +14,18 @@ import time
 
 mode = sys.argv[1]
 after = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+if mode == "slow":            # starts slowly (1 s), then hangs after AFTER answers
+    time.sleep(1)
+    mode = "hang"
 if mode == "crash" and after == 0:
     sys.stderr.write("bad_bot: crashing at start\n")
     sys.exit(3)
 asked = 0
+seen = open(sys.argv[3], "w", encoding="utf-8") if mode == "record" else None
 for line in sys.stdin:
+    if seen is not None:
+        seen.write(line)
+        seen.flush()
     msg = json.loads(line)
     if msg["type"] != "request":
         continue
@@ -43,6 +51,8 @@ for line in sys.stdin:
             time.sleep(60)
         if mode == "chatter":
             sys.stdout.write("thinking...\n" * 3)
+        if mode == "flood":
+            sys.stdout.write('{"action": "pass"}\n' * 100000)
         if mode == "child":      # a child that outlives it, holding stdout: killed with it
             subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
             time.sleep(60)
