@@ -14,6 +14,7 @@ from rulekit.errors import RulekitError
 from rulekit.serve.app import create_app
 from rulekit.serve.limits import ServeConfig, ServeLimits
 from rulekit.serve.tables import TablesConfig
+from rulekit.serve.tables.routes import MAX_MESSAGE
 from rulekit.serve.tables.store import StoreError, default_path
 
 
@@ -66,5 +67,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     # a 7-hun 天和's worst time 29-37 ms -> 9 ms, as `score --jsonl` does in batch.py)
     gc.freeze()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                access_log=False, server_header=False)
+                access_log=False, server_header=False,
+                ws_max_size=MAX_MESSAGE)          # a seat's message is one small action
     return 0

@@ -213,3 +213,16 @@ def test_a_restart_shows_every_table_and_resumes_an_unfinished_hand(tmp_path: Pa
         path = tmp_path / "h.jsonl"
         path.write_text(json.dumps(rec) + "\n", encoding="utf-8")
         assert replay(path)["reproduced"] == 1
+
+
+def test_a_seat_has_at_most_four_sockets(c: TestClient) -> None:
+    t = create(c, THREE_BOTS, think_time=60)
+    url = t["seats"][0]["ws"]
+    with c.websocket_connect(url) as a, c.websocket_connect(url) as b, \
+            c.websocket_connect(url) as d, c.websocket_connect(url) as e:
+        for ws in (a, b, d, e):
+            assert until(ws, "start")["seat"] == 0
+        with pytest.raises(WebSocketDisconnect) as err:
+            with c.websocket_connect(url) as f:
+                f.receive_json()
+        assert err.value.code == 4429

@@ -182,3 +182,37 @@ def _tiles(text: str) -> list[str]:
             out += [d + ch for d in digits]
             digits = ""
     return out
+
+
+def test_a_killed_server_restarts_with_the_hands_and_totals(browser: Browser,
+                                                             tmp_path: Path) -> None:
+    """`rulekit serve --db FILE` killed (SIGKILL, no shutdown) and started again on the file:
+    the table, its finished hands and its totals are there, and the replay viewer opens one."""
+    db = str(tmp_path / "tables.db")
+    first = Server("--db", db)
+    try:
+        t = httpx.post(first.url + "/v1/tables", json={
+            "ruleset": "tianjin", "seats": ["greedy", "value", "greedy", "random"],
+            "hands": 2}).json()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            st = httpx.get(f"{first.url}/v1/tables/{t['id']}").json()
+            if st["status"] == "finished":
+                break
+            time.sleep(0.1)
+        assert st["status"] == "finished"
+    finally:
+        first.proc.kill()                                   # no goodbye
+        first.proc.wait()
+    second = Server("--db", db)
+    try:
+        again = httpx.get(f"{second.url}/v1/tables/{t['id']}").json()
+        assert again["totals"] == st["totals"] and again["finished_hands"] == [0, 1]
+        page = new_page(browser, PHONE)
+        page.goto(f"{second.url}/tables/{t['id']}/hands/1")
+        expect(page.locator("#step")).to_have_text(re.compile(r"^0 / \d+$"))
+        page.click("#next")
+        expect(page.locator("#step")).to_have_text(re.compile(r"^1 / \d+$"))
+        assert page.errors == []                            # type: ignore[attr-defined]
+    finally:
+        second.stop()

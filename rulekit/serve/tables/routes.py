@@ -27,6 +27,7 @@ from rulekit.serve.tables.live import Conn
 from rulekit.serve.tables import wire
 
 MAX_MESSAGE = 4096                # a seat's message: one action (protocol: MAX_ANSWER_BYTES)
+MAX_CONNECTIONS = 4               # open sockets of one seat (a phone and a laptop, reloads)
 PAGE_HEADERS = {"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 
 
@@ -107,6 +108,9 @@ async def seat_socket(tables: Tables, ws: WebSocket) -> None:
         table, seat = tables.seat(ws.path_params["id"], q.get("seat"), q.get("token"))
     except ApiError:
         await ws.close(code=4403)
+        return
+    if len(table.seats[seat].conns) >= MAX_CONNECTIONS:
+        await ws.close(code=4429)
         return
     await ws.accept()
     conn = Conn(view=q.get("view") == "1")
