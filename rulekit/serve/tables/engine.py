@@ -1,8 +1,8 @@
 """The referee a table drives: `rulekit.game.Table` (docs/bots.md), behind the few calls a
 live table needs, with observations as JSON and the referee's refusal as `EngineError`.
 
-Every seat is asked from `(observation, legal)`, built-in bots included (they decide in a
-thread, `decide`); the fallback of a seat that is away or out of time is the built-in
+Every seat is asked from `(observation, legal)` (`question`), built-in bots included (they
+decide in a thread); the fallback of a seat that is away or out of time is the built-in
 `greedy` player's choice, as in `rulekit match`.
 """
 from __future__ import annotations
@@ -10,9 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulekit.errors import RulekitError
-from rulekit.game import IllegalMove, Table, make_player
+from rulekit.game import IllegalMove, Observation, Table, make_player
 from rulekit.game.actions import Action
-from rulekit.game.players import Player
 from rulekit.game.procedure import HandRecord
 from rulekit.ruleset.model import Ruleset
 
@@ -54,10 +53,10 @@ class Engine:
     def record(self) -> HandRecord:
         return self.table.record()
 
-    def decide(self, player: Player, seat: int) -> Action:
-        """`player`'s answer to `seat`'s question (run it in a thread: `value` scores)."""
-        return player.act(self.table.observation(seat), self.table.legal(seat))
+    def question(self, seat: int) -> tuple[Observation, list[Action]]:
+        """What `seat` is asked, as copies a player may keep (ask on the event loop)."""
+        return self.table.observation(seat), self.table.legal(seat)
 
-    def fallback(self, seat: int) -> Action:
+    def fallback(self, obs: Observation, legal: list[Action]) -> Action:
         """What greedy would answer (docs/bots.md, "When a bot fails")."""
-        return self.decide(self.greedy, seat)
+        return self.greedy.act(obs, legal)

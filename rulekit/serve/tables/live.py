@@ -258,6 +258,7 @@ class LiveTable:
         obs = eng.observation(seat)
         if seat in self.bots:                         # a built-in bot, in a thread, bounded
             return await self.bot(eng, self.bots[seat], seat)
+        question = eng.question(seat)
         wait = self.row.think_time if link.kind == "human" else self.timing.bot_time
         got: Action | None = None
         away = time.monotonic() - link.gone_at if not link.conns else 0.0
@@ -277,19 +278,21 @@ class LiveTable:
                 link.asked = None
         if got is None:                               # away or out of time: greedy plays
             link.fallbacks += 1
-            return eng.fallback(seat)
+            return await asyncio.get_running_loop().run_in_executor(
+                self.pool, eng.fallback, *question)
         return got
 
     async def bot(self, eng: Engine, player: Player, seat: int) -> Action:
         """A built-in bot's answer within the bot time, else greedy's (its thread, if stuck,
         finishes on its own: it reads only its copy of the observation)."""
         loop = asyncio.get_running_loop()
+        obs, legal = eng.question(seat)
         try:
             return await asyncio.wait_for(
-                loop.run_in_executor(self.pool, eng.decide, player, seat), self.timing.bot_time)
+                loop.run_in_executor(self.pool, player.act, obs, legal), self.timing.bot_time)
         except (asyncio.TimeoutError, RulekitError):
             self.seats[seat].fallbacks += 1
-            return eng.fallback(seat)
+            return await loop.run_in_executor(self.pool, eng.fallback, obs, legal)
 
     async def finish(self, eng: Engine, n: int) -> int:
         """Store the record and the totals together; tell every seat the result."""
