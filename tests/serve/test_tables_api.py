@@ -226,3 +226,25 @@ def test_a_seat_has_at_most_four_sockets(c: TestClient) -> None:
             with c.websocket_connect(url) as f:
                 f.receive_json()
         assert err.value.code == 4429
+
+
+def test_the_public_state_never_says_who_is_asked_about_a_discard(c: TestClient) -> None:
+    """A claim (pung, kong) or a win on a discard is asked of a seat that holds the tiles for
+    it: naming that seat as pending would tell the others. Only own turns and the choices
+    before the deal are shown. (Played until seat 0 is first asked about a discard.)"""
+    t = create(c, ["human", "greedy", "greedy", "greedy"], hands=8, think_time=60)
+    own = claims = 0
+    with c.websocket_connect(t["seats"][0]["ws"]) as ws:
+        while not claims:
+            m = until(ws, "request")
+            kinds = {a["action"] for a in m["legal"]}
+            public = c.get(f"/v1/tables/{t['id']}").json()["pending"]
+            if kinds & {"discard", "sit", "pull"}:
+                own += 1
+                assert 0 in public
+            else:
+                claims += 1
+                assert public == [], m["legal"]
+            pick = next((a for a in m["legal"] if a["action"] == "win"), m["legal"][-1])
+            ws.send_text(json.dumps(pick))
+    assert own > 0 and claims == 1

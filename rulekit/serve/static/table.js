@@ -115,7 +115,7 @@ function draw() {
   $("wall-left").textContent = obs ? obs.wall_left : "–";
   const waiting = t.seats.filter((s) => !s.joined && (s.kind === "human" || s.kind === "remote"));
   $("turn").textContent = waiting.length ? `Waiting for seat ${waiting.map((s) => s.seat).join(", ")} to join`
-    : t.pending.length ? (t.pending.includes(page.seat) ? "Your move" : `Seat ${t.pending.join(",")} to move`) : "";
+    : page.legal.length ? "Your move" : t.pending.length ? `Seat ${t.pending.join(",")} to move` : "";
   page.deadline = st.seconds_left != null ? Date.now() + st.seconds_left * 1000 : 0;
   drawOthers(st);
   drawMe(st);
@@ -276,7 +276,7 @@ function fmt(v) { return v == null ? "" : (v > 0 ? "+" : "") + (Math.round(v * 1
 
 function tick() {
   const st = page.state;
-  if (page.deadline && page.legal.length && st && st.table.pending.includes(page.seat)) {
+  if (page.deadline && page.legal.length && st && st.table.status !== "finished") {
     const left = Math.max(0, Math.round((page.deadline - Date.now()) / 1000));
     $("timer").textContent = `${left} s`;
   } else $("timer").textContent = "";

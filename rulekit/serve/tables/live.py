@@ -34,6 +34,7 @@ from rulekit.serve.tables.store import Store, TableRow
 
 OUTBOX = 2000                 # messages queued to one connection before it is dropped
 PEOPLE = ("human", "remote")
+OPEN_CHOICES = ("discard", "sit", "pull")    # a question everyone knows is being asked
 
 
 def token_hash(token: str) -> str:
@@ -116,8 +117,18 @@ class LiveTable:
                           for i, s in enumerate(self.seats)],
                 "hands": self.row.hands, "hand": self.hand, "status": self.status,
                 "finished_hands": list(self.finished), "totals": list(self.totals),
-                "pending": list(eng.pending()) if eng is not None and not eng.over else [],
+                "pending": self.shown_pending(),
                 "think_time": self.row.think_time}
+
+    def shown_pending(self) -> list[int]:
+        """Who is to move, as everyone may know it: a seat's own turn and the choices made
+        before the deal. A claim or a win on a discard is not shown: that a seat is asked
+        would tell the others it holds a pair of the tile, or a winning hand."""
+        eng = self.engine
+        if eng is None or eng.over:
+            return []
+        return [s for s in eng.pending()
+                if any(a["action"] in OPEN_CHOICES for a in eng.legal(s))]
 
     # -- connections -----------------------------------------------------------------------
     def connect(self, seat: int, conn: Conn) -> None:
