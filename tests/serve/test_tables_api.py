@@ -248,3 +248,25 @@ def test_the_public_state_never_says_who_is_asked_about_a_discard(c: TestClient)
             pick = next((a for a in m["legal"] if a["action"] == "win"), m["legal"][-1])
             ws.send_text(json.dumps(pick))
     assert own > 0 and claims == 1
+
+
+def test_a_connection_that_falls_behind_is_closed(c: TestClient,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table never waits for a slow client: a connection more than OUTBOX messages
+    behind is closed (4408); the seat's other connection plays on."""
+    from rulekit.serve.tables import live
+    t = create(c, THREE_BOTS, think_time=60)
+    url = t["seats"][0]["ws"]
+    with c.websocket_connect(url) as ws:
+        for _ in range(4):
+            req = until(ws, "request")
+            ws.send_text(json.dumps(req["legal"][-1]))
+        req = until(ws, "request")
+        monkeypatch.setattr(live, "OUTBOX", 3)     # a reconnect gets the hand so far at once
+        with pytest.raises(WebSocketDisconnect) as err:
+            with c.websocket_connect(url + "&view=1") as slow:
+                for _ in range(100):
+                    slow.receive_json()
+        assert err.value.code == 4408
+        ws.send_text(json.dumps(req["legal"][-1]))
+        assert until(ws, "request")["seat"] == 0   # the table went on

@@ -50,6 +50,7 @@ class Conn:
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
     sent: int = 0                   # events of the current hand already sent
     hand: int = -1                  # which hand `sent` counts
+    dropped: bool = False           # fell too far behind: closed by the server
 
     def put(self, message: dict[str, Any]) -> bool:
         try:
@@ -203,8 +204,15 @@ class LiveTable:
                 legal = link.asked[0] if link.asked else []
                 ok = ok and conn.put(wire.state(seat, self.snapshot(seat), legal))
             if not ok:                                # too slow: drop it
-                link.conns.discard(conn)
-                conn.outbox.put_nowait(None) if not conn.outbox.full() else None
+                self.drop(seat, conn)
+
+    def drop(self, seat: int, conn: Conn) -> None:
+        """A connection that fell OUTBOX messages behind: its writer closes it (4408)."""
+        self.disconnect(seat, conn)
+        conn.dropped = True
+        while not conn.outbox.empty():
+            conn.outbox.get_nowait()
+        conn.outbox.put_nowait(None)
 
     def push_all(self) -> None:
         for s in range(len(self.seats)):

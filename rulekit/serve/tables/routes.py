@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any, Awaitable, Callable
 
 from starlette.requests import Request
@@ -137,6 +138,9 @@ async def _write(ws: WebSocket, conn: Conn) -> None:
     while True:
         text = await conn.outbox.get()
         if text is None:
+            if conn.dropped:
+                with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                    await ws.close(code=4408)
             return
         try:
             await ws.send_text(text)
