@@ -270,3 +270,13 @@ def test_a_connection_that_falls_behind_is_closed(c: TestClient,
         assert err.value.code == 4408
         ws.send_text(json.dumps(req["legal"][-1]))
         assert until(ws, "request")["seat"] == 0   # the table went on
+
+
+def test_tables_can_be_turned_off() -> None:
+    """A server of several processes turns tables off: a table lives in one process."""
+    with tables_client(enabled=False) as c:
+        r = c.post("/v1/tables", json={"ruleset": "tianjin", "seats": ["greedy"] * 4})
+        assert r.status_code == 404
+        assert c.get("/tables").status_code == 404
+        assert c.post("/v1/score", json={"hand": {"indicator": "7p", "hand": "46m123456789s22z",
+                                                  "win_tile": "5m"}}).json()["win"] is True

@@ -39,6 +39,8 @@ class TablesConfig:
     pause: float = 15.0             # seconds between hands when people sit at a table
     grace: float = 5.0              # seconds a dropped seat is waited for (a page reload)
     threads: int = 4                # the referee's and the bots' threads
+    enabled: bool = True            # False: no store opened, no table routes (a server of
+    #                                 several processes: a table lives in one process)
 
 
 class Tables:
@@ -47,7 +49,7 @@ class Tables:
         self.config = tables or TablesConfig()
         self.serve = config
         self.reg = registry
-        self.store = Store(self.config.db)
+        self.store = Store(self.config.db if self.config.enabled else ":memory:")
         self.pool = ThreadPoolExecutor(max_workers=self.config.threads,
                                        thread_name_prefix="rulekit-table")
         self.live: dict[str, LiveTable] = {}
@@ -58,6 +60,8 @@ class Tables:
     async def startup(self) -> None:
         """Every stored table back in memory; those not finished play on from their log."""
         loop = asyncio.get_running_loop()
+        if not self.config.enabled:
+            return
         for row in self.store.tables():
             try:
                 rs = await loop.run_in_executor(self.pool, self.ruleset_of, row)

@@ -57,6 +57,9 @@ def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
 
 
 def routes(tables: Tables) -> list[BaseRoute]:
+    """The tables' routes; none when tables are off (`TablesConfig.enabled`)."""
+    if not tables.config.enabled:
+        return []
     lim = tables.serve.limits
 
     async def create(request: Request) -> Any:
