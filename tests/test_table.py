@@ -6,12 +6,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import tempfile
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings, strategies as st_
 
 import rulekit
 from game_script import Plan, stacked
+from test_game_invariants import check_conserved
 from rulekit.game import IllegalMove, Observation, Table, make_player, play_hand
 from rulekit.game.actions import Action
 from rulekit.game.observation import HIDDEN
@@ -19,6 +23,14 @@ from rulekit.game.state import CONCEALED, GOLDEN
 from rulekit.tiles import NUM_KINDS, TILE_NAMES
 
 TJ = rulekit.load_ruleset("tianjin")
+_OVERLAYS = Path(tempfile.mkdtemp(prefix="rulekit-table-test-"))
+(_OVERLAYS / "every-switch.yaml").write_text(
+    "extends: tianjin-dianpao\nname: every-switch\nscoring: {multiply: {tian_ting: 2}}\n"
+    "game: {rob_kong: true, claims_on_last_four: false, earthly_as_heavenly: true,\n"
+    "       pung_hun: true, draw_game_at: wall_empty}\n", encoding="utf-8")
+RULESETS = {name: rulekit.load_ruleset(name) for name in
+            ("tianjin", "tianjin-flowers", "tianjin-dianpao", "tianjin-3p")}
+RULESETS["every-switch"] = rulekit.load_ruleset(str(_OVERLAYS / "every-switch.yaml"))
 IND, DICE = "7z", (3, 4)           # as in test_game_scripted: hun 白 and 中
 FAR = ["1m4m7m1p4p7p1s4s7s1z2z3z4z6z", "2m5m8m2p5p8p2s5s8s1z2z3z4z",
        "3m6m9m3p6p9p3s6s9s1z2z3z6z", "1m5m9m1p5p9p1s5s9s1z2z3z4z"]
@@ -41,6 +53,7 @@ def check_observation(t: Table, seat: int, obs: Observation) -> None:
             assert shape == m.shape
             hidden = s != seat and m.shape in (CONCEALED, GOLDEN)
             assert kind == (HIDDEN if hidden else m.kind)
+    assert_blind_to_hidden(t, seat, obs)
     d = obs.to_dict()
     text = json.dumps(d, ensure_ascii=False)
     json.loads(text)
@@ -49,6 +62,33 @@ def check_observation(t: Table, seat: int, obs: Observation) -> None:
     assert set(d) == {"seat", "dealer", "hand", "drawn", "melds", "discards", "flowers",
                       "indicator", "hun", "tiles_held", "wall_left", "scores", "turn",
                       "last_discard", "discarded_hun", "ready", "sits", "pulls", "win"}
+
+
+def assert_blind_to_hidden(t: Table, seat: int, obs: Observation) -> None:
+    """Change what `seat` may not know (every other seat's concealed tiles, the order of the
+    tiles not yet drawn) and observe again: the observation must not change."""
+    st = t.state
+    saved = [list(s.counts) for s in st.seats], list(st.wall.tiles)
+    rng = random.Random(len(t._hand.events))
+    for other, s in enumerate(st.seats):
+        held = [k for k in range(NUM_KINDS) for _ in range(s.counts[k])]
+        if other != seat and held:
+            held[rng.randrange(len(held))] = rng.randrange(NUM_KINDS)   # another tile
+            s.counts[:] = [held.count(k) for k in range(NUM_KINDS)]
+    w = st.wall
+    taken = set(w.tail_order[:w.taken_tail]) | {w.indicator_at}
+    rest = [i for i in range(w.head, len(w.tiles)) if i not in taken]
+    shuffled = [w.tiles[i] for i in rest]
+    rng.shuffle(shuffled)
+    for i, k in zip(rest, shuffled):
+        w.tiles[i] = k
+    t._hand.seen.views.clear()
+    try:
+        assert t.observation(seat) == obs
+    finally:
+        for s, counts in zip(st.seats, saved[0]):
+            s.counts[:] = counts
+        w.tiles[:] = saved[1]
 
 
 def check_events(t: Table, seat: int) -> None:
@@ -80,19 +120,19 @@ def step_randomly(t: Table, rng: random.Random, check: bool) -> None:
     t.act(seat, rng.choice(legal))
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=st_.integers(0, 2 ** 32), dealer=st_.integers(0, 3),
-       ruleset=st_.sampled_from(["tianjin", "tianjin-flowers", "tianjin-dianpao"]))
+@settings(max_examples=50, deadline=None)
+@given(seed=st_.integers(0, 2 ** 32), dealer=st_.integers(0, 2),
+       ruleset=st_.sampled_from(sorted(RULESETS)))
 def test_observations_hide_what_a_seat_may_not_know(seed: int, dealer: int,
                                                     ruleset: str) -> None:
-    t = Table(rulekit.load_ruleset(ruleset), seed, dealer)
+    t = Table(RULESETS[ruleset], seed, dealer, observer=check_conserved)
     rng = random.Random(seed)
     steps = 0
     while not t.over:
         step_randomly(t, rng, check=True)
         steps += 1
     assert steps > 4 and t.pending() == () and t.legal(0) == []
-    for seat in range(4):
+    for seat in range(t.rules.players):
         check_events(t, seat)
     assert sum(t.record().result["payments"]) == 0
 
@@ -212,3 +252,48 @@ def test_logs_of_fixed_seeds_are_pinned() -> None:
         ts = tasks(rs, list(players), 8, 11, chunks=1, log=True, session_hands=8)
         lines = [o["log"] for task in ts for o in run_task(task)]
         assert hashlib.sha256("\n".join(lines).encode()).hexdigest() == digest, name
+
+
+def test_sit_and_pull_choices_are_logged_and_replay(tmp_path: Path) -> None:
+    """The built-in players sit and pull as game.dealer_sits / game.pulls say; the record
+    keeps the choices (dealer_sits, pulls) and a replay answers from them."""
+    from rulekit.game.replay import replay
+    from rulekit.game.simulate import run_task, tasks
+    path = tmp_path / "sits.yaml"
+    path.write_text("extends: tianjin\nname: sits\ngame: {dealer_sits: true, pulls: 1}\n")
+    rs = rulekit.load_ruleset(str(path))
+    ts = tasks(rs, ["greedy", "random", "greedy", "random"], 6, 3, chunks=1, log=True)
+    for o in (o for task in ts for o in run_task(task)):
+        rec = json.loads(o["log"])
+        assert rec["dealer_sits"] is True
+        assert rec["pulls"] == [0 if s == rec["dealer"] else 1 for s in range(4)]
+        got = replay(rec, rs)
+        assert got["same"], got["mismatch"]
+
+
+def test_players_hooks_see_their_own_events() -> None:
+    """`start`, `event` (only what the seat may see, every event once, in order) and `end`."""
+    class Listener(Plan):
+        def __init__(self) -> None:
+            super().__init__()
+            self.calls: list[Any] = []
+
+        def start(self, seat: int, ruleset: str) -> None:
+            self.calls.append(("start", seat, ruleset))
+
+        def event(self, event: dict[str, Any]) -> None:
+            self.calls.append(event)
+
+        def end(self, result: dict[str, Any]) -> None:
+            self.calls.append(("end", result["winner"]))
+
+    players = [Listener() for _ in range(4)]
+    rec = play_hand(TJ, players, seed=7)
+    for seat, p in enumerate(players):
+        assert p.calls[0] == ("start", seat, "tianjin")
+        assert p.calls[-1] == ("end", rec.result["winner"])
+        events = p.calls[1:-1]
+        assert len(events) == 4 + len(rec.events)       # 坐莊, 3 × 拉莊, then the log
+        mine = [e for e in events if e["seat"] == seat and e["action"] == "draw"]
+        others = [e for e in events if e["seat"] != seat and e["action"] == "draw"]
+        assert all(e["tile"] for e in mine) and not any(e["tile"] for e in others)

@@ -28,9 +28,11 @@ class WinOffer:
     patterns: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Observation:
-    """One seat's view of the table (field by field in docs/bots.md)."""
+    """One seat's view of the table (field by field in docs/bots.md). Frozen; `observe`
+    fills its `__dict__` at once (a frozen dataclass's own constructor costs a call per
+    field, which the play loop would pay at every decision)."""
 
     seat: int
     dealer: int
@@ -118,26 +120,42 @@ def observe(st: HandState, seat: int, wall_left: int, seen: Seen,
     seats = st.seats
     views = seen.views
     public = views.get(-1)
-    if public is None or public[0] != (seen.version, seen.rivers):
-        public = ((seen.version, seen.rivers), tuple([tuple(x.river) for x in seats]),
-                  tuple([tuple(x.flowers) for x in seats]),
+    if public is None or public[0] != seen.version:
+        public = (seen.version, tuple([tuple(x.flowers) for x in seats]),
                   tuple([x.discarded_hun for x in seats]), tuple([x.ready for x in seats]),
                   tuple(seen.pulls) if seen.pulls else (None,) * len(seats))
         views[-1] = public
+    rivers = views.get(-2)
+    if rivers is None or rivers[0] != seen.rivers:
+        rivers = (seen.rivers, tuple([tuple(x.river) for x in seats]))
+        views[-2] = rivers
     view = views.get(seat)
     if view is None or view[0] != seen.version:
         melds = tuple([tuple([(HIDDEN if s != seat and m.shape in _FACE_DOWN else m.kind,
                                m.shape) for m in x.melds]) for s, x in enumerate(seats)])
         held = tuple([13 - 3 * len(m) for m in melds]) if seen.dealt else (0,) * len(seats)
-        view = (seen.version, melds, held)
+        view = (seen.version, melds, held, {})
         views[seat] = view
     held = view[2]
-    if seen.holding >= 0:      # the seat whose turn runs holds one more (3k+2)
-        held = held[:seen.holding] + (held[seen.holding] + 1,) + held[seen.holding + 1:]
-    return Observation(
-        seat, st.dealer, tuple(seats[seat].counts), drawn, view[1], public[1], public[2],
-        st.wall.indicator, st.hun, held, wall_left, scores, seen.turn, seen.last_discard,
-        public[3], public[4], seen.sits, public[5], win)
+    h = seen.holding
+    if h >= 0:                 # the seat whose turn runs holds one more (3k+2)
+        got = view[3].get(h)
+        if got is None:
+            got = view[3][h] = held[:h] + (held[h] + 1,) + held[h + 1:]
+        held = got
+    obs: Observation = _new(Observation)
+    _set(obs, "__dict__", {
+        "seat": seat, "dealer": st.dealer, "hand": tuple(seats[seat].counts), "drawn": drawn,
+        "melds": view[1], "discards": rivers[1], "flowers": public[1],
+        "indicator": st.wall.indicator, "hun": st.hun, "tiles_held": held,
+        "wall_left": wall_left, "scores": scores, "turn": seen.turn,
+        "last_discard": seen.last_discard, "discarded_hun": public[2], "ready": public[3],
+        "sits": seen.sits, "pulls": public[4], "win": win})
+    return obs
+
+
+_new = object.__new__
+_set = object.__setattr__
 
 
 _FACE_DOWN = (CONCEALED, GOLDEN)

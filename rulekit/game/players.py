@@ -15,6 +15,7 @@ import random
 from typing import Any, Callable
 
 from rulekit import shape
+from rulekit.errors import HandError
 from rulekit.game import actions
 from rulekit.game.actions import Action, find, tile_of
 from rulekit.game.observation import Observation
@@ -51,7 +52,11 @@ class Player:
         return None
 
     def start(self, seat: int, ruleset: str) -> None:
-        """Called before a hand (optional)."""
+        """Called before a hand with the seat and the ruleset's name (optional)."""
+
+    def event(self, event: dict[str, Any]) -> None:
+        """Called with each event the seat may see, in order (optional; `play_hand` calls it
+        only for players that override it)."""
 
     def end(self, result: dict[str, Any]) -> None:
         """Called after a hand with its result (optional)."""
@@ -190,9 +195,11 @@ class WaitScorer:
                                             flowers=obs.flowers[obs.seat],
                                             discarded_hun=discarded_hun,
                                             ready=obs.ready[obs.seat]), self.rs)
+                got = float(res.total_fan) if res.win else 0.0
+            except HandError:          # a pung of hun (game.pung_hun): never a win
+                got = 0.0
             finally:
                 counts[w] -= 1
-            got = float(res.total_fan) if res.win else 0.0
             self.cache[key] = got
         return got
 
@@ -225,22 +232,19 @@ class GreedyPlayer(Player):
         self.scorer = WaitScorer(rs) if rs is not None else None
 
     def act(self, obs: Observation, legal: list[Action]) -> Action:
-        got = self.table_choice(legal)
-        if got is not None:
-            return got
-        what = {a["action"] for a in legal}
-        if "win" in what:
+        first = legal[0]["action"]
+        if first == "win":
             return legal[0]
-        if "discard" in what:
-            kongs = find(legal, "kong")
-            if kongs:
+        if legal[-1]["action"] == "discard":          # own turn: kongs, then discards
+            if first == "kong":
+                kongs = find(legal, "kong")
                 k = self.choose_kong(obs, [(tile_of(a), a["kind"]) for a in kongs])
                 if k is not None:
                     return actions.kong(*k)
             return actions.discard(self.choose_discard(obs, legal))
-        if "pung" in what:
-            return {"action": self.choose_claim(obs, "kong" in what)}
-        return default_choice(legal)
+        if len(legal) > 1 and legal[1]["action"] == "pung":
+            return {"action": self.choose_claim(obs, len(legal) > 2)}
+        return self.table_choice(legal) or default_choice(legal)
 
     def choose_discard(self, obs: Observation, legal: list[Action]) -> int:
         c, h, m = split_counts(obs)
@@ -280,6 +284,8 @@ class GreedyPlayer(Player):
         tile = obs.last_discard[1]
         c, h, m = split_counts(obs)
         now = shape.deficiency(c, h, m)
+        if tile in obs.hun:           # game.pung_hun: hun are worth more as wildcards
+            return "pass"
         if kong:
             c[tile] -= 3
             after = shape.deficiency(c, h, m + 1)

@@ -12,10 +12,11 @@ always gives the same wall and the same dice.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any, Callable, Generator, TypeVar
 
 from rulekit import shape
-from rulekit.errors import RulekitError
+from rulekit.errors import HandError, RulekitError
 from rulekit.game import actions, documents
 from rulekit.game.actions import DISCARDS, Action
 from rulekit.game.observation import Seen, WinOffer
@@ -28,6 +29,8 @@ from rulekit.settlement import settle_document
 from rulekit.tiles import NUM_KINDS, TILE_NAMES, format_tiles
 
 T = TypeVar("T")
+_PUNG: Action = actions.claim(PUNG)
+_KONG: Action = actions.claim("kong")
 Event = tuple[int, str, int, str]            # seat, action, tile kind (-1: none), rule
 Observer = Callable[[HandState, Event], None]
 KONG_RULE = {CONCEALED: "暗杠", GOLDEN: "金杠", ADDED: "明杠 (碰後補杠)", EXPOSED: "明杠"}
@@ -202,7 +205,12 @@ class _Hand:
             if rules.win_on_discard and (yield from self.discard_wins(
                     seat, st.seats[seat].river[-1], "點炮")):
                 return
-            claim = yield from self.claims(seat)
+            claim = None
+            for taker, legal in self.claim_offers(seat):
+                a = yield Request(taker, legal)
+                if a["action"] != "pass":
+                    claim = taker, str(a["action"])
+                    break
             if claim is not None:
                 taker, how = claim
                 self.take(seat, taker, how)
@@ -260,8 +268,7 @@ class _Hand:
             if s.ready and source != PUNG:
                 legal.append(DISCARDS[drawn])
             else:
-                c = s.counts
-                legal += [DISCARDS[k] for k in range(NUM_KINDS) if c[k]]
+                legal += compress(DISCARDS, s.counts)
             a = yield Request(seat, legal, None if source == PUNG else drawn,
                               offer.win if offer is not None else None)
             what = a["action"]
@@ -357,11 +364,20 @@ class _Hand:
             return None
         doc = documents.hand_doc(st, seat, drawn, win_by, heavenly=heavenly, earthly=earthly,
                                  earthly_as_heavenly=self.rules.earthly_as_heavenly)
-        score = score_document(doc, self.rs)
-        if not score.win:
+        score = self.score(doc)
+        if score is None or not score.win:
             return None
         return _offer(doc, "天和" if heavenly else "地和" if earthly else WIN_RULE[win_by],
                       score)
+
+    def score(self, doc: dict[str, Any]) -> ScoreResult | None:
+        """The ruleset's score of a would-be win, or None for a hand the scorer refuses: with
+        `game.pung_hun` a seat may hold a pung of hun, which no hand document allows (000/Ⅲ:
+        hun never stand in a meld but a 金杠), so that seat cannot win."""
+        try:
+            return score_document(doc, self.rs)
+        except HandError:
+            return None
 
     def won(self, seat: int, tile: int, doc: dict[str, Any], rule: str,
             discarder: int | None) -> None:
@@ -401,8 +417,8 @@ class _Hand:
             s.counts[t] -= 1
             if doc is None:
                 continue
-            score = score_document(doc, self.rs)
-            if not score.win:
+            score = self.score(doc)
+            if score is None or not score.win:
                 continue
             offer = _offer(doc, rule, score)
             a = yield Request(seat, [actions.WIN, actions.PASS], None, offer.win)
@@ -421,27 +437,28 @@ class _Hand:
             return True
         return False
 
-    def claims(self, discarder: int) -> Gen[tuple[int, str] | None]:
-        """Pung or kong of the last discard by another seat (no chow; a hun never, 000/Ⅲ;
-        none on the last four tiles where `game.claims_on_last_four` is false)."""
+    def claim_offers(self, discarder: int) -> list[tuple[int, list[Action]]]:
+        """Who may pung or kong the last discard, in turn from the discarder's right, and
+        how (no chow; a hun never, 000/Ⅲ; none on the last four tiles where
+        `game.claims_on_last_four` is false). The first seat that does not pass takes it."""
         st, rules = self.st, self.rules
         t = st.seats[discarder].river[-1]
         if st.is_hun(t) and not rules.pung_hun:
-            return None
+            return []
         if not rules.claims_on_last_four and st.wall.live(rules.draw_game_at) <= 4:
-            return None
-        for i in range(1, st.players):
-            seat = (discarder + i) % st.players
+            return []
+        out = []
+        n = len(st.seats)
+        for i in range(1, n):
+            seat = (discarder + i) % n
             s = st.seats[seat]
             if s.counts[t] < 2 or len(s.melds) >= 4 or s.ready:
                 continue
-            legal = [actions.PASS, actions.claim(PUNG)]
+            legal = [actions.PASS, _PUNG]
             if s.counts[t] == 3 and st.wall.tail_left():
-                legal.append(actions.claim("kong"))
-            a = yield Request(seat, legal)
-            if a["action"] != "pass":
-                return seat, str(a["action"])
-        return None
+                legal.append(_KONG)
+            out.append((seat, legal))
+        return out
 
     def take(self, discarder: int, seat: int, how: str) -> None:
         st = self.st
@@ -486,3 +503,12 @@ def _settle(hand: _Hand) -> tuple[dict[str, Any], dict[str, Any]]:
               "payments": out["payments"], "next_dealer": res.next_dealer,
               "hand": doc}
     return result, sdoc
+
+
+def __getattr__(name: str) -> Any:
+    """`play_hand` lives in rulekit.game.table (a loop over `Table`, which drives this
+    module); the old import path `rulekit.game.procedure.play_hand` still works."""
+    if name == "play_hand":
+        from rulekit.game.table import play_hand
+        return play_hand
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -54,6 +54,7 @@ class Table:
         self._open: dict[int, Request] = {}
         self._answers: dict[int, Action] = {}
         self._group = False
+        self._pending: tuple[int, ...] = ()
         self.over = False
         self._advance(None)
 
@@ -61,23 +62,24 @@ class Table:
         try:
             got = self._run.send(answer)
         except StopIteration:
-            self._open = {}
+            self._open, self._pending = {}, ()
             self.over = True
             return
         if isinstance(got, Request):
-            self._open, self._group = {got.seat: got}, False
+            self._open, self._group, self._pending = {got.seat: got}, False, (got.seat,)
         else:
             self._open, self._group = {r.seat: r for r in got}, True
+            self._pending = tuple(sorted(self._open))
             self._answers = {}
 
     def pending(self) -> tuple[int, ...]:
         """The seats that must decide now, in seat order; () once the hand is over."""
-        return tuple(sorted(self._open))
+        return self._pending
 
     def legal(self, seat: int) -> list[Action]:
         """Fresh copies of the seat's legal actions; [] for a seat not pending."""
         r = self._open.get(seat)
-        return [a.copy() for a in r.legal] if r is not None else []
+        return list(map(dict.copy, r.legal)) if r is not None else []
 
     def act(self, seat: int, action: Action) -> None:
         """Apply the seat's answer and advance the hand to the next decision."""
@@ -95,6 +97,7 @@ class Table:
             return
         self._answers[seat] = mine
         del self._open[seat]
+        self._pending = tuple(sorted(self._open))
         if not self._open:
             self._advance(self._answers)
 
@@ -163,7 +166,21 @@ def play_hand(rs: Ruleset, players: Sequence[Player], *, seed: int | None, deale
         raise RulekitError(f"{len(players)} players for a {rules.players}-player ruleset")
     t = Table(rs, seed, dealer, scores, rules=rules, order=order, hun_dice=hun_dice,
               observer=observer)
+    for seat, p in enumerate(players):
+        p.start(seat, rs.name)
+    listening = [s for s, p in enumerate(players) if type(p).event is not Player.event]
+    seen = [0] * len(players)
     while not t.over:
         for seat in t.pending():
             t.act(seat, players[seat].act(t.observation(seat), t.legal(seat)))
-    return t.record()
+        for s in listening:
+            for e in t.events(s, seen[s]):
+                players[s].event(e)
+                seen[s] += 1
+    rec = t.record()
+    for s in listening:
+        for e in t.events(s, seen[s]):
+            players[s].event(e)
+    for p in players:
+        p.end(rec.result)
+    return rec

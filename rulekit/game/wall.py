@@ -63,8 +63,9 @@ class Wall:
 
     def live(self, draw_game_at: str) -> int:
         """Tiles the head can still draw."""
-        n = self.head_limit(draw_game_at) - self.head
-        if self.head <= self.indicator_at < self.head_limit(draw_game_at):
+        limit = self.head_limit(draw_game_at)
+        n = limit - self.head
+        if self.head <= self.indicator_at < limit:
             n -= 1
         return max(n, 0)
 
