@@ -222,3 +222,36 @@ def test_what_a_bot_is_told(tmp_path: Path) -> None:
     requests = [m for m in msgs if m["type"] == "request"]
     assert requests and all(m["legal"] for m in requests)
     assert {m["seat"] for m in requests} == {0, 1, 2, 3}
+
+
+def test_bot_processes_end_when_the_match_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import rulekit
+    from rulekit.game import match as m
+    from rulekit.game.table import Table
+    pids: list[int] = []
+    real_launch = m.SubprocessBot.launch
+
+    def launch(self: m.SubprocessBot) -> None:
+        real_launch(self)
+        assert self.proc is not None
+        pids.append(self.proc.pid)
+
+    calls = {"n": 0}
+    real_act = Table.act
+
+    def act(self: Table, seat: int, action: dict[str, Any]) -> None:
+        calls["n"] += 1
+        if calls["n"] == 30:
+            raise KeyboardInterrupt
+        real_act(self, seat, action)
+
+    monkeypatch.setattr(m.SubprocessBot, "launch", launch)
+    monkeypatch.setattr(Table, "act", act)
+    cfg = m.MatchConfig((SAMPLE, SAMPLE, "greedy", "greedy"), 3, 1, think_time=3.0)
+    with pytest.raises(KeyboardInterrupt):
+        m.run_match(rulekit.load_ruleset("tianjin"), cfg)
+    assert len(pids) == 2
+    for pid in pids:                       # reaped: no such process any more
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)

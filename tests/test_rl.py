@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from pettingzoo.test import api_test
 
 from rulekit.game import encoding
@@ -15,8 +16,11 @@ from rulekit.game.rl import env
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_pettingzoo_api_test() -> None:
-    api_test(env("tianjin"), num_cycles=300)
+@pytest.mark.parametrize("ruleset", ["tianjin", "tianjin-3p", "tianjin-flowers"])
+def test_pettingzoo_api_test(ruleset: str) -> None:
+    e = env(ruleset)
+    api_test(e, num_cycles=300)
+    assert e.possible_agents == [f"seat_{s}" for s in range(e.rs.players)]
 
 
 def test_hands_play_to_the_end_with_masked_actions() -> None:

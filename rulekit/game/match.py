@@ -1,23 +1,23 @@
-"""A match: hands played by four participants, built-in players or bot processes, through
-the `Table` (docs/bots.md). A bot that fails is named in the report and its seat is played
-by the fallback player for the rest of the match; the match always finishes.
+"""A match: hands played at a `Table` by one participant per seat, built-in players or bot
+processes (docs/bots.md). A bot that fails is named in the report and its seat is played by
+the fallback player for the rest of the match; the match always finishes.
 
-With `duplicate`, every deal (one seed: the same wall, dice and dealer) is played four
-times with the participants rotated one seat each time, so each sits at every seat of it.
+With `duplicate`, every deal (one seed: the same wall, dice and dealer) is played once per
+seat with the participants rotated one seat each time, so each sits at every seat of it.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass, field
-from typing import IO, Any, Callable, Protocol, Sequence
+from typing import IO, Any, Callable, Iterator, Protocol, Sequence
 
 from rulekit.game import protocol
 from rulekit.game.bots import BotFault, SubprocessBot
 from rulekit.game.players import PLAYERS, Player, make_player
 from rulekit.game.procedure import HandRecord
 from rulekit.game.rules import GameRules, game_rules
-from rulekit.game.table import Table
 from rulekit.game.simulate import SESSION_HANDS, hand_seed, log_line, outcome_of
+from rulekit.game.table import Table
 from rulekit.ruleset.model import Ruleset
 
 FALLBACK = "greedy"            # plays a failed bot's seat for the rest of the match
@@ -48,18 +48,6 @@ class Fault:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def rule_summary(rs: Ruleset, rules: GameRules) -> dict[str, Any]:
-    """What a bot is told about the rules in `start`: the name, the procedure switches, how
-    a hand may win, and the patterns' names."""
-    return {"name": rs.name, "description": rs.description, "game": asdict(rules),
-            "win_by": sorted(rs.win_by), "minimum": _plain(rs.minimum),
-            "patterns": {p.id: p.name for p in rs.patterns}}
-
-
-def _plain(x: Any) -> Any:
-    return x if isinstance(x, (int, float, str, bool, type(None))) else str(x)
 
 
 @dataclass(slots=True)
@@ -177,7 +165,7 @@ class Participant:
 @dataclass(frozen=True, slots=True)
 class MatchConfig:
     specs: tuple[str, ...]
-    hands: int                    # hands; with duplicate, deals (each played 4 times)
+    hands: int                    # hands; with duplicate, deals (each played once per seat)
     seed: int
     duplicate: bool = False
     think_time: float = 1.0
@@ -203,7 +191,8 @@ def check_spec(spec: str) -> str | None:
     return None
 
 
-def schedule(cfg: MatchConfig, players: int) -> Any:
+def schedule(cfg: MatchConfig, players: int
+             ) -> Iterator[tuple[int, int, int, int, int | None]]:
     """(hand index, deal, rotation, seed, dealer or None) in play order; a None dealer is
     the one the previous hand passed on (a session carries the dealer)."""
     if cfg.duplicate:
@@ -260,7 +249,7 @@ def run_match(rs: Ruleset, cfg: MatchConfig, log: IO[str] | None = None,
     parts = [Participant(i, spec, rs, cfg.think_time, res.faults.append, cfg.cwd)
              for i, spec in enumerate(cfg.specs)]
     total = cfg.hands * n if cfg.duplicate else cfg.hands
-    summary = rule_summary(rs, rules)
+    summary = protocol.rule_summary(rs, rules)
     try:
         for p in parts:
             p.launch(protocol.start(p.index, summary, players=n, hands=total,

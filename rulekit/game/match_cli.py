@@ -19,12 +19,12 @@ class MatchUsageError(RulekitError):
 
 
 def add_parser(sub: Any) -> None:
-    m = sub.add_parser("match", help="four seats, built-in players or bot programs "
-                                     "(cmd:COMMAND), play hands; each bot's results")
+    m = sub.add_parser("match", help="built-in players and bot programs (cmd:COMMAND), one "
+                                     "per seat, play hands; each bot's results")
     m.add_argument("--ruleset", "-r", default=None,
                    help="a built-in name (see `rulekit rulesets`) or a YAML path")
     m.add_argument("--hands", "-n", type=int, required=True,
-                   help="hands to play (with --duplicate: deals, each played 4 times)")
+                   help="hands to play (with --duplicate: deals, each played once per seat)")
     m.add_argument("--seed", "-s", type=int, default=0)
     m.add_argument("--seat", action="append", default=[], metavar="PLAYER|cmd:COMMAND",
                    help="one per seat, in seat order: random, greedy, value, or cmd:COMMAND "

@@ -10,9 +10,14 @@ Everything a bot sends is bounded before it is parsed: the line's length and nes
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Sequence
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from rulekit.errors import RulekitError
+
+if TYPE_CHECKING:
+    from rulekit.game.rules import GameRules
+    from rulekit.ruleset.model import Ruleset
 
 PROTOCOL = "rulekit-bot/1"
 MAX_ANSWER_BYTES = 4096          # an action is a few dozen bytes
@@ -39,6 +44,16 @@ def start(seat: int, ruleset: Mapping[str, Any], *, players: int, hands: int | N
     """The first message of a match: who the bot is and under which rules it plays."""
     return {"type": "start", "protocol": PROTOCOL, "seat": seat, "players": players,
             "ruleset": dict(ruleset), "hands": hands, "think_time": think_time}
+
+
+def rule_summary(rs: "Ruleset", rules: "GameRules") -> dict[str, Any]:
+    """What a bot is told about the rules in `start`: the name, the procedure switches
+    (the ruleset's `game:` section), how a hand may win, and the patterns' names."""
+    minimum = rs.minimum
+    return {"name": rs.name, "description": rs.description, "game": asdict(rules),
+            "win_by": sorted(rs.win_by),
+            "minimum": minimum if isinstance(minimum, (int, float, type(None))) else str(minimum),
+            "patterns": {p.id: p.name for p in rs.patterns}}
 
 
 def event(seat: int, hand: int, index: int, ev: Mapping[str, Any]) -> dict[str, Any]:
