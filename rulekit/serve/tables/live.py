@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulekit.errors import RulekitError
-from rulekit.game.match import rule_summary
+from rulekit.game.protocol import rule_summary
 from rulekit.game.players import PLAYERS
 from rulekit.game.rules import game_rules
 from rulekit.game.simulate import hand_seed
