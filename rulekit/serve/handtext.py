@@ -41,17 +41,23 @@ def parse(text: Any) -> dict[str, Any]:
     if len(text) > MAX_TEXT:
         raise ApiError(413, "text", f"a typed hand is at most {MAX_TEXT} characters")
     sections = _sections(text)
+    found: dict[str, tuple[int, ...]] = {}
+    melds: list[dict[str, Any]] = []
+    for key, tiles in sections:
+        if key in ("pung", "kong", "ckong"):
+            melds += _melds(key, tiles)
+        else:
+            found[key] = found.get(key, ()) + tiles
     doc: dict[str, Any] = {}
-    melds = [m for key in ("pung", "kong", "ckong") for m in _melds(key, sections.get(key, ()))]
-    concealed = list(sections.get("hand", ()))
-    flowers = [t for t in concealed if SUIT_OF[t] == FLOWER] + list(sections.get("flowers", ()))
+    concealed = list(found.get("hand", ()))
+    flowers = [t for t in concealed if SUIT_OF[t] == FLOWER] + list(found.get("flowers", ()))
     concealed = [t for t in concealed if SUIT_OF[t] != FLOWER]
-    if "win" in sections:
-        doc["win_tile"] = _one("win", sections["win"])
+    if "win" in found:
+        doc["win_tile"] = _one("win", found["win"])
     elif len(concealed) == 14 - 3 * len(melds):
         doc["win_tile"] = tile_name(concealed.pop())     # a full hand: the last tile typed
-    if "indicator" in sections:
-        doc["indicator"] = _one("indicator", sections["indicator"])
+    if "indicator" in found:
+        doc["indicator"] = _one("indicator", found["indicator"])
     doc["hand"] = format_tiles(concealed)
     if melds:
         doc["melds"] = melds
@@ -62,22 +68,24 @@ def parse(text: Any) -> dict[str, Any]:
     return {"hand": doc}
 
 
-def _sections(text: str) -> dict[str, tuple[int, ...]]:
-    """The tiles after each word (those before any word are the concealed hand)."""
-    out: dict[str, tuple[int, ...]] = {}
+def _sections(text: str) -> list[tuple[str, tuple[int, ...]]]:
+    """Each word's section and its tiles, in order (those before any word: `hand`)."""
+    out: list[tuple[str, tuple[int, ...]]] = []
     parts = _SPLIT.split(text)
     key = "hand"
+    seen = set()
     for i, part in enumerate(parts):
         if i % 2:
             key = _SECTION[part.lower()]
-            if key in out and key in ("win", "indicator"):
+            if key in seen and key in ("win", "indicator"):
                 raise ApiError(422, "text", f"{part}: the {key} is named twice")
+            seen.add(key)
             continue
         try:
             tiles = parse_tiles(part) if part.strip() else ()
         except TileError as err:
             raise ApiError(422, "text", f"{key}: {err}") from None
-        out[key] = out.get(key, ()) + tiles
+        out.append((key, tiles))
     return out
 
 

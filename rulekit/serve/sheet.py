@@ -15,6 +15,7 @@ from rulekit import resources
 from rulekit.casefile import Case, CaseFileError, load_casefile
 from rulekit.errors import RulekitError
 from rulekit.ruleset.model import Ruleset
+from rulekit.serve.handlers import reason_name
 from rulekit.tiles import parse_tiles, tile_name, tile_zh
 
 _CSS = """
@@ -30,6 +31,9 @@ code{font-size:.85em;white-space:pre-wrap;word-break:break-word}
   border-radius:4px;background:#fff;text-align:center;font-size:.9em;line-height:1.2}
 .t.m{color:#a01818}.t.p{color:#1a4f9c}.t.s{color:#17703a}.t.z{color:#333}.t.win{
   background:#ffe9a8}
+.t.pic{border:0;padding:0;background:none;width:1.7em;min-width:0;aspect-ratio:3/4;
+  vertical-align:middle}.t.pic svg{width:100%;height:100%;display:block}
+.t.pic.win{outline:2px solid #e0b000;border-radius:4px}
 .val{font-weight:700;white-space:nowrap}.none{color:#888}
 @media print{body{background:#fff}a{color:inherit;text-decoration:none}}
 @media (max-width:600px){td,th{padding:.3rem;font-size:.9em}.when{display:none}
@@ -115,15 +119,17 @@ def _example(case: Case | None, rs: Ruleset, pid: str) -> str:
                      if isinstance(m, Mapping))
     got = (f"{_num(result.total_fan)} fan" + ("" if pid in result.patterns
                                              else " (scored otherwise here)")
-           if result.win else f"no win: {result.reason}")
+           if result.win else f"no win: {(reason_name(result.reason, rs) or {}).get('en')}")
     return (f"{tiles_html(str(doc.get('hand', '')))} + {tiles_html(str(doc.get('win_tile', '')), True)}"
             f"{' | ' + melds if melds else ''}<br><small>indicator "
             f"{tiles_html(str(doc.get('indicator', '')))} · {html.escape(got)} · "
             f"{html.escape(case.name)}</small>")
 
 
-def render(rs: Ruleset, name: str, extra_cases: Iterable[Path] = ()) -> str:
-    """The whole sheet as one HTML page."""
+def render(rs: Ruleset, name: str, extra_cases: Iterable[Path] = (), served: bool = True) -> str:
+    """The whole sheet as one HTML page; `served` (by `rulekit serve`) draws its tiles as the
+    calculator's pictures (static/tiles.js), the printed file of `rulekit sheet` keeps them
+    as labelled text so that it stands alone."""
     vals = values(rs)
     ex = examples(rs, case_files(rs, extra_cases))
     rows = []
@@ -135,7 +141,7 @@ def render(rs: Ruleset, name: str, extra_cases: Iterable[Path] = ()) -> str:
                     f'<td class="val">{html.escape(val)}</td>'
                     f'<td class="ex">{_example(ex.get(p.id), rs, p.id)}</td>'
                     f'<td class="when"><code>{html.escape(when.strip())}</code></td></tr>')
-    return _page(rs, name, "".join(rows))
+    return _page(rs, name, "".join(rows), served)
 
 
 def _facts(rs: Ruleset) -> list[tuple[str, str]]:
@@ -152,14 +158,20 @@ def _facts(rs: Ruleset) -> list[tuple[str, str]]:
     return out
 
 
-def _page(rs: Ruleset, name: str, rows: str) -> str:
+SERVED_HEAD = ('<link rel="icon" href="/favicon.ico" type="image/svg+xml">'
+                '<script src="/static/tiles.js" defer></script>'
+                '<script src="/static/sheet.js" defer></script>')
+
+
+def _page(rs: Ruleset, name: str, rows: str, served: bool = False) -> str:
     facts = "".join(f"<tr><th>{html.escape(k)}</th><td><code>{html.escape(v)}</code></td></tr>"
                     for k, v in _facts(rs))
     desc = "".join(f"<p>{html.escape(line)}</p>" for line in rs.description.splitlines()
                    if line.strip())
     return (f'<!doctype html><html lang="zh-Hant"><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width,initial-scale=1">'
-            f"<title>{html.escape(rs.name)}: rule sheet</title><style>{_CSS}</style><body><main>"
+            f"<title>{html.escape(rs.name)}: rule sheet</title><style>{_CSS}</style>"
+            f"{SERVED_HEAD if served else ''}<body><main>"
             f"<h1>{html.escape(rs.name)}</h1><p class=sub>rule sheet of <b>{html.escape(name)}"
             f"</b>, from {html.escape(' ← '.join(rs.chain))}</p>{desc}"
             f"<table class=facts>{facts}</table>"
@@ -172,4 +184,4 @@ def sheet_for(ref: str) -> str:
     """The sheet of a built-in name or a ruleset file (its cases/NAME.yaml beside it)."""
     rs = rulekit.load_ruleset(ref)
     beside = Path(ref).parent / "cases" / Path(ref).name
-    return render(rs, ref, [beside] if Path(ref).is_file() else [])
+    return render(rs, ref, [beside] if Path(ref).is_file() else [], served=False)

@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 
 import rulekit
 from rulekit.cli import main
+from rulekit.serve.sheet import SERVED_HEAD
 from serve.serve_helpers import HAND, SERVED, make_client
 
 OVERLAY_MIN20 = "extends: tianjin\nname: strict\nwin:\n  minimum: 20\n"
@@ -398,7 +399,9 @@ def test_rule_sheet_shows_values_and_examples(client: TestClient) -> None:
     assert ">+4<" in row and "fan" in row                  # 龍: add 4, with a scored example
     out = io.StringIO()
     assert main(["sheet", "tianjin"], out=out) == 0
-    assert out.getvalue() == r.text
+    # the same sheet; served, it also loads the tile pictures (the printed file stands alone)
+    assert SERVED_HEAD in r.text and SERVED_HEAD not in out.getvalue()
+    assert out.getvalue() == r.text.replace(SERVED_HEAD, "")
 
 
 def test_served_rule_sheet_uses_its_own_cases(client: TestClient) -> None:

@@ -174,7 +174,15 @@ def test_rule_sheet_page(browser: Browser, server: Server) -> None:
     page = open_page(browser, server, "/rules/tianjin", PHONE)
     expect(page.locator("h1")).to_have_text("tianjin")
     expect(page.locator("#long .val")).to_have_text("+4")
+    # served, its example hands are the calculator's tile pictures, each named (五萬 ...)
+    expect(page.locator("#zhuo_wu .ex .t.pic").first).to_have_attribute("aria-label", "四萬")
+    found = page.evaluate(NO_TEXT_TILES)
+    assert found["count"] > 100 and found["plain"] == [] and found["svgText"] == 0, found
     shot(page, "phone-rule-sheet.png")
+    # the printed file of `rulekit sheet` stands alone: no script, its tiles as named text
+    from rulekit.serve.sheet import sheet_for
+    printed = sheet_for("tianjin")
+    assert "<script" not in printed and '<span class="t m" title="4m">四萬</span>' in printed
 
 
 def test_flowers_from_the_pad(browser: Browser, server: Server) -> None:
@@ -294,6 +302,16 @@ def test_tiles_are_svg_pictures_not_text(browser: Browser, server: Server) -> No
         assert found["count"] >= 42 + 13 + 2 + 14 + 3 + 4, found["count"]
         assert found["plain"] == [] and found["svgText"] == 0
         # every glyph is a path: a tile shows the same without a CJK font
+        if size is PHONE:           # every drawing is well-formed SVG, each tile its own
+            drawn = page.evaluate("""() => {
+              const names = [...'mps'].flatMap((s) => [1,2,3,4,5,6,7,8,9].map((r) => r + s))
+                .concat([1,2,3,4,5,6,7].map((r) => r + 'z'), [1,2,3,4,5,6,7,8].map((r) => r + 'f'), ['back']);
+              const svgs = names.map((n) => RulekitTiles.tileSVG(n));
+              const bad = svgs.filter((t) => new DOMParser().parseFromString(t, 'image/svg+xml')
+                .querySelector('parsererror'));
+              return {n: names.length, distinct: new Set(svgs).size, bad: bad.length};
+            }""")
+            assert drawn == {"n": 43, "distinct": 43, "bad": 0}
         five = page.locator('#pad [data-tile="5m"] svg path')
         assert five.count() >= 3
         expect(page.locator('#pad [data-tile="5m"]')).to_have_attribute("aria-label", "五萬")
@@ -388,6 +406,13 @@ def test_hostile_links_show_an_error_and_the_pad_still_works(browser: Browser,
     expect(page.locator('[data-kong="2.2"]')).to_have_value("0")
     query = parse_qs(urlparse(page.url).query)
     assert query["kongs"] == ["3.1,0.0,4.0,0.0"]        # clamped in the link it writes back
+    # clamped to the ruleset too: tianjin allows 拉莊 twice, tianjin-3p has no seat 4
+    page = open_page(browser, server, LINK + "&pulls=0,5,0,0", PHONE)
+    expect(page.locator("#link-errors")).to_contain_text("pulls: at most 2")
+    expect(page.locator('[data-pull="1"]')).to_have_value("2")
+    page = open_page(browser, server, LINK.replace("=tianjin", "=tianjin-3p") + "&dealer=3", PHONE)
+    expect(page.locator("#link-errors")).to_contain_text("dealer: seat 4 of 3")
+    expect(page.locator("[data-pay]")).to_have_text(["+28", "-14", "-14"])
 
 
 def test_golden_kongs_and_kongs_for_every_seat(browser: Browser, server: Server) -> None:
@@ -395,6 +420,10 @@ def test_golden_kongs_and_kongs_for_every_seat(browser: Browser, server: Server)
     page = open_page(browser, server, "/?hand=234s666p999s7z&win=7z&indicator=3m&ckong=4444m",
                      PHONE)
     expect(page.locator("#verdict")).to_have_text("和 6 番")
+    meld = page.locator("#meld-tiles .group")                       # as it lies: ends face down
+    expect(meld).to_have_attribute("aria-label", "暗杠 四萬")
+    assert [t.get_attribute("data-tile") for t in meld.locator(".t").all()] == \
+        ["back", "4m", "4m", "back"]
     expect(page.locator('[data-kong="0.2"]')).to_have_value("1")     # the winner's, from the hand
     expect(page.locator('[data-kong="0.2"]')).to_be_disabled()
     for seat, kind in ((1, 0), (2, 2), (3, 1)):                     # 明杠, 金杠, 暗杠

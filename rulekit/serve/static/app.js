@@ -306,7 +306,9 @@ function drawSlots() {
     g.type = "button";
     g.className = "group" + (m.concealed ? " concealed" : "");
     g.title = tr("t-" + m.key);
-    parseTiles(m.tiles).forEach((t) => g.append(tileEl(t)));
+    // a concealed kong lies as at the table: its two end tiles face down
+    parseTiles(m.tiles).forEach((t, j) => g.append(tileEl(m.concealed && (j === 0 || j === 3) ? "back" : t)));
+    g.setAttribute("aria-label", `${tr("t-" + m.key)} ${T.tileLabel(m.tile)}`);
     g.addEventListener("click", () => { remember(); state.melds.splice(i, 1); changed(); });
     return g;
   }));
@@ -596,10 +598,15 @@ function useRules(info) {
   state.golden = info.golden_kong !== false;
   state.maxPulls = Number.isInteger(info.max_pulls) ? info.max_pulls : LIMIT.pulls;
   // a seat the link named that this table does not have, or more pulls than it allows
-  for (const k of ["dealer", "discarder"]) if (state[k] >= state.players) state[k] = 0;
-  if (state.winner !== null && state.winner >= state.players) state.winner = 0;
+  const fixed = [];
+  for (const k of ["dealer", "discarder", "winner"]) {
+    if (state[k] !== null && state[k] >= state.players) { fixed.push(`${k}: seat ${state[k] + 1} of ${state.players}`); state[k] = 0; }
+  }
+  if (state.pulls.some((p) => p > state.maxPulls)) fixed.push(`pulls: at most ${state.maxPulls} (拉莊) here`);
   state.pulls = state.pulls.map((p) => Math.min(p, state.maxPulls));
+  if (!state.golden && state.kongs.some((k) => k[2])) fixed.push("kongs: no 金杠 here");
   if (!state.golden) state.kongs = state.kongs.map((k) => [k[0], k[1], 0]);
+  linkProblems(fixed);
 }
 
 function drawRules() {
@@ -816,7 +823,11 @@ function wire() {
   });
   $("seat-rows").addEventListener("change", (e) => {
     const inp = e.target;
-    if (inp.dataset.name !== undefined) { state.names[Number(inp.dataset.name)] = inp.value.trim().slice(0, LIMIT.name); changed(); return; }
+    if (inp.dataset.name !== undefined) {      // a name travels in names=A,B,C: no commas
+      state.names[Number(inp.dataset.name)] = inp.value.replace(/,/g, " ").trim().slice(0, LIMIT.name);
+      changed();
+      return;
+    }
     const v = Math.max(0, Math.floor(Number(inp.value)) || 0);
     if (inp.dataset.pull) state.pulls[Number(inp.dataset.pull)] = Math.min(v, state.maxPulls);
     if (inp.dataset.kong) {
