@@ -57,11 +57,12 @@ def new_page(browser: Browser, size: dict[str, int]) -> Page:
     return page
 
 
-def play_by_tapping(page: Page, limit: int = 400) -> None:
-    """Tap as a person would until the hand's result shows: a win when offered, else pass
-    on a claim or a pre-deal choice; on the own turn, tap the rightmost tile twice."""
+def play_by_tapping(page: Page, limit: int = 400, discards: int = 10**6) -> None:
+    """Tap as a person would until the hand's result shows (or `discards` own discards):
+    a win when offered, else pass on a claim or a pre-deal choice; on the own turn, tap
+    the rightmost tile twice."""
     for _ in range(limit):
-        if page.locator("#result").is_visible():
+        if page.locator("#result").is_visible() or discards <= 0:
             return
         win = page.locator("#actions button.win")
         other = page.locator("#actions button.pass")
@@ -74,6 +75,7 @@ def play_by_tapping(page: Page, limit: int = 400) -> None:
             t = tiles.last
             t.click()
             t.click()
+            discards -= 1
         else:
             page.wait_for_timeout(50)
     raise AssertionError("the hand did not end")
@@ -99,6 +101,7 @@ def test_a_person_plays_a_whole_hand_at_phone_width(browser: Browser, tserver: S
         page.wait_for_timeout(50)
     held = page.locator("#hand .t").count()
     assert held in (14, 11, 8, 5, 2)                       # own turn: 3k+2 concealed tiles
+    play_by_tapping(page, discards=4)                        # some rivers, then a picture
     ART.mkdir(exist_ok=True)
     page.screenshot(path=str(ART / "table-phone.png"))
     play_by_tapping(page)

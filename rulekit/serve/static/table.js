@@ -121,6 +121,7 @@ function draw() {
   drawMe(st);
   drawResult(st);
   drawTotals(st);
+  tick();
 }
 
 function drawOthers(st) {
