@@ -36,7 +36,7 @@ class TablesConfig:
     think_time: float = 120.0       # a person's default seconds per decision
     max_think: float = 3600.0
     bot_time: float = 10.0          # a remote or in-process bot's seconds per decision
-    pause: float = 15.0             # seconds between hands when people sit at a table
+    pause: float = 15.0             # seconds between hands when a person sits at a table
     grace: float = 5.0              # seconds a dropped seat is waited for (a page reload)
     threads: int = 4                # the referee's and the bots' threads
     enabled: bool = True            # False: no store opened, no table routes (a server of

@@ -50,7 +50,16 @@ class Conn:
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
     sent: int = 0                   # events of the current hand already sent
     hand: int = -1                  # which hand `sent` counts
-    dropped: bool = False           # fell too far behind: closed by the server
+    close_code: int | None = None   # set when the server closes it (4408 slow, 1000 done)
+
+    def close(self, code: int) -> None:
+        """Have the writer close the socket with `code` after what is queued (or at once
+        when the queue is full: a slow client loses what it did not read)."""
+        self.close_code = code
+        if self.outbox.full():
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
+        self.outbox.put_nowait(None)
 
     def put(self, message: dict[str, Any]) -> bool:
         try:
@@ -144,6 +153,9 @@ class LiveTable:
         self.push_seat(seat)
         if link.asked is not None:
             conn.put(self.request_message(seat, link.asked[0]))
+        if self.status in ("finished", "broken"):
+            link.conns.discard(conn)
+            conn.close(1000)
 
     def disconnect(self, seat: int, conn: Conn) -> None:
         link = self.seats[seat]
@@ -209,10 +221,16 @@ class LiveTable:
     def drop(self, seat: int, conn: Conn) -> None:
         """A connection that fell OUTBOX messages behind: its writer closes it (4408)."""
         self.disconnect(seat, conn)
-        conn.dropped = True
         while not conn.outbox.empty():
             conn.outbox.get_nowait()
-        conn.outbox.put_nowait(None)
+        conn.close(4408)
+
+    def close_all(self) -> None:
+        """The session is over: every socket is closed (1000) after its last messages."""
+        for seat, link in enumerate(self.seats):
+            for conn in list(link.conns):
+                link.conns.discard(conn)
+                conn.close(1000)
 
     def push_all(self) -> None:
         for s in range(len(self.seats)):
@@ -233,7 +251,7 @@ class LiveTable:
             dealer = done[-1].record["result"]["next_dealer"] if done and done[-1].record \
                 else self.row.seed % len(self.seats)
             for n in range(len(done), self.row.hands):
-                if n > len(done) and any(s.kind in PEOPLE for s in self.seats):
+                if n > len(done) and any(s.kind == "human" for s in self.seats):
                     await asyncio.sleep(self.timing.pause)
                 dealer = await self.play(n, dealer)
             self.status = "finished"
@@ -247,6 +265,8 @@ class LiveTable:
             self.store.set_status(self.row.id, self.status, self.totals)
         finally:
             self.push_all()
+            if self.status in ("finished", "broken"):
+                self.close_all()
 
     async def play(self, n: int, dealer: int) -> int:
         """Hand `n` from its first (or its last stored) action to its record; the next dealer."""

@@ -141,9 +141,9 @@ async def _write(ws: WebSocket, conn: Conn) -> None:
     while True:
         text = await conn.outbox.get()
         if text is None:
-            if conn.dropped:
+            if conn.close_code is not None:
                 with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-                    await ws.close(code=4408)
+                    await ws.close(code=conn.close_code)
             return
         try:
             await ws.send_text(text)
