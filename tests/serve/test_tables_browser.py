@@ -1,7 +1,8 @@
 """Live tables in a real headless Chromium (Debian's `chromium`, as the calculator's tests):
 a person at phone width opens a table under an overlay with three greedy bots and plays a
 whole hand by tapping; two people at one table each see only their own hand; the replay
-viewer steps through a finished hand. Screenshots at 390×844 and 1280×800 go to artifacts/.
+viewer steps through a finished hand. Screenshots at 390×844 and 1280×800 go to
+artifacts/screenshots/ (not committed; copies of one run are in artifacts/table-*.png).
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: 
 CHROMIUM = os.environ.get("RULEKIT_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ART = Path(__file__).resolve().parents[2] / "artifacts"
+ART = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"   # ignored by git
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 OVERLAY = "extends: tianjin\nname: our kitchen table\n"
@@ -102,7 +103,7 @@ def test_a_person_plays_a_whole_hand_at_phone_width(browser: Browser, tserver: S
     held = page.locator("#hand .t").count()
     assert held in (14, 11, 8, 5, 2)                       # own turn: 3k+2 concealed tiles
     play_by_tapping(page, discards=4)                        # some rivers, then a picture
-    ART.mkdir(exist_ok=True)
+    ART.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ART / "table-phone.png"))
     play_by_tapping(page)
     rows = page.locator("#settle tbody tr")
