@@ -174,6 +174,7 @@ def test_two_people_at_one_table_see_only_their_own_hands(browser: Browser,
             ev = m.get("event") or {}
             if ev.get("action") in ("draw", "replacement") and ev.get("seat") != s:
                 assert ev["tile"] is None or ev["tile"].endswith("f")
+    ART.mkdir(parents=True, exist_ok=True)
     pages[0].screenshot(path=str(ART / "table-desktop.png"))
 
 
