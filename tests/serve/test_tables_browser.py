@@ -221,3 +221,14 @@ def test_a_killed_server_restarts_with_the_hands_and_totals(browser: Browser,
         assert page.errors == []                            # type: ignore[attr-defined]
     finally:
         second.stop()
+
+
+def test_a_wrong_link_shows_nothing_of_the_table(browser: Browser, tserver: Server) -> None:
+    t = httpx.post(tserver.url + "/v1/tables", json={
+        "ruleset": "tianjin", "seats": ["human", "greedy", "greedy", "greedy"]}).json()
+    page = new_page(browser, PHONE)
+    page.goto(tserver.url + t["seats"][0]["link"].replace("token=", "token=x"))
+    expect(page.locator("#fatal")).to_have_text("this link opens no seat of this table")
+    assert page.locator("#table").is_hidden() and page.locator("#hand .t").count() == 0
+    page.goto(f"{tserver.url}/tables/nosuchtable?seat=0&token=abc")
+    expect(page.locator("#fatal")).to_have_text("no table with that id")

@@ -70,10 +70,18 @@ function connect() {
   const ws = new WebSocket(`${proto}//${location.host}/v1/tables/${page.id}/ws?${q}`);
   page.ws = ws;
   ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
-  ws.onopen = () => { page.retry = 500; say(""); };
-  ws.onclose = (ev) => {
-    if (ev.code === 4403 || ev.code === 1008) { fatal("This link opens no seat of this table."); return; }
+  let opened = false;
+  ws.onopen = () => { opened = true; page.retry = 500; say(""); };
+  ws.onclose = async (ev) => {
+    if (ev.code === 4403) { fatal("This link opens no seat of this table."); return; }
     if (page.state && page.state.table.status === "finished") return;
+    if (!opened) {                 // refused before it opened: the browser hides why; ask
+      try {
+        const q = `seat=${page.seat}&token=${encodeURIComponent(page.token)}`;
+        const r = await fetch(`/v1/tables/${page.id}?${q}`);
+        if (r.status === 403 || r.status === 404) { fatal((await r.json()).error.message); return; }
+      } catch (e) { /* the server is away: retry below */ }
+    }
     say("Connection lost; reconnecting…");
     setTimeout(connect, page.retry);
     page.retry = Math.min(page.retry * 2, 8000);
