@@ -255,3 +255,18 @@ def test_bot_processes_end_when_the_match_raises(monkeypatch: pytest.MonkeyPatch
     for pid in pids:                       # reaped: no such process any more
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)
+
+
+def test_duplicate_money_is_zero_sum_over_the_seats(tmp_path: Path) -> None:
+    # one sample bot against three greedy seats: money only changes hands, so per deal the
+    # bot's mean is minus three times greedy's per-seat mean, and so are the averages
+    rep = match([SAMPLE, "greedy", "greedy", "greedy"], 3, "--duplicate")
+    bot, greedy = rep["bots"][SAMPLE], rep["bots"]["greedy"]
+    assert (bot["seat_hands"], greedy["seat_hands"]) == (12, 36)
+    assert bot["money"]["value"] == pytest.approx(-3 * greedy["money"]["value"], abs=1e-5)
+    diff = rep["difference"]["money"]
+    assert diff["value"] == pytest.approx(bot["money"]["value"] - greedy["money"]["value"],
+                                          abs=1e-5)
+    assert diff["n"] == 3 and diff["low"] <= diff["value"] <= diff["high"]
+    same = match(["greedy"] * 4, 2, "--duplicate")["bots"]["greedy"]["money"]
+    assert (same["value"], same["low"], same["high"]) == (0.0, 0.0, 0.0)

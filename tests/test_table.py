@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings, strategies as st_
+from hypothesis import example, given, settings, strategies as st_
 
 import rulekit
 from game_script import Plan, stacked
@@ -121,6 +121,7 @@ def step_randomly(t: Table, rng: random.Random, check: bool) -> None:
 
 
 @settings(max_examples=50, deadline=None)
+@example(seed=630, dealer=2, ruleset="tianjin-flowers")     # a tail reaching a taken top
 @given(seed=st_.integers(0, 2 ** 32), dealer=st_.integers(0, 2),
        ruleset=st_.sampled_from(sorted(RULESETS)))
 def test_observations_hide_what_a_seat_may_not_know(seed: int, dealer: int,
@@ -189,6 +190,12 @@ def test_anything_not_legal_is_refused_naming_what_is() -> None:
                                                     if TILE_NAMES[k] not in held)})
     with pytest.raises(rulekit.RulekitError, match="not over"):
         t.record()
+    assert Table(TJ, 5, 1, scores=[3, -1, -1, -1]).observation(2).to_dict()["scores"] == \
+        [3, -1, -1, -1]
+    with pytest.raises(rulekit.RulekitError, match="one total per seat"):
+        Table(TJ, 5, 0, scores=[1, 2])
+    with pytest.raises(rulekit.RulekitError, match="dealer"):
+        Table(TJ, 5, 4)
 
 
 class Vandal(Plan):

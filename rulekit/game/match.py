@@ -63,6 +63,7 @@ class Participant:
     bot: SubprocessBot | None = None
     player: Player | None = None
     seen: int = 0             # events of this hand already sent to the bot
+    player_seen: int = 0      # ... and given to the in-process player
     hand: int = -1
     seat: int = -1
     seed: int = 0
@@ -88,9 +89,25 @@ class Participant:
         """A new hand: a built-in (or fallback) player is made afresh, seeded per seat as
         `simulate` seeds it, so an all-built-in match plays as `simulate` does."""
         self.hand, self.seat, self.seed, self.seen = hand, seat, seed, 0
-        name = FALLBACK if self.is_bot else self.spec
-        self.player = None if self.bot is not None else make_player(
-            name, self.rs, hand_seed(seed, seat))
+        self.player = None
+        if self.bot is None:
+            self._new_player(FALLBACK if self.is_bot else self.spec)
+
+    def _new_player(self, name: str) -> None:
+        """An in-process player for this seat and hand, told of it as `play_hand` tells
+        its players (the `start` hook; events through `event` if it listens)."""
+        self.player = make_player(name, self.rs, hand_seed(self.seed, self.seat))
+        self.player.start(self.seat, self.rs.name)
+        self.player_seen = 0
+
+    def _feed(self, view: SeatView) -> None:
+        p = self.player
+        assert p is not None
+        if type(p).event is Player.event:
+            return
+        for e in view.events(self.seat, self.player_seen):
+            p.event(e)
+            self.player_seen += 1
 
     def ask_bot(self, view: SeatView) -> dict[str, Any] | None:
         """The bot's answer, or None if there is no bot (any more): it just failed, or it
@@ -107,7 +124,7 @@ class Participant:
             return got
         except BotFault as f:
             self._fail(f)
-            self.player = make_player(FALLBACK, self.rs, hand_seed(self.seed, seat))
+            self._new_player(FALLBACK)
             return None
 
     def decide(self, view: SeatView) -> dict[str, Any]:
@@ -115,6 +132,7 @@ class Participant:
         if got is not None:
             return got
         assert self.player is not None
+        self._feed(view)
         return self.player.act(view.observation(self.seat), view.legal(self.seat))
 
     def _send_events(self, view: SeatView) -> None:
@@ -125,6 +143,9 @@ class Participant:
         self.seen += len(evs)
 
     def end(self, view: SeatView, result: dict[str, Any]) -> None:
+        if self.player is not None:
+            self._feed(view)
+            self.player.end(result)
         if self.bot is None:
             return
         try:

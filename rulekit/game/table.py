@@ -40,6 +40,9 @@ class Table:
             raise RulekitError(f"dealer: a seat from 0 to {rules.players - 1}, not {dealer}")
         self.ruleset, self.rules, self.seed = ruleset, rules, seed
         self.scores = tuple(scores) if scores is not None else None
+        if self.scores is not None and len(self.scores) != rules.players:
+            raise RulekitError(f"scores: one total per seat ({rules.players}), "
+                               f"not {len(self.scores)}")
         self.dice: tuple[int, ...] = ()
         if order is None:
             w, self.dice, hun_dice = wall_mod.build(random.Random(seed), dealer, rules.players,

@@ -43,7 +43,8 @@ class Wall:
 
     tiles: list[int]
     indicator_at: int          # index of the face-up indicator tile
-    tail_order: list[int]      # indices in tail-draw order (the indicator skipped)
+    tail_order: list[int]      # indices in tail-draw order (the indicator skipped; a stack's
+                               # top the head took is dropped when the tail reaches it)
     head: int = 0              # next index the head draws
     taken_tail: int = 0        # how many of tail_order have been drawn
 
@@ -99,12 +100,14 @@ class Wall:
         return None
 
     def draw_tail(self) -> int | None:
-        """The next index from the tail (杠後補牌), or None (see `_tail_next`)."""
+        """The next index from the tail (杠後補牌), or None (see `_tail_next`). A top the
+        head took leaves `tail_order`, which lists the tail's draws first."""
         at = self._tail_next()
         if at is None:
             return None
-        self.taken_tail = at + 1
-        return self.tail_order[at]
+        del self.tail_order[self.taken_tail:at]
+        self.taken_tail += 1
+        return self.tail_order[self.taken_tail - 1]
 
 
 def build(rng: random.Random, dealer: int, players: int, break_dice: str,
