@@ -118,8 +118,8 @@ function draw() {
   const t = st.table, obs = st.observation;
   $("hand-no").textContent = `Hand ${Math.min(t.hand + 1, t.hands)}/${t.hands}` +
     (t.status === "finished" ? " · finished" : "");
-  $("indicator").replaceChildren(obs ? TK.el(obs.indicator, { cls: "small" }) : "–");
-  $("hun").replaceChildren(...(obs ? obs.hun.map((h) => TK.el(h, { cls: "small hun" })) : []));
+  $("indicator").replaceChildren(obs && obs.indicator ? TK.el(obs.indicator, { cls: "small" }) : "–");
+  $("hun").replaceChildren(...(obs && obs.hun ? obs.hun.map((h) => TK.el(h, { cls: "small hun" })) : []));
   $("wall-left").textContent = obs ? obs.wall_left : "–";
   const waiting = t.seats.filter((s) => !s.joined && (s.kind === "human" || s.kind === "remote"));
   $("turn").textContent = waiting.length ? `Waiting for seat ${waiting.map((s) => s.seat).join(", ")} to join`
@@ -185,7 +185,7 @@ function drawMe(st) {
     if (drawnAt >= 0) { tiles.splice(drawnAt, 1); tiles.push(obs.drawn); drawnAt = tiles.length - 1; }
   }
   tiles.forEach((t, i) => {
-    const b = TK.el(t, { button: true, cls: (obs.hun.includes(t) ? "hun " : "") + (i === drawnAt ? "drawn" : "") });
+    const b = TK.el(t, { button: true, cls: ((obs.hun || []).includes(t) ? "hun " : "") + (i === drawnAt ? "drawn" : "") });
     b.dataset.index = i;
     b.disabled = !discardable.has(t);
     if (page.selected === i) b.classList.add("selected");
