@@ -208,6 +208,11 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                     help="a name clients reach this server by (repeatable; '*' any); "
                          "loopback names and --host are allowed")
+    sv.add_argument("--db", metavar="PATH", help="the live tables' SQLite file (default "
+                    "$XDG_DATA_HOME/rulekit/tables.db; ':memory:' keeps nothing)")
+    sv.add_argument("--max-tables", type=int, help="tables in play at once (default 100)")
+    sv.add_argument("--think-time", type=float,
+                    help="a person's default seconds per decision at a table (default 120)")
 
     sht = sub.add_parser("sheet", help="a ruleset as a printable HTML rule sheet")
     sht.add_argument("ruleset", help="a built-in name or a YAML path")

@@ -48,7 +48,10 @@ _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")               # a pattern id (the sc
 _LABEL = re.compile(r"[^\x00-\x1f\x7f]{1,64}")           # a ruleset's name: any label
 _HEX = re.compile(r"[0-9a-f]{64}")
 _WORD = re.compile(r"[a-z_]{1,20}")
-_BOT = re.compile(r"cmd:[^\x00-\x1f\x7f]{1,400}")      # a `rulekit match` bot's seat spec          # an event's action, a result's win_by
+_BOT = re.compile(r"cmd:[^\x00-\x1f\x7f]{1,400}")      # a `rulekit match` bot's seat spec
+SEATED = ("human", "remote")
+"""A person or a remote bot at a `rulekit serve` table (docs/serve.md, "Tables"): like a
+`cmd:` bot, a seat whose moves a replay re-plays but cannot derive."""          # an event's action, a result's win_by
 
 
 class RecordError(RulekitError):
@@ -148,8 +151,10 @@ def _check_inputs(rec: dict[str, Any], players: int | None) -> int:
     if players is not None and len(names) != players:
         raise _fail(("players",), f"{players} players for this ruleset, not {len(names)}")
     for i, n in enumerate(names):
-        if n not in PLAYERS and not (isinstance(n, str) and _BOT.fullmatch(n)):
-            raise _fail(("players", i), f"not a built-in player or a cmd: bot: {shown(n)}")
+        if not isinstance(n, str) or (n not in PLAYERS and n not in SEATED
+                                      and not _BOT.fullmatch(n)):
+            raise _fail(("players", i), "not a built-in player, a cmd: bot, human or "
+                        f"remote: {shown(n)}")
     if "deal" in rec or "rotation" in rec:
         _int(rec.get("deal"), ("deal",), 0, 2 ** 63)
         _int(rec.get("rotation"), ("rotation",), 0, len(names) - 1)

@@ -34,6 +34,7 @@ from rulekit.serve.guard import Guard
 from rulekit.serve.limits import ServeConfig
 from rulekit.serve.pool import STARTUP_SECONDS, OverlayPool
 from rulekit.serve.registry import Registry
+from rulekit.serve.tables import Tables, TablesConfig, routes as table_routes
 
 Handler = Callable[[Request], Awaitable[Response]]
 
@@ -262,9 +263,11 @@ async def _internal(request: Request, exc: Exception) -> Response:
                  500)
 
 
-def create_app(config: ServeConfig | None = None) -> Starlette:
-    """The whole application: API, calculator, rule sheets, OpenAPI document."""
+def create_app(config: ServeConfig | None = None,
+               tables_config: TablesConfig | None = None) -> Starlette:
+    """The whole application: API, calculator, rule sheets, OpenAPI document, tables."""
     api = _Api(config or ServeConfig())
+    tables = Tables(config or ServeConfig(), api.reg, tables_config)    # live tables
     spec = openapi.document(api.lim)
 
     async def spec_json(request: Request) -> Response:
@@ -276,7 +279,9 @@ def create_app(config: ServeConfig | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         api.overlays.warm()
+        await tables.startup()
         yield
+        await tables.shutdown()
         api.pool.shutdown(wait=False, cancel_futures=True)
         api.overlays.close()
         api.dispatch.shutdown(wait=False, cancel_futures=True)
@@ -297,6 +302,7 @@ def create_app(config: ServeConfig | None = None) -> Starlette:
         Route("/healthz", _endpoint(api.health)),
         Route("/openapi.json", spec_json),
         Route("/docs", docs),
+        *table_routes.routes(tables),
         Mount("/static", StaticFiles(directory=static_dir()), name="static"),
     ]
     conf = config or ServeConfig()
@@ -305,6 +311,7 @@ def create_app(config: ServeConfig | None = None) -> Starlette:
                exception_handlers={HTTPException: _http_error, Exception: _internal})
     app.state.registry = api.reg
     app.state.overlays = api.overlays
+    app.state.tables = tables
     return app
 
 

@@ -19,6 +19,9 @@ from rulekit.serve.app import create_app
 from rulekit.serve.limits import LOOPBACK, ServeConfig, ServeLimits
 from rulekit.serve.protocol import (guarded_protocol, quiet_logs, raise_open_files,
                                     uvicorn_options)
+from rulekit.serve.tables import TablesConfig
+from rulekit.serve.tables.routes import MAX_MESSAGE
+from rulekit.serve.tables.store import StoreError, default_path
 
 
 class ServeError(RulekitError):
@@ -81,14 +84,30 @@ def app_from_environment() -> Any:
     guarded_protocol(config.limits)
     quiet_logs("uvicorn.error", "asyncio")
     raise_open_files(4 * config.limits.connections)
-    return create_app(config)
+    # a live table lives in one process: N processes would each resume every table
+    return create_app(config, TablesConfig(enabled=False))
+
+
+def tables_from(args: argparse.Namespace) -> TablesConfig:
+    """`--db`, `--max-tables`, `--think-time`: where tables are kept and their bounds."""
+    tc = TablesConfig(db=getattr(args, "db", None) or str(default_path()))
+    for key, flag in (("max_tables", "max_tables"), ("think_time", "think_time")):
+        value = getattr(args, flag, None)
+        if value is not None:
+            if value <= 0:
+                raise ServeError(f"serve: --{flag.replace('_', '-')} must be positive")
+            tc = replace(tc, **{key: value})
+    return tc
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     config = config_from(args)
     if (getattr(args, "workers", None) or 1) > 1:
         return run_processes(args, config)
-    app = create_app(config)
+    try:
+        app = create_app(config, tables_from(args))
+    except StoreError as err:
+        raise ServeError(str(err)) from None
     n = len(app.state.registry.entries)
     sys.stderr.write(f"rulekit serve: http://{args.host}:{args.port}/ ({n} rulesets; "
                      f"API docs at /docs)\n")
@@ -103,7 +122,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     # a 7-hun 天和's worst time 29-37 ms -> 9 ms, as `score --jsonl` does in batch.py)
     gc.freeze()
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                access_log=False, server_header=False, **uvicorn_options(config.limits))
+                access_log=False, server_header=False, ws_max_size=MAX_MESSAGE,
+                **uvicorn_options(config.limits))
     return 0
 
 
@@ -112,7 +132,7 @@ def run_processes(args: argparse.Namespace, config: ServeConfig) -> int:
     its threads and its own overlay pool."""
     os.environ[ENV] = json.dumps(worker.settings(config))
     sys.stderr.write(f"rulekit serve: http://{args.host}:{args.port}/ ({args.workers} server "
-                     f"processes; API docs at /docs)\n")
+                     f"processes; API docs at /docs; no live tables: a table needs one process)\n")
     quiet_logs("uvicorn.error", "asyncio")
     options = {**uvicorn_options(config.limits), "http": "rulekit.serve.protocol:Guarded"}
     uvicorn.run("rulekit.serve.main:app_from_environment", factory=True,

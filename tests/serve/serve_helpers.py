@@ -43,6 +43,8 @@ class Server:
     """A `rulekit serve` child process on a free loopback port."""
 
     def __init__(self, *args: str) -> None:
+        if "--db" not in args:                 # the tables' store: never the user's own
+            args = (*args, "--db", ":memory:")
         self.port = free_port()
         self.host = "127.0.0.1"
         self.url = f"http://{self.host}:{self.port}"

@@ -54,6 +54,8 @@ def test_the_server_leaves_what_it_loaded_out_of_collections(
 @pytest.mark.parametrize("argv,message", [
     (["serve", "--max-body", "0"], "--max-body must be positive"),
     (["serve", "--rulesets", "/no/such/dir"], "not a directory"),
+    (["serve", "--db", "/proc/no/tables.db"], "--db /proc/no/tables.db: cannot open"),
+    (["serve", "--db", ":memory:", "--max-tables", "0"], "--max-tables must be positive"),
 ])
 def test_bad_flags_are_one_line(argv: list[str], message: str,
                                 capsys: pytest.CaptureFixture[str]) -> None:
