@@ -273,8 +273,9 @@ class LiveTable:
         loop = asyncio.get_running_loop()
         seed = hand_seed(self.row.seed, n)
         self.store.start_hand(self.row.id, n, seed, dealer)
-        self.bots = {i: make_player(s.kind, self.rs, seed + i) for i, s in enumerate(self.seats)
-                     if s.kind in PLAYERS}
+        # seeded as `simulate` seeds them, so that `rulekit replay` derives their moves
+        self.bots = {i: make_player(s.kind, self.rs, hand_seed(seed, i))
+                     for i, s in enumerate(self.seats) if s.kind in PLAYERS}
         eng = await loop.run_in_executor(
             self.pool, lambda: Engine(self.rs, seed, dealer, list(self.totals)))
         for seat, action in self.store.actions(self.row.id, n):   # an unfinished hand resumes
