@@ -1,8 +1,15 @@
-"""Load on `rulekit serve` over loopback: requests/s and latency next to the in-process rate.
+"""Load on `rulekit serve` over loopback: requests/s and latency next to the in-process rate; then plain scores' p99 and errors while an attacker sends heavy overlays and half-sent requests.
 
     python bench/serve_load.py                 # starts a server, 5000 requests at 32 connections
     python bench/serve_load.py --requests 20000 --concurrency 64
     python bench/serve_load.py --port 8000     # against a server already running on 127.0.0.1
+    python bench/serve_load.py --attack 10     # then 10 s of plain scores under attack
+
+Under attack (issue 18's load test): four threads send batches of 200 distinct tiny overlays
+and single heavy overlays (each compiles for a few tenths of a second), one keeps 600
+half-sent requests open (more than the server's connection cap, so it evicts), while two
+clients score plain hands, one on a keep-alive connection and one on a new connection per
+request. Every plain score must answer 200: the run exits 1 otherwise.
 
 Each connection is a thread with one keep-alive `http.client` connection, so the figures
 include Python's client cost; they show what one process serves, not a ceiling. Hands are a
@@ -131,7 +138,8 @@ def start_server(port: int) -> subprocess.Popen[bytes]:
     import rulekit
     env = dict(os.environ)
     env["PYTHONPATH"] = str(Path(rulekit.__file__).resolve().parent.parent)
-    proc = subprocess.Popen([sys.executable, "-m", "rulekit.cli", "serve", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "rulekit.cli", "serve", "--port", str(port),
+                             "--timeout", "2", "--read-timeout", "3"],
                             cwd=tempfile.gettempdir(), env=env, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -144,11 +152,148 @@ def start_server(port: int) -> subprocess.Popen[bytes]:
     raise SystemExit("rulekit serve did not start")
 
 
+def heavy_overlay(tag: str, patterns: int = 80) -> str:
+    """A valid overlay that takes a few tenths of a second to compile (within every bound)."""
+    expr = " or ".join(f"(hand.tiles == hand.tiles and {k} == {k + 1} and not context.discard)"
+                       for k in range(10))
+    pats = "".join(f"  p{i}:\n    name: p{i}\n    when: \"{expr}\"\n" for i in range(patterns))
+    add = "".join(f"    p{i}: 1\n" for i in range(patterns))
+    return f"extends: tianjin\nname: {tag}\npatterns:\n{pats}scoring:\n  add:\n{add}"
+
+
+def _overlays(port: int, stop: threading.Event, k: int, hand: dict[str, Any],
+              counts: dict[str, int]) -> None:
+    """Batches of distinct tiny overlays, and heavy overlays, as fast as they are answered."""
+    n = 0
+    while not stop.is_set():
+        n += 1
+        if n % 2:
+            body = [{"ruleset_yaml": f"extends: tianjin\nname: a{k}-{n}-{i}\nwin:\n"
+                                     f"  minimum: {i % 9}\n", "hand": hand} for i in range(200)]
+            path = "/v1/score:batch"
+        else:
+            body = {"ruleset_yaml": heavy_overlay(f"h{k}-{n}"), "hand": hand}   # type: ignore[assignment]
+            path = "/v1/score"
+        try:
+            conn = http.client.HTTPConnection(HOST, port, timeout=30)
+            conn.request("POST", path, json.dumps(body))
+            status = conn.getresponse().status
+            conn.close()
+        except (OSError, http.client.HTTPException):
+            status = 0
+        counts[str(status)] = counts.get(str(status), 0) + 1
+
+
+def _half_sent(port: int, stop: threading.Event, keep: int, counts: dict[str, int]) -> None:
+    """`keep` connections with half a request each, reopened as the server closes them."""
+    import selectors
+    sel = selectors.DefaultSelector()
+
+    def open_one() -> None:
+        try:
+            s = socket.create_connection((HOST, port), timeout=5)
+            s.sendall(b"POST /v1/score HTTP/1.1\r\nHost: localhost\r\nContent-Le")
+            s.setblocking(False)
+            sel.register(s, selectors.EVENT_READ)
+            counts["opened"] = counts.get("opened", 0) + 1
+        except OSError:
+            counts["refused"] = counts.get("refused", 0) + 1
+    for _ in range(keep):
+        open_one()
+    while not stop.is_set():
+        for key, _ in sel.select(0.2):
+            s = key.fileobj
+            sel.unregister(s)
+            s.close()                        # type: ignore[union-attr]
+            counts["closed by server"] = counts.get("closed by server", 0) + 1
+            if not stop.is_set():
+                open_one()
+    for key in list(sel.get_map().values()):
+        key.fileobj.close()                  # type: ignore[union-attr]
+
+
+def _plain(port: int, stop: threading.Event, payloads: list[bytes], fresh: bool,
+           result: LoadResult, lock: threading.Lock) -> None:
+    conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    i = 0
+    while not stop.is_set():
+        i += 1
+        if fresh:
+            conn = http.client.HTTPConnection(HOST, port, timeout=30)
+        t0 = time.perf_counter()
+        try:
+            conn.request("POST", "/v1/score", payloads[i % len(payloads)])
+            resp = conn.getresponse()
+            data = resp.read()
+            err = None if resp.status == 200 and b'"win"' in data else f"{resp.status}: {data[:120]!r}"
+        except (OSError, http.client.HTTPException) as exc:
+            err = f"{type(exc).__name__}: {exc}"
+            conn = http.client.HTTPConnection(HOST, port, timeout=30)
+        with lock:
+            result.latencies.append(time.perf_counter() - t0)
+            if err:
+                result.errors.append(err)
+        if fresh:
+            conn.close()
+        time.sleep(0.005)
+
+
+def _attack(port: int, hand: dict[str, Any], seconds: float, out: Any) -> None:
+    """The attacker, in its own process (its busy threads must not slow the measuring
+    client's by the GIL): overlays from four threads, half-sent requests from one."""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(4096, hard), hard))
+    stop = threading.Event()
+    counts: dict[str, int] = {}
+    threads = [threading.Thread(target=_overlays, args=(port, stop, k, hand, counts))
+               for k in range(4)]
+    threads.append(threading.Thread(target=_half_sent, args=(port, stop, 600, counts)))
+    for t in threads:
+        t.start()
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join(60)
+    out.put(counts)
+
+
+def under_attack(port: int, payloads: list[bytes], seconds: float) -> tuple[LoadResult,
+                                                                            dict[str, int]]:
+    """Plain scores for `seconds` while overlays and half-sent requests arrive."""
+    import multiprocessing
+    ctx = multiprocessing.get_context("spawn")
+    out = ctx.Queue()
+    attacker = ctx.Process(target=_attack, args=(port, json.loads(payloads[0])["hand"],
+                                                 seconds + 2.0, out))
+    attacker.start()
+    time.sleep(2.0)                       # the attack is under way before measuring
+    stop = threading.Event()
+    result = LoadResult()
+    lock = threading.Lock()
+    victims = [threading.Thread(target=_plain, args=(port, stop, payloads, fresh, result, lock))
+               for fresh in (False, True)]
+    start = time.perf_counter()
+    for t in victims:
+        t.start()
+    time.sleep(seconds)
+    stop.set()
+    for t in victims:
+        t.join(60)
+    result.seconds = time.perf_counter() - start
+    result.requests = len(result.latencies)
+    counts = out.get(timeout=120)
+    attacker.join(30)
+    return result, counts
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--requests", type=int, default=5000)
     ap.add_argument("--concurrency", type=int, default=32)
     ap.add_argument("--port", type=int, help="a server already on 127.0.0.1:PORT")
+    ap.add_argument("--attack", type=float, default=0, metavar="SECONDS",
+                    help="then plain scores for this long under attack (0: none)")
     args = ap.parse_args(argv)
     payloads = bodies()
     proc = None
@@ -159,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         load(port, payloads, min(500, args.requests), args.concurrency)     # warm up
         result = load(port, payloads, args.requests, args.concurrency)
+        attacked = under_attack(port, payloads, args.attack) if args.attack else None
     finally:
         if proc is not None:
             proc.terminate()
@@ -170,7 +316,16 @@ def main(argv: list[str] | None = None) -> int:
           f"({'compiled' if rulekit.COMPILED else 'pure Python'})")
     for e in result.errors[:5]:
         print("error:", e)
-    return 1 if result.errors else 0
+    failed = bool(result.errors)
+    if attacked is not None:
+        plain, counts = attacked
+        print(f"under attack ({args.attack:g} s of heavy overlays and 600 half-sent requests; "
+              f"attacker's answers {dict(sorted(counts.items()))}):")
+        print(f"  plain scores: {plain.line()}")
+        for e in plain.errors[:5]:
+            print("  error:", e)
+        failed = failed or bool(plain.errors) or plain.requests == 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -138,10 +138,14 @@ KEY_OF: Final[tuple[int, ...]] = tuple(group_key(g.shape, g.first) if g.shape >=
 # probing the dict once per budget. A row is a tuple, replaced when it gains a budget:
 # tuples of ints and None leave the garbage collector's lists, lists never would (thousands
 # of rows it would walk at every full collection). Bounded: when full it is emptied
-# (refilling is cheap: the search below meets no dead ends).
+# (refilling is cheap: the search below meets no dead ends), by entries and by an estimate
+# of its bytes: rows of many-hun suits hold hundreds of parts (28k entries of a long run
+# measured ~55 MB), so entries alone would let it reach ~130 MB.
 _MEMO_LIMIT: Final = 1 << 16
+_MEMO_BYTES_LIMIT: Final = [48 << 20]      # a list: tests lower it
 _Row = tuple[tuple[SuitPart, ...] | None, ...]
 _MEMO: Final[dict[int, _Row]] = {}
+_MEMO_BYTES: Final[list[int]] = [0]        # the estimate of what `_MEMO` holds
 _EMPTY_PART: Final[tuple[SuitPart, ...]] = ((0, 0, 0, ()),)       # a suit with no tiles
 _POW5: Final = (1, 5, 25, 125, 625, 3125, 15625, 78125, 390625)
 _MAX_SUIT_TILES: Final = 14     # the most one suit holds in a hand (the tables stop there)
@@ -208,8 +212,10 @@ def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, .
     row = _MEMO.get(key)
     if row is None:
         row = (None,) * (top + 1)
-        if len(_MEMO) >= _MEMO_LIMIT:
+        if len(_MEMO) >= _MEMO_LIMIT or _MEMO_BYTES[0] >= _MEMO_BYTES_LIMIT[0]:
             _MEMO.clear()
+            _MEMO_BYTES[0] = 0
+        _MEMO_BYTES[0] += 200 + 8 * top        # the dict entry and the row
     else:
         hit = row[max_hun]
         if hit is not None:
@@ -220,7 +226,22 @@ def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, .
     if got is None:
         got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n, max_hun)
     _MEMO[key] = row[:max_hun] + (got,) + row[max_hun + 1:]
+    _MEMO_BYTES[0] += parts_bytes(got) + 8 * top      # the parts and the row's new copy
     return got
+
+
+def parts_bytes(parts: tuple[SuitPart, ...]) -> int:
+    """An estimate of the memory `parts` holds (CPython 64-bit): the tuple, each part's
+    4-tuple and its codes' tuple; parts shared with another row are counted again."""
+    total = 56 + 8 * len(parts)
+    for p in parts:
+        total += 152 + 8 * len(p[3])
+    return total
+
+
+def memo_size() -> tuple[int, int]:
+    """Entries of the suit-decomposition memo and the estimate of its bytes."""
+    return len(_MEMO), _MEMO_BYTES[0]
 
 
 def _narrowed(row: _Row, max_hun: int) -> tuple[SuitPart, ...] | None:

@@ -197,8 +197,15 @@ def build_parser() -> argparse.ArgumentParser:
                         ("--timeout", "seconds of scoring per request"),
                         ("--max-work", "steps one pattern of an inline ruleset may take "
                                      "(default and most: the library budget)"),
-                        ("--workers", "scoring threads")):
-        sv.add_argument(flag, type=float if flag == "--timeout" else int, help=help_)
+                        ("--threads", "scoring threads (named rulesets) per server process"),
+                        ("--workers", "server processes (uvicorn workers; default 1)"),
+                        ("--processes", "worker processes for inline overlays"),
+                        ("--read-timeout", "seconds for a request's headers, and for its body"),
+                        ("--max-connections", "open connections")):
+        sv.add_argument(flag, type=float if "timeout" in flag else int, help=help_)
+    sv.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                    help="a name clients reach this server by (repeatable; '*' any); "
+                         "loopback names and --host are allowed")
 
     sht = sub.add_parser("sheet", help="a ruleset as a printable HTML rule sheet")
     sht.add_argument("ruleset", help="a built-in name or a YAML path")

@@ -1,15 +1,18 @@
 """The Starlette application: routes, limits per request, errors as JSON, the static page.
 
-Scoring runs in a small thread pool with a wall-time limit per request, so the event loop
-keeps accepting and answering while a slow request is refused. (Python cannot stop a thread:
-inline overlays are held to the library's static work budget when they load, `dsl/walk.py and dsl/budget.py`;
-the time limit is the backstop.)
+Two paths, by trust. A request naming a built-in or served ruleset (cheap, and bounded by
+the library's static budget) is scored in a small thread pool, so per-request overhead stays
+low. A request carrying an inline overlay (`ruleset_yaml`, `/v1/validate`, `/rules?overlay=`)
+is compiled and scored in the overlay pool's worker processes (`pool.py`): it cannot hold the
+event loop's GIL, and at its deadline its worker is killed. Either way a batch checks the
+clock between documents, so no work goes on after its 503.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
@@ -27,7 +30,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from rulekit import jsonio
 from rulekit.serve import body, handlers, openapi, sheet
 from rulekit.serve.errors import ApiError
+from rulekit.serve.guard import Guard
 from rulekit.serve.limits import ServeConfig
+from rulekit.serve.pool import STARTUP_SECONDS, OverlayPool
 from rulekit.serve.registry import Registry
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -50,7 +55,8 @@ def _json(data: Any, status: int = 200) -> Response:
 
 
 def _error(err: ApiError) -> Response:
-    headers = {"Retry-After": "1"} if err.status == 503 else None
+    headers = ({"Retry-After": "1"} if err.status == 503
+               else {"Connection": "close"} if err.status == 408 else None)
     return Response(jsonio.dumps(err.body()), status_code=err.status, headers=headers,
                     media_type="application/json")
 
@@ -79,45 +85,78 @@ class _Headers:
 
 
 class _Api:
-    """The endpoints, sharing one registry, one set of limits and one scoring pool."""
+    """The endpoints, sharing one registry, one set of limits and the two scoring pools."""
 
     def __init__(self, config: ServeConfig) -> None:
         self.lim = config.limits
         self.reg = Registry(config)
-        self.pool = ThreadPoolExecutor(max_workers=self.lim.workers,
+        self.pool = ThreadPoolExecutor(max_workers=self.lim.threads,
                                        thread_name_prefix="rulekit-score")
+        # overlay jobs: each waits (in one of these threads) for a worker process
+        self.overlays = OverlayPool(config)
+        self.dispatch = ThreadPoolExecutor(max_workers=4 * self.lim.processes + 4,
+                                           thread_name_prefix="rulekit-overlay")
+
+    def deadline(self) -> float:
+        return time.monotonic() + self.lim.seconds
+
+    def _late(self) -> ApiError:
+        return ApiError(503, "body", f"scoring took longer than the {self.lim.seconds:g} s "
+                                     f"limit of one request")
 
     async def work(self, fn: Callable[[], Any]) -> Any:
-        """`fn` in the scoring pool, within the request's time limit."""
+        """`fn` in the scoring threads, within the request's time limit."""
         loop = asyncio.get_running_loop()
         try:
             return await asyncio.wait_for(loop.run_in_executor(self.pool, fn), self.lim.seconds)
         except asyncio.TimeoutError:
-            raise ApiError(503, "body", f"scoring took longer than the {self.lim.seconds:g} s "
-                                        f"limit of one request") from None
+            raise self._late() from None
         except RecursionError:
             raise ApiError(422, "body", "the request nests too deeply") from None
+
+    async def untrusted(self, job: dict[str, Any], key: str) -> Any:
+        """An overlay job in the overlay pool; the pool kills its worker at the deadline."""
+        loop = asyncio.get_running_loop()
+        deadline = self.deadline()
+        call = loop.run_in_executor(self.dispatch, self.overlays.run, job, deadline, key)
+        try:       # the pool keeps the deadline (a worker's start is not charged to it)
+            return await asyncio.wait_for(call, self.lim.seconds + STARTUP_SECONDS + 1.0)
+        except asyncio.TimeoutError:
+            raise self._late() from None
 
     async def json_body(self, request: Request) -> Any:
         return body.parse(await body.read(request, self.lim.body_bytes), self.lim.body_bytes)
 
-    async def score(self, request: Request) -> Any:
+    async def one(self, op: str, request: Request, fn: Callable[[Any], Any]) -> Any:
+        """A score, settle or waits request: by the overlay pool when it carries an overlay."""
         req = await self.json_body(request)
-        return await self.work(lambda: handlers.score(self.reg, req))
+        overlay = _overlay(req)
+        if overlay is not None:
+            return await self.untrusted({"op": op, "req": req}, overlay)
+        return await self.work(lambda: fn(req))
+
+    async def score(self, request: Request) -> Any:
+        return await self.one("score", request, lambda req: handlers.score(self.reg, req))
 
     async def settle(self, request: Request) -> Any:
-        req = await self.json_body(request)
-        return await self.work(lambda: handlers.settle(self.reg, req))
+        return await self.one("settle", request, lambda req: handlers.settle(self.reg, req))
 
     async def waits(self, request: Request) -> Any:
-        req = await self.json_body(request)
-        return await self.work(lambda: handlers.waits(self.reg, req))
+        return await self.one("waits", request, lambda req: handlers.waits(self.reg, req))
 
     async def batch(self, request: Request) -> Any:
         raw = await body.read(request, self.lim.body_bytes)
         docs, jsonl = body.documents(raw, self.lim.body_bytes, self.lim.batch)
         default = request.query_params.get("ruleset")
-        results = await self.work(lambda: handlers.batch(self.reg, docs, default))
+        overlay = next((o for o in map(_overlay, docs) if o is not None), None)
+        if overlay is not None:
+            plain = [d.body() if isinstance(d, ApiError) else d for d in docs]
+            results = await self.untrusted({"op": "batch", "docs": plain, "default": default,
+                                            "errors": [isinstance(d, ApiError) for d in docs]},
+                                           overlay)
+        else:
+            deadline = self.deadline()
+            results = await self.work(lambda: handlers.batch(self.reg, docs, default, deadline))
         if not jsonl:
             return results
         try:
@@ -141,7 +180,9 @@ class _Api:
             text = req.get("ruleset_yaml") if isinstance(req, dict) else None
         else:
             text = raw.decode("utf-8", errors="replace")
-        return await self.work(lambda: handlers.validate(self.reg, text))
+        if not isinstance(text, str):
+            return handlers.validate(self.reg, text)        # the 400, without a worker
+        return await self.untrusted({"op": "validate", "text": text}, text)
 
     async def rule_sheet(self, request: Request) -> Any:
         name = request.path_params["name"]
@@ -155,13 +196,22 @@ class _Api:
         text = request.query_params.get("overlay")
         if text is None:
             raise ApiError(400, "overlay", "give ?overlay=TEXT, or open /rules/NAME")
-
-        def render() -> str:
-            return sheet.render(self.reg.inline(text), "pasted overlay")
-        return HTMLResponse(await self.work(render))
+        return HTMLResponse(str(await self.untrusted({"op": "sheet", "text": text}, text)))
 
     async def health(self, request: Request) -> Any:
-        return {"ok": True, "rulesets": len(self.reg.entries), "inline_cached": self.reg.cached()}
+        """Cheap on purpose: it answers while every worker is busy."""
+        return {"ok": True, "rulesets": len(self.reg.entries),
+                "inline_cached": self.overlays.stats()["cached"],
+                "overlay_pool": self.overlays.stats()}
+
+
+def _overlay(req: Any) -> str | None:
+    """The overlay text a request carries (any non-null `ruleset_yaml`: a worker checks
+    it), or None for a request naming its ruleset."""
+    if isinstance(req, dict) and req.get("ruleset_yaml") is not None:
+        text = req["ruleset_yaml"]
+        return text if isinstance(text, str) else ""
+    return None
 
 
 def _endpoint(fn: Callable[[Request], Awaitable[Any]]) -> Handler:
@@ -208,8 +258,11 @@ def create_app(config: ServeConfig | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        api.overlays.warm()
         yield
         api.pool.shutdown(wait=False, cancel_futures=True)
+        api.overlays.close()
+        api.dispatch.shutdown(wait=False, cancel_futures=True)
 
     routes = [
         Route("/", _index),
@@ -227,7 +280,22 @@ def create_app(config: ServeConfig | None = None) -> Starlette:
         Route("/docs", docs),
         Mount("/static", StaticFiles(directory=static_dir()), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(_Headers)], lifespan=lifespan,
-                    exception_handlers={HTTPException: _http_error, Exception: _internal})
+    conf = config or ServeConfig()
+    app = _App(routes=routes, middleware=[Middleware(Guard, config=conf), Middleware(_Headers)],
+               lifespan=lifespan,
+               exception_handlers={HTTPException: _http_error, Exception: _internal})
     app.state.registry = api.reg
+    app.state.overlays = api.overlays
     return app
+
+
+class _App(Starlette):
+    """Starlette re-raises an error after its 500 is sent, for the server to log it with its
+    traceback; `_internal` has logged one line already, so it ends here (under attack, a
+    traceback per request is what kept a server busy writing its log)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:         # answered 500 (or the client is gone); logged by _internal
+            pass

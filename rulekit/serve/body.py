@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from rulekit import jsonio, limits
 from rulekit.serve.errors import ApiError
+from rulekit.serve.guard import BodyTimeout
 
 
 async def read(request: Request, limit: int) -> bytes:
@@ -21,11 +22,16 @@ async def read(request: Request, limit: int) -> bytes:
         raise ApiError(413, "body", f"the request body is larger than {limit} bytes")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise ApiError(413, "body", f"the request body is larger than {limit} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise ApiError(413, "body", f"the request body is larger than {limit} bytes")
+            chunks.append(chunk)
+    except BodyTimeout as exc:       # a half-sent body: 408, and the connection is closed
+        raise ApiError(408, "body", str(exc)) from None
+    except ClientDisconnect:         # nobody is left to answer: no traceback, no log line
+        raise ApiError(400, "body", "the client went away before sending its body") from None
     return b"".join(chunks)
 
 

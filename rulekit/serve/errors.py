@@ -2,8 +2,41 @@
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
 
 from rulekit.limits import excerpt
+
+# Directories an error text must not show (the install, the served folder): each is written
+# as what a client may know instead. Longest first, so a folder inside another wins.
+_HIDDEN: list[tuple[str, str]] = []
+
+
+def hide_paths(folder: Path, shown: str) -> None:
+    """Write `folder/` as `shown` in every error text from now on (`shown` may be "")."""
+    for form in {str(folder), str(folder.resolve())}:
+        if len(form) > 1 and (form + "/", shown) not in _HIDDEN:
+            _HIDDEN.append((form + "/", shown))
+    _HIDDEN.sort(key=lambda pair: -len(pair[0]))
+
+
+def scrub(text: str) -> str:
+    """`text` with every hidden folder replaced (`hide_paths`)."""
+    for folder, shown in _HIDDEN:
+        if folder in text:
+            text = text.replace(folder, shown)
+    return text
+
+
+def _hide_install() -> None:
+    from rulekit import resources
+    hide_paths(resources.rulesets_dir(), "rulesets/")
+    hide_paths(Path(__file__).resolve().parent.parent.parent, "")    # the package's parent
+    for prefix in {sys.prefix, sys.base_prefix, sys.exec_prefix}:
+        hide_paths(Path(prefix), "")
+
+
+_hide_install()
 
 
 class ApiError(Exception):
@@ -14,8 +47,8 @@ class ApiError(Exception):
         super().__init__(f"{field}: {message}")
         self.status = status
         self.field = field
-        self.message = excerpt(message, 2000)
-        self.problems = problems or []
+        self.message = excerpt(scrub(message), 2000)
+        self.problems = [scrub(p) for p in problems or []]
 
     def body(self) -> dict[str, object]:
         err: dict[str, object] = {"field": self.field, "message": self.message}

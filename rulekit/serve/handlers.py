@@ -5,6 +5,7 @@ Each takes the request's JSON object and returns the response's; library errors 
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Callable
 
 import rulekit
@@ -71,10 +72,15 @@ def waits(reg: Registry, req: Any) -> dict[str, Any]:
     return library_errors(run, "hand")
 
 
-def batch(reg: Registry, docs: list[Any], default: str | None) -> list[dict[str, Any]]:
-    """One result per document, in order; a bad document's result is its error."""
+def batch(reg: Registry, docs: list[Any], default: str | None,
+          deadline: float | None = None) -> list[dict[str, Any]]:
+    """One result per document, in order; a bad document's result is its error. The clock
+    is read between documents: past `deadline` the batch stops (503), nothing goes on."""
     out: list[dict[str, Any]] = []
     for doc in docs:
+        if deadline is not None and time.monotonic() > deadline:
+            raise ApiError(503, "body", f"the batch passed the time limit of one request "
+                                        f"after {len(out)} of {len(docs)} documents")
         try:
             if isinstance(doc, ApiError):
                 raise doc

@@ -138,12 +138,15 @@ def test_ruleset_names_never_reach_files(client: TestClient, name: str, status: 
 
 
 def test_inline_overlay_is_compiled_and_cached(client: TestClient) -> None:
-    reg = client.app.state.registry  # type: ignore[attr-defined]
-    before = reg.cached()
+    # compiled in the overlay pool's workers: the same text goes to the same worker
+    pool = client.app.state.overlays  # type: ignore[attr-defined]
+    client.get("/healthz")
+    before = pool.stats()["cached"]
     for _ in range(3):
         r = client.post("/v1/score", json={"ruleset_yaml": OVERLAY_MIN20, "hand": HAND})
         assert r.json()["win"] is False and r.json()["reason"] == "below_minimum"
-    assert reg.cached() == before + 1
+    assert pool.stats()["cached"] == before + 1
+    assert client.get("/healthz").json()["inline_cached"] == before + 1
 
 
 def test_inline_overlay_may_extend_a_served_ruleset(client: TestClient) -> None:

@@ -23,11 +23,11 @@ def test_core_cli_does_not_import_the_server() -> None:
 
 def test_flags_become_limits() -> None:
     args = build_parser().parse_args(["serve", "--max-body", "5000", "--max-ruleset", "700",
-                                      "--max-batch", "9", "--timeout", "0.5", "--workers", "2",
+                                      "--max-batch", "9", "--timeout", "0.5", "--threads", "2",
                                       "--max-work", "1000", "--rulesets", str(SERVED)])
     config = config_from(args)
     lim = config.limits
-    assert (lim.body_bytes, lim.ruleset_bytes, lim.batch, lim.seconds, lim.workers,
+    assert (lim.body_bytes, lim.ruleset_bytes, lim.batch, lim.seconds, lim.threads,
             lim.work) == (5000, 700, 9, 0.5, 2, 1000)
     assert config.rulesets_dir == SERVED
     assert args.host == "127.0.0.1"             # loopback unless told otherwise

@@ -1,0 +1,117 @@
+"""What the HTTP layer refuses before a request reaches an endpoint.
+
+- `Host` must be a name this server was told it has (421 otherwise): a page on another site
+  whose name is made to resolve to 127.0.0.1 (DNS rebinding) sends its own name as Host.
+- A state-changing request (POST and the rest) carrying an `Origin` must come from the
+  server's own origin (403 otherwise): a page elsewhere can POST `text/plain` to a local
+  server without asking first, but its browser always names the page's origin. Clients that
+  are not browsers send no Origin and are not affected.
+- A request body must arrive within `body_seconds` (408, and the connection is closed).
+
+All three are plain ASGI (cheap: a few header comparisons per request). The protocol-level
+guards (headers' deadline, connection cap) are `protocol.py`'s.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Iterable
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from rulekit import jsonio
+from rulekit.serve.errors import ApiError
+from rulekit.serve.limits import ServeConfig
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def host_name(value: str) -> str:
+    """The name part of a Host header or an origin's netloc, lower case, port dropped
+    (`[::1]:8000` → `::1`, `localhost:8000` → `localhost`)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for k, v in scope.get("headers", ()):
+        if k == name:
+            return str(v.decode("latin-1"))
+    return None
+
+
+def refusal(scope: Scope, allowed: Iterable[str]) -> ApiError | None:
+    """Why this request may not be served (Host, then Origin), or None."""
+    allowed = set(allowed)
+    host = _header(scope, b"host")
+    if host is not None and "*" not in allowed and host_name(host) not in allowed:
+        return ApiError(421, "host", "this server does not answer to that name (rulekit "
+                                     "serve --allow-host NAME adds one)")
+    if scope.get("method", "GET") in SAFE_METHODS:
+        return None
+    origin = _header(scope, b"origin")
+    if origin is not None:
+        netloc = urlsplit(origin).netloc.lower() if origin != "null" else ""
+        if not netloc or host is None or netloc != host.strip().lower():
+            return ApiError(403, "origin", "requests from pages on other sites are refused")
+    if _header(scope, b"sec-fetch-site") == "cross-site":
+        return ApiError(403, "origin", "requests from pages on other sites are refused")
+    return None
+
+
+async def send_error(send: Send, err: ApiError, close: bool = False) -> None:
+    headers = [(b"content-type", b"application/json")]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": err.status, "headers": headers})
+    await send({"type": "http.response.body", "body": jsonio.dumps(err.body()).encode()})
+
+
+class BodyTimeout(Exception):
+    """The request body did not arrive in time (answered 408 by `Guard`)."""
+
+
+class Guard:
+    """Host and Origin checks, and the body's deadline, around the whole application."""
+
+    def __init__(self, app: ASGIApp, config: ServeConfig) -> None:
+        self.app = app
+        self.allowed = frozenset(h.lower() for h in config.allowed_hosts)
+        self.body_seconds = config.limits.body_seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        err = refusal(scope, self.allowed)
+        if err is not None:
+            await send_error(send, err)
+            return
+        deadline = asyncio.get_running_loop().time() + self.body_seconds
+        whole = False            # the body has arrived: later receives wait for a disconnect
+        started = False
+
+        async def timed_receive() -> Message:
+            nonlocal whole
+            if whole:
+                return await receive()
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                message = await asyncio.wait_for(receive(), max(left, 0.001))
+            except asyncio.TimeoutError:
+                raise BodyTimeout(f"the request body did not arrive within "
+                                  f"{self.body_seconds:g} s") from None
+            whole = not message.get("more_body", False)
+            return message
+
+        async def noted_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+        try:
+            await self.app(scope, timed_receive, noted_send)
+        except BodyTimeout as exc:       # a reader other than body.read (which answers 408)
+            if not started:
+                await send_error(send, ApiError(408, "body", str(exc)), close=True)
