@@ -239,6 +239,14 @@ def parts_bytes(parts: tuple[SuitPart, ...]) -> int:
     return total
 
 
+def clear_memos() -> None:
+    """Forget every per-suit decomposition and reach this process has memoised (a cold
+    start, as a fresh process has: `scoring.score.forget` calls it, bench/worst.py times it)."""
+    _MEMO.clear()
+    _MEMO_BYTES[0] = 0
+    _suit_reach.cache_clear()
+
+
 def memo_size() -> tuple[int, int]:
     """Entries of the suit-decomposition memo and the estimate of its bytes."""
     return len(_MEMO), _MEMO_BYTES[0]

@@ -5,6 +5,7 @@ import threading
 import weakref
 from typing import Any, Final, Mapping
 
+from rulekit import arrange, facts
 from rulekit.algebra import Breakdown, Term, num
 from rulekit.arrange import Layout
 from rulekit.codes import NUM_KINDS, group_key
@@ -13,6 +14,7 @@ from rulekit.facts import (ContextFact, Facts, HandFact, HunFact, WinFact, decla
 from rulekit.hand import Hand
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.result import NOT_A_WINNING_SHAPE, ScoreResult
+from rulekit.scoring.result import clear_memos as clear_result_memos
 from rulekit.scoring.places import by_place, by_place_pays
 from rulekit.scoring.scorer import HandKey, Scorer
 from rulekit.scoring.search import NO_INDEX, State, WildDomain, search
@@ -47,6 +49,17 @@ def scorer_for(rs: Ruleset) -> Scorer:
 def scorers_kept() -> int:
     """How many Scorers this process holds (at most `SCORERS_KEPT`)."""
     return len(_SCORERS)
+
+
+def forget() -> None:
+    """Forget every memo the scoring path keeps in this process: the Scorers (their plans,
+    bounds, fans, results), per-suit decompositions and reach, group facts and result texts.
+    The next score is then as cold as a fresh process's first (bench/worst.py)."""
+    with _LOCK:
+        _SCORERS.clear()
+    arrange.clear_memos()
+    facts.clear_memos()
+    clear_result_memos()
 
 
 def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
