@@ -8,8 +8,12 @@ import pytest
 import yaml
 
 import rulekit
+from rulekit.resources import cases_dir
 
 DATA = Path(__file__).parent / "data"
+# The golden cases live once, in the package's case files (rulesets/cases/, what `rulekit test`
+# reads): the tests read them from there too.
+CASES = cases_dir()
 
 
 @pytest.fixture(scope="session")
@@ -17,10 +21,23 @@ def tianjin() -> rulekit.Ruleset:
     return rulekit.load_ruleset("tianjin")
 
 
-def load_cases(name: str) -> list[dict[str, Any]]:
-    with open(DATA / name, encoding="utf-8") as fh:
-        cases: list[dict[str, Any]] = yaml.safe_load(fh)
+def golden_cases(ruleset: str) -> list[dict[str, Any]]:
+    """The cases of rulesets/cases/RULESET.yaml (hand cases have `hand`, settle cases `settle`)."""
+    with open(CASES / f"{ruleset}.yaml", encoding="utf-8") as fh:
+        cases: list[dict[str, Any]] = yaml.safe_load(fh)["cases"]
     return cases
+
+
+def fan_table_cases() -> list[dict[str, Any]]:
+    """Seed 000's 番數演算法: the default's cases named `row N ...`, with N as `row`."""
+    return [dict(c, row=int(c["name"].split()[1])) for c in golden_cases("tianjin")
+            if c["name"].startswith("row ")]
+
+
+def reading_cases() -> list[dict[str, Any]]:
+    """The default's other hand cases: the readings of docs/rules.md."""
+    return [c for c in golden_cases("tianjin")
+            if "hand" in c and not c["name"].startswith("row ")]
 
 
 def check_expect(result: dict[str, Any], expect: dict[str, Any]) -> list[str]:
