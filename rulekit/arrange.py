@@ -15,7 +15,8 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Callable, Final, Iterable, Iterator, NamedTuple, Sequence
 
-from rulekit.codes import HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, group_key, key_shape
+from rulekit.codes import (HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, SUIT_BASES, group_key,
+                           key_shape)
 from rulekit.reach import packable, suit_reach
 from rulekit.shape import HON_WIN, NUM_WIN, fits
 
@@ -116,9 +117,9 @@ _NUMBERED_TEMPLATES = _templates(9, True)
 _HONOR_TEMPLATES = _templates(7, False)
 _NUMBERED_STEPS = _steps(_NUMBERED_TEMPLATES)
 _HONOR_STEPS = _steps(_HONOR_TEMPLATES)
-_CODE_OFFSET: Final = {0: 0, 9: 256, 18: 512, 27: 768}
+_CODE_OFFSET: Final = {base: 256 * i for i, base in enumerate(SUIT_BASES)}
 _GROUP_TABLE: dict[int, RawGroup] = {}
-for _base in (0, 9, 18, 27):
+for _base in SUIT_BASES:
     _GROUP_TABLE.update(_group_table(_base, _NUMBERED_TEMPLATES if _base < HONOR_START
                                      else _HONOR_TEMPLATES))
 _UNUSED = RawGroup(-1, -1, ())

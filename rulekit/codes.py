@@ -27,6 +27,7 @@ KONG: Final = 3
 
 # group keys: shape * KEY_STRIDE + first kind (first < KEY_STRIDE for every kind, flowers too)
 KEY_STRIDE: Final = 64
+KEY_LIMIT: Final = (KONG + 1) * KEY_STRIDE     # one past the largest group key
 
 
 def group_key(shape: int, first: int) -> int:

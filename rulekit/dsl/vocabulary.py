@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from rulekit.codes import DRAGON_START, HONOR_START, NUM_KINDS
 from rulekit.facts import Facts, rank, suit_name
 
 
@@ -121,10 +122,10 @@ FUNCTIONS: dict[str, Function] = {
                      "the arrangement's pair is that tile"),
     "suit": Function(("tile",), "suit", HAND, lambda f, t: suit_name(t), "a tile's suit"),
     "rank": Function(("tile",), "int", HAND, lambda f, t: rank(t), "a tile's rank"),
-    "is_honor": Function(("tile",), "bool", HAND, lambda f, t: 27 <= t < 34,
+    "is_honor": Function(("tile",), "bool", HAND, lambda f, t: HONOR_START <= t < NUM_KINDS,
                          "a wind or a dragon"),
-    "is_wind": Function(("tile",), "bool", HAND, lambda f, t: 27 <= t < 31, "東南西北"),
-    "is_dragon": Function(("tile",), "bool", HAND, lambda f, t: 31 <= t < 34, "中發白"),
+    "is_wind": Function(("tile",), "bool", HAND, lambda f, t: HONOR_START <= t < DRAGON_START, "東南西北"),
+    "is_dragon": Function(("tile",), "bool", HAND, lambda f, t: DRAGON_START <= t < NUM_KINDS, "中發白"),
     "is_hun": Function(("tile",), "bool", HAND, lambda f, t: t in f.hun.kinds,
                        "the tile is a hun kind"),
     "len": Function(("list:*",), "int", HAND, lambda f, xs: len(xs), "how many items"),

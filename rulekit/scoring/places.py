@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
-from rulekit.codes import HONOR_START, KEY_STRIDE, NUM_KINDS, PAIR, RUN
+from rulekit.codes import HONOR_START, NUM_KINDS, PAIR, RUN, group_key
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
 from rulekit.scoring.rests import Live, live_arrangements
 from rulekit.scoring.scorer import group_code
@@ -189,7 +189,7 @@ def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, l
         return min(cand.bound_all, sc.bound(s.fixed, free))
     if plan.queries is None:
         return min(cand.bound_all, sc.bound(s.fixed, cand.free1 | free))
-    own = plan.query_bit.get(g[0] * KEY_STRIDE + g[1], 0)
+    own = plan.query_bit.get(group_key(g[0], g[1]), 0)
     key = own << sc.width | free
     if whole:                         # then the bound depends on g only through `own`
         hit = cand.whole_of.get(key)
@@ -336,7 +336,7 @@ def read_place(s: State, place: Place) -> None:
     for rest_bits, rest_raw in rests:
         if place.bound <= s.best_fan:
             return
-        rest_keys = [x[0] * KEY_STRIDE + x[1] for x in rest_raw]
+        rest_keys = [group_key(x[0], x[1]) for x in rest_raw]
         rest_bits |= s.declared_bits
         plain: tuple[GroupFact, ...] | None = None
         indexes: dict[int, frozenset[int]] = {}
@@ -344,7 +344,7 @@ def read_place(s: State, place: Place) -> None:
             if kind_bound <= s.best_fan:
                 break                 # sorted: so are the kinds after it
             g = spots[0].group
-            gkey = g[0] * KEY_STRIDE + g[1]
+            gkey = group_key(g[0], g[1])
             proj: Any = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
             held1 = skeleton_level(s, proj, rest_raw + (g,), None, cand.cand_win, possible,
                                    cand.shared, cand.tag)
@@ -361,7 +361,7 @@ def read_place(s: State, place: Place) -> None:
                 groups = plain + (held_g,) + s.declared
                 f = Facts(groups, WinFact(win_tile, win_is_hun, sp.stands_for, held_g),
                           s.hand_fact, HunFact(s.hun_kinds, s.held_hun, raw), s.context,
-                          index_with(indexes, rest_keys, g[0] * KEY_STRIDE + g[1],
+                          index_with(indexes, rest_keys, group_key(g[0], g[1]),
                                      declared_keys))
                 f.held = held1
                 judge(s, level2, f, possible)
@@ -404,7 +404,7 @@ def spot_kinds(spots: list[Spot], query_bit: dict[int, int], by_bits: bool, widt
     bound first."""
     out: dict[int, tuple[float, int, int, list[Spot]]] = {}
     for i, sp in enumerate(spots):
-        own = query_bit.get(sp.group[0] * KEY_STRIDE + sp.group[1], 0)
+        own = query_bit.get(group_key(sp.group[0], sp.group[1]), 0)
         key = own << width | sp.free if by_bits else i
         hit = out.get(key)
         if hit is None:

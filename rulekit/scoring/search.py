@@ -14,7 +14,7 @@ from typing import Any, Final, Iterable, Iterator, Sequence
 from rulekit import arrange, limits
 from rulekit.algebra import Breakdown
 from rulekit.arrange import Layout, RawGroup
-from rulekit.codes import DRAGON_START, HONOR_START, KEY_STRIDE, NUM_KINDS, SUIT_BASES
+from rulekit.codes import DRAGON_START, HONOR_START, NUM_KINDS, SUIT_BASES, group_key
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.errors import RulesetError
 from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact,
@@ -126,9 +126,9 @@ def over_budget(rs: Ruleset, patterns: Sequence[CompiledPattern]) -> None:
 
 
 def skeleton_key(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
-    """The groups' keys (`codes.group_key`, spelled inline: this runs per arrangement),
+    """The groups' keys (`codes.group_key`),
     sorted: arrangements with equal keys judge alike at skeleton level."""
-    return tuple(sorted([g[0] * KEY_STRIDE + g[1] for g in raw]))
+    return tuple(sorted([group_key(g[0], g[1]) for g in raw]))
 
 
 def coded_key(codes: tuple[int, ...]) -> tuple[int, ...]:
@@ -285,7 +285,7 @@ def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...],
     if known is None:
         if s.sc.plan.by_level[1]:
             if index is None:
-                index = frozenset([g[0] * KEY_STRIDE + g[1] for g in raw]) | s.declared_keys
+                index = frozenset([group_key(g[0], g[1]) for g in raw]) | s.declared_keys
             known = judge_level1(s, plain_facts(raw) + s.declared, cand_win,
                                  HunFact(s.hun_kinds, s.held_hun, raw), index, possible)
         else:
