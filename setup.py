@@ -28,6 +28,7 @@ HOT_PATH = [
     "rulekit/algebra.py",
     "rulekit/dsl/compile.py",
     "rulekit/codes.py",
+    "rulekit/scoring/route.py",
     "rulekit/scoring/result.py",
     "rulekit/scoring/plan.py",
     "rulekit/scoring/explain.py",

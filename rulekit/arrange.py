@@ -18,6 +18,7 @@ from typing import Callable, Final, Iterable, Iterator, NamedTuple, Sequence
 from rulekit.codes import (HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, SUIT_BASES, group_key,
                            key_shape)
 from rulekit.reach import packable, suit_reach
+from rulekit.scoring.route import REACH_BY_RANK_HUN
 from rulekit.shape import HON_WIN, NUM_WIN, fits
 
 __all__ = ["HONOR_START", "KONG", "NUM_KINDS", "PAIR", "RUN", "SET"]   # re-exported
@@ -690,10 +691,6 @@ def rest_wins(layout: Layout, group: RawGroup) -> bool:
     return is_winning_shape(rest.counts, rest.hun, rest.need_melds, rest.need_pairs)
 
 
-# From this many hun a suit's reach is worked out rank by rank (`rulekit.reach`) rather than
-# read off its listed decompositions: with fewer, the list is short, and the scan that
-# follows lists them anyway (measured: by rank below this costs the dealt mix 5% more).
-REACH_BY_RANK_HUN: Final = 4
 
 
 @lru_cache(maxsize=1 << 15)

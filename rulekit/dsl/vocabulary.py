@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from rulekit.codes import DRAGON_START, HONOR_START, NUM_KINDS
+# the levels are named in codes.py and re-exported here, where the vocabulary uses them
+from rulekit.codes import ARRANGEMENT, DRAGON_START, HAND, HONOR_START, NUM_KINDS, READING, SKELETON
 from rulekit.facts import Facts, rank, suit_name
 
 
@@ -21,9 +22,6 @@ class Entry:
     dep: int
     doc: str
     size: int = 0       # for a list: the most items it can hold (the DSL's cost bound)
-
-
-HAND, SKELETON, ARRANGEMENT, READING = 0, 1, 2, 3
 
 
 # Top-level names: read straight off the Facts object.

@@ -20,25 +20,13 @@ from typing import Any, Iterator
 
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
-from rulekit.codes import HONOR_START, NUM_KINDS, PAIR, RUN, group_key
+from rulekit.codes import (ARRANGEMENT, HONOR_START, NUM_KINDS, PAIR, READING, RUN, SKELETON,
+                          group_key)
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
 from rulekit.scoring.rests import Live, live_arrangements
 from rulekit.scoring.scorer import group_code
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
-
-
-# The place-by-place search pays from this many hun on for a hand with several candidate
-# winning tiles (a 天和), and from PLACE_HUN on for any hand; below, the scan of
-# `search.search` costs less (its fixed cost per hand is lower: measured in
-# bench/score.py's per-hun tables).
-PLACE_HUN_HEAVENLY = 4
-PLACE_HUN = 6
-
-
-def by_place_pays(hun: int, candidates: int) -> bool:
-    """Should a hand with this many hun and candidate winning tiles be searched by place?"""
-    return hun >= PLACE_HUN or (candidates > 1 and hun >= PLACE_HUN_HEAVENLY)
 
 
 class Spot:
@@ -73,7 +61,7 @@ class Cand:
         self.shared = shared
         self.tag = tag
         self.bound_all = bound_all
-        self.free1 = possible & s.sc.plan.level_masks[1]
+        self.free1 = possible & s.sc.plan.level_masks[SKELETON]
         # by queried-key bits: the mask of skeleton-level patterns that hold; by a spot's
         # own key bit: the distinct such masks over the whole hand's reach; by that bit and
         # the spot's free patterns (own << mask width | free): its bound from them
@@ -110,7 +98,7 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     """
     plan = s.sc.plan
     keys = plan.query_keys if plan.queries is not None else ()
-    whole = arrange.skeleton_reach(s.layout, keys) if plan.by_level[1] else frozenset([0])
+    whole = arrange.skeleton_reach(s.layout, keys) if plan.by_level[SKELETON] else frozenset([0])
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
     queue: list[tuple[float, int, int, Place]] = []
@@ -149,7 +137,7 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]]
     sc = s.sc
     plan = sc.plan
     possible, win_tile = cand.possible, cand.win_tile
-    free23 = possible & (plan.level_masks[2] | plan.level_masks[3]) & ~plan.gated
+    free23 = possible & (plan.level_masks[ARRANGEMENT] | plan.level_masks[READING]) & ~plan.gated
     by_rest: dict[int, list[Spot]] = {}
     for g, stands, rkey, code in groups:
         free = free23 | (sc.group_allows(g, win_tile, stands, cand.win_is_hun, code)
@@ -185,7 +173,7 @@ def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, l
     bounded."""
     sc = s.sc
     plan = sc.plan
-    if not plan.by_level[1]:
+    if not plan.by_level[SKELETON]:
         return min(cand.bound_all, sc.bound(s.fixed, free))
     if plan.queries is None:
         return min(cand.bound_all, sc.bound(s.fixed, cand.free1 | free))

@@ -11,9 +11,10 @@ from __future__ import annotations
 import threading
 from typing import Any, Final
 
-from rulekit.algebra import EXACT_BOUND_PATTERNS, Breakdown, num
+from rulekit.algebra import Breakdown, num
+from rulekit.scoring.route import DENSE_FANS, EXACT_BOUND_PATTERNS
 from rulekit.arrange import RawGroup
-from rulekit.codes import NUM_KINDS
+from rulekit.codes import NUM_KINDS, READING, SKELETON
 from rulekit.facts import Facts, group_fact
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.explain import Totals, totals
@@ -42,9 +43,6 @@ Their keys are finite but large (a group, a winning tile and what it stands for,
 server that runs for weeks, or a client sending crafted hands, must not grow them without
 end. A memo this size costs a few MB; a dealt hand adds a handful of entries at most."""
 
-DENSE_FANS: Final = 16
-"""Up to this many mask bits, fans live in a list indexed by the valued bits (2**16 slots at
-most, filled lazily); with more, in a dict keyed by them."""
 
 
 def group_code(g: RawGroup) -> int:
@@ -198,8 +196,8 @@ class Scorer:
                 for i, p in enumerate(plan.by_level[level]):
                     if possible(p, known, most):
                         can |= bits[i]
-            free12 = can & ~plan.level_masks[1]
-            free3 = can & plan.level_masks[3]
+            free12 = can & ~plan.level_masks[SKELETON]
+            free3 = can & plan.level_masks[READING]
             hit = self.limit_memo[key] = (can, free12, free3, self.bound(fixed, can))
         return hit
 

@@ -14,19 +14,15 @@ from typing import Any, Final, Iterable, Iterator, Sequence
 from rulekit import arrange, limits
 from rulekit.algebra import Breakdown
 from rulekit.arrange import Layout, RawGroup
-from rulekit.codes import DRAGON_START, HONOR_START, NUM_KINDS, SUIT_BASES, group_key
+from rulekit.codes import (DRAGON_START, HONOR_START, NUM_KINDS, SKELETON, SUIT_BASES,
+                           group_key)
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.errors import RulesetError
 from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact,
                            group_fact, plain_facts, win_places)
 from rulekit.ruleset.model import Ruleset
+from rulekit.scoring.route import TIGHT_BOUND_HUN
 from rulekit.scoring.scorer import Judged, Scorer
-
-# From this many hun on, the search first works out which skeleton-level patterns any
-# arrangement can make true (`held1_options`), and which groups can hold the winning tile
-# (`win_group_checked`): tight bounds that pay once arrangements are many, and cost more
-# than they save below (measured).
-TIGHT_BOUND_HUN = 3
 
 Projections = dict[Any, Judged]
 NO_INDEX: Final[frozenset[int]] = frozenset()     # the index of facts without groups
@@ -283,7 +279,7 @@ def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...],
     key = proj if tag is None else tag << len(s.sc.plan.query_keys) | proj
     known = shared.get(key)
     if known is None:
-        if s.sc.plan.by_level[1]:
+        if s.sc.plan.by_level[SKELETON]:
             if index is None:
                 index = frozenset([group_key(g[0], g[1]) for g in raw]) | s.declared_keys
             known = judge_level1(s, plain_facts(raw) + s.declared, cand_win,
@@ -300,7 +296,7 @@ def judge_level1(s: State, groups: tuple[GroupFact, ...], cand_win: WinFact,
     hold so far (the hand-level ones too)."""
     f1 = Facts(groups, cand_win, s.hand_fact, hun_fact, s.context, index)
     f1.held = s.fixed
-    return judge(s, s.sc.plan.by_level[1], f1, possible)
+    return judge(s, s.sc.plan.by_level[SKELETON], f1, possible)
 
 
 def level1_at(s: State, bits: int, cand_win: WinFact, hun_fact: HunFact,
@@ -327,7 +323,7 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
     Empty when the hand has no winning arrangement at all.
     """
     plan = s.sc.plan
-    if not plan.by_level[1]:
+    if not plan.by_level[SKELETON]:
         return (s.fixed,)
     if plan.queries is None:
         return None
@@ -357,7 +353,7 @@ def candidate(s: State, win_tile: int) -> Candidate:
         checked, first = win_group_checked(s, win_tile, possible)
         if checked != possible:
             possible = checked
-            free12 = possible & ~sc.plan.level_masks[1]
+            free12 = possible & ~sc.plan.level_masks[SKELETON]
             free3 &= possible
             bound_all = sc.bound(s.fixed, possible)
     shared_level1, tag = projections(s, cand_win, possible)
