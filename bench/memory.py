@@ -6,8 +6,9 @@
 
 Issue 18: the scorer cache kept every ruleset ever scored (5,000 overlays took a server from
 114 to 533 MB) and the suit memo grew by entries only. Each run samples the RSS of the
-process tree (a server's overlay workers included) a few times a second and prints the
-curve in ten steps. Inputs are distinct: a seeded corpus (`rulekit corpus`), and overlays
+process tree (a server's overlay workers included; pages the forked workers share count once
+per process, so the tree's figure overstates) a few times a second and prints the curve in
+ten steps. Inputs are distinct: a seeded corpus (`rulekit corpus`), and overlays
 that differ in their text. Only 127.0.0.1 is contacted; every run is bounded by its count.
 """
 from __future__ import annotations
@@ -31,6 +32,11 @@ PAGE = os.sysconf("SC_PAGE_SIZE")
 
 def tree_rss(root: int) -> int:
     """RSS in bytes of `root` and every process below it (Linux /proc)."""
+    return sum(rss for _, rss in tree(root))
+
+
+def tree(root: int) -> list[tuple[int, int]]:
+    """(pid, RSS bytes) of `root` and every process below it."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -42,16 +48,16 @@ def tree_rss(root: int) -> int:
             continue
         ppid = int(stat[stat.rfind(b")") + 2:].split()[1])
         children.setdefault(ppid, []).append(int(entry))
-    total, todo = 0, [root]
+    out, todo = [], [root]
     while todo:
         pid = todo.pop()
         try:
             with open(f"/proc/{pid}/statm", "rb") as f:
-                total += int(f.read().split()[1]) * PAGE
+                out.append((pid, int(f.read().split()[1]) * PAGE))
         except (OSError, ValueError, IndexError):
             pass
         todo += children.get(pid, [])
-    return total
+    return out
 
 
 class Sampler:
@@ -157,6 +163,9 @@ def serve_run(requests: int, seed: int) -> bool:
         sampler = Sampler(proc.pid, lambda: count[0])
         errors = send(port, docs, count)
         samples = sampler.finish()
+        # the server first, then its forkserver and overlay workers
+        print("serve: each process at the end: " + ", ".join(
+            f"{rss / 2**20:.1f} MB" for _, rss in tree(proc.pid)))
     finally:
         proc.terminate()
         proc.wait(timeout=20)

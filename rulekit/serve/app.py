@@ -142,7 +142,9 @@ class _Api:
         return await self.one("settle", request, lambda req: handlers.settle(self.reg, req))
 
     async def waits(self, request: Request) -> Any:
-        return await self.one("waits", request, lambda req: handlers.waits(self.reg, req))
+        deadline = self.deadline()
+        return await self.one("waits", request,
+                              lambda req: handlers.waits(self.reg, req, deadline))
 
     async def batch(self, request: Request) -> Any:
         raw = await body.read(request, self.lim.body_bytes)

@@ -53,8 +53,9 @@ def settle(reg: Registry, req: Any) -> dict[str, Any]:
     return library_errors(lambda: rulekit.settle(doc, rs).to_dict(), "settle")
 
 
-def waits(reg: Registry, req: Any) -> dict[str, Any]:
-    """`{"ruleset" | "ruleset_yaml", "hand": {...13 tiles...}}` → each waited tile's score."""
+def waits(reg: Registry, req: Any, deadline: float | None = None) -> dict[str, Any]:
+    """`{"ruleset" | "ruleset_yaml", "hand": {...13 tiles...}}` → each waited tile's score
+    (the clock is read between tiles, as a batch reads it between documents)."""
     req = _object(req, "body")
     rs = reg.pick(req)
     doc = _object(req.get("hand"), "hand")
@@ -62,6 +63,8 @@ def waits(reg: Registry, req: Any) -> dict[str, Any]:
     def run() -> dict[str, Any]:
         out = []
         for item in rulekit.waits({k: v for k, v in doc.items() if k != "win_tile"}, rs):
+            if deadline is not None and time.monotonic() > deadline:
+                raise ApiError(503, "body", "the waits passed the time limit of one request")
             tile = item if isinstance(item, str) else str(getattr(item, "tile", item))
             result = rulekit.score({**doc, "win_tile": tile}, rs)
             out.append({"tile": tile, "win": result.win, "total_fan": result.total_fan,

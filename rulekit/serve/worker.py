@@ -45,7 +45,7 @@ def run_job(reg: Registry, job: dict[str, Any]) -> Any:
     if op == "settle":
         return handlers.settle(reg, job["req"])
     if op == "waits":
-        return handlers.waits(reg, job["req"])
+        return handlers.waits(reg, job["req"], deadline)
     if op == "batch":       # a line that was not JSON comes back as its error, in place
         docs = [ApiError(400, d["error"]["field"], d["error"]["message"]) if bad else d
                 for d, bad in zip(job["docs"], job["errors"])]

@@ -107,6 +107,18 @@ def test_a_batch_reads_the_clock_between_documents(monkeypatch: pytest.MonkeyPat
     assert len(handlers.batch(reg, docs, None)) == 10     # no deadline: every document
 
 
+def test_waits_read_the_clock_between_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    reg = Registry(ServeConfig())
+    req = {"hand": {"indicator": "7p", "hand": "46m123456789s22z"}}
+    full = handlers.waits(reg, req)["waits"]
+    assert [w["tile"] for w in full if w["win"]] == ["5m", "7p", "8p"]
+    ticks = iter(range(100))
+    monkeypatch.setattr(handlers.time, "monotonic", lambda: float(next(ticks)))
+    with pytest.raises(ApiError) as late:
+        handlers.waits(reg, req, deadline=0.5)            # the clock reads 0, then 1
+    assert late.value.status == 503 and "time limit" in late.value.message
+
+
 def test_a_batch_of_many_distinct_overlays_is_cut_at_the_deadline() -> None:
     client = make_client(seconds=0.5, processes=1)
     docs = [{"ruleset_yaml": f"extends: tianjin\nname: t{i}\nwin:\n  minimum: {i}\n",
