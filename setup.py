@@ -29,6 +29,7 @@ HOT_PATH = [
     "rulekit/dsl/compile.py",
     "rulekit/codes.py",
     "rulekit/scoring/route.py",
+    "rulekit/scoring/keys.py",
     "rulekit/scoring/result.py",
     "rulekit/scoring/plan.py",
     "rulekit/scoring/explain.py",

@@ -3,8 +3,8 @@
 The pipeline is the same for every ruleset; all that is Tianjin lives in the ruleset's data.
 One module per stage, in the order a hand flows through them (docs/design.md):
 `route` (every threshold that picks a search path, with the measurement that set it),
-`plan` (which patterns count and at which level, what their needs rule out), `scorer` (a
-ruleset's caches), `score` (a hand in, a result out), `search` (the shared judging and the
+`plan` (which patterns count and at which level, what their needs rule out), `keys` (every
+memo key's layout), `scorer` (a ruleset's caches), `score` (a hand in, a result out), `search` (the shared judging and the
 scan), `places` (the place search), `rests` (a place's live arrangements), `explain`
 (totals in words), `result` (what a score returns).
 

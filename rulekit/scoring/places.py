@@ -20,11 +20,11 @@ from typing import Any, Iterator
 
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
-from rulekit.codes import (ARRANGEMENT, HONOR_START, NUM_KINDS, PAIR, READING, RUN, SKELETON,
+from rulekit.codes import (ARRANGEMENT, HONOR_START, NUM_KINDS, READING, RUN, SKELETON,
                           group_key)
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
 from rulekit.scoring.rests import Live, live_arrangements
-from rulekit.scoring.scorer import group_code
+from rulekit.scoring.keys import group_code, rest_code, spot_kind
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
 
@@ -153,16 +153,6 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]]
             for spots in by_rest.values()]
 
 
-def rest_code(g: RawGroup) -> int:
-    """The rest that taking `g` out of the hand leaves, as one int: the hand less `g`'s
-    real tiles, its hun less `g`'s, and one pair or one meld fewer to form
-    (`arrange.rest_layout`)."""
-    code = 0
-    for k in arrange.real_kinds(g):                    # ascending; digits from 1, so lengths differ
-        code = code * (NUM_KINDS + 1) + k + 1
-    return (code * 8 + len(g.fills)) * 2 + int(g.shape == PAIR)
-
-
 def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, list[int]],
                reach: frozenset[int], whole: bool) -> float:
     """The best fan of a reading with the winning tile in `g` and the queried keys of one
@@ -178,7 +168,7 @@ def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, l
     if plan.queries is None:
         return min(cand.bound_all, sc.bound(s.fixed, cand.free1 | free))
     own = plan.query_bit.get(group_key(g[0], g[1]), 0)
-    key = own << sc.width | free
+    key = spot_kind(own, free, sc.width)
     if whole:                         # then the bound depends on g only through `own`
         hit = cand.whole_of.get(key)
         if hit is not None:
@@ -393,7 +383,7 @@ def spot_kinds(spots: list[Spot], query_bit: dict[int, int], by_bits: bool, widt
     out: dict[int, tuple[float, int, int, list[Spot]]] = {}
     for i, sp in enumerate(spots):
         own = query_bit.get(group_key(sp.group[0], sp.group[1]), 0)
-        key = own << width | sp.free if by_bits else i
+        key = spot_kind(own, sp.free, width) if by_bits else i
         hit = out.get(key)
         if hit is None:
             out[key] = (sp.bound, own, sp.free, [sp])

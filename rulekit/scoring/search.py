@@ -21,6 +21,7 @@ from rulekit.errors import RulesetError
 from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact,
                            group_fact, plain_facts, win_places)
 from rulekit.ruleset.model import Ruleset
+from rulekit.scoring.keys import tagged
 from rulekit.scoring.route import TIGHT_BOUND_HUN
 from rulekit.scoring.scorer import Judged, Scorer
 
@@ -276,7 +277,7 @@ def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...],
     with the same projection (and, tagged, by every hand that agrees on what they read).
     `index` is the skeleton's (`Facts.index`), or None to build it only if judged."""
     # tagged, the projection is bits of the queried keys: the tag goes above them
-    key = proj if tag is None else tag << len(s.sc.plan.query_keys) | proj
+    key = proj if tag is None else tagged(tag, proj, len(s.sc.plan.query_keys))
     known = shared.get(key)
     if known is None:
         if s.sc.plan.by_level[SKELETON]:
@@ -305,7 +306,7 @@ def level1_at(s: State, bits: int, cand_win: WinFact, hun_fact: HunFact,
     `plan.query_keys`, declared melds included): shape queries are all they read of a
     skeleton, so the declared melds and the queried keys stand in for its groups."""
     keys = s.sc.plan.query_keys
-    proj: Any = bits if tag is None else tag << len(keys) | bits
+    proj: Any = bits if tag is None else tagged(tag, bits, len(keys))
     known = shared.get(proj)
     if known is None:
         index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys
