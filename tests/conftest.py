@@ -4,13 +4,31 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import os
+
 import pytest
 import yaml
+from hypothesis import settings
 
 import rulekit
 from rulekit.resources import cases_dir
 
 DATA = Path(__file__).parent / "data"
+
+# Hypothesis profiles: `ci` runs every property test with the example counts written at it
+# (.ci/run sets HYPOTHESIS_PROFILE=ci; so does any environment with CI set); `dev`, the
+# default elsewhere, runs a fifth of them (at least 10) for a quick loop while editing. Tests
+# give their counts as `examples(n)`, which reads the profile.
+settings.register_profile("ci", deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None, max_examples=20)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+settings.load_profile(PROFILE)
+
+
+def examples(n: int) -> int:
+    """A property test's example count under the loaded profile: `n` under `ci`, a fifth of
+    it (at least 10) under `dev`."""
+    return n if PROFILE == "ci" else max(10, n // 5)
 # The golden cases live once, in the package's case files (rulesets/cases/, what `rulekit test`
 # reads): the tests read them from there too.
 CASES = cases_dir()
