@@ -35,6 +35,7 @@ HOT_PATH = [
     "rulekit/scoring/explain.py",
     "rulekit/scoring/scorer.py",
     "rulekit/scoring/search.py",
+    "rulekit/scoring/scan.py",
     "rulekit/scoring/places.py",
     "rulekit/scoring/rests.py",
     "rulekit/scoring/score.py",

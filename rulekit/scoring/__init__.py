@@ -5,8 +5,9 @@ One module per stage, in the order a hand flows through them (docs/design.md):
 `route` (every threshold that picks a search path, with the measurement that set it),
 `plan` (which patterns count and at which level, what their needs rule out), `keys` (every
 memo key's layout), `scorer` (a ruleset's caches), `score` (a hand in, a result out),
-`search` (the shared judging and the scan), `places` (the place search), `rests` (a place's
-live arrangements), `explain` (totals in words), `result` (what a score returns).
+`search` (the judging both paths share), `scan` (arrangements one by one), `places` (the
+place search), `rests` (a place's live arrangements), `explain` (totals in words), `result`
+(what a score returns).
 
 The names below are imported on first use (PEP 562), so that a module the scorer stands on
 (`arrange`, `algebra`) can read `scoring.route` without importing the whole scorer first.

@@ -1,14 +1,14 @@
 """Every memo key of the scorer, laid out once: each is one int (ints hash fast, and the
 garbage collector never walks them), packed here and nowhere else.
 
-| key | memo | layout |
-| --- | --- | --- |
-| `bound_key` | `Scorer.bounds` | held valued bits, then the free ones above `width` |
-| `limits_key` | `Scorer.limit_memo` | hand-level mask, winning tile (8 bits), hun held (8 bits), hun winning tile (1 bit) |
-| `tagged` | shared skeleton-level results | the hand's tag (`Scorer.level1_tag`) above the queried keys' bits |
-| `spot_kind` | `places` spot kinds and whole-hand bounds | a spot's own key bit above `width`, its free patterns below |
-| `group_code` | `Scorer.allows` | what a need can tell of a group: hun count, shape, first kind, flags |
-| `rest_code` | `places` (places by rest) | the real kinds, hun and shape class a group takes out of the hand |
+- `bound_key` (`Scorer.bounds`): the held valued bits, the free ones above `width`;
+- `limits_key` (`Scorer.limit_memo`): the hand-level mask, winning tile (8 bits), hun held
+  (8 bits), whether the winning tile is a hun (1 bit);
+- `tagged` (shared skeleton-level results): the hand's tag above the queried keys' bits;
+- `spot_kind` (the place search's spot kinds and whole-hand bounds): a spot's own key bit
+  above `width`, its free patterns below;
+- `group_code` (`Scorer.allows`): what a need can tell of a group;
+- `rest_code` (places by rest): the real kinds, hun and shape class a group takes out.
 """
 from __future__ import annotations
 

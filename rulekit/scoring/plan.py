@@ -47,7 +47,7 @@ class Plan:
     queries: frozenset[int] | None
     query_keys: tuple[int, ...] = ()        # the same, sorted: bit i of a reach is key i
     # reading-level patterns with a need on the winning tile's group: which group can hold
-    # the winning tile decides whether they can hold at all (`search.win_group_checked`)
+    # the winning tile decides whether they can hold at all (`scan.win_group_checked`)
     win_gated: tuple[CompiledPattern, ...] = ()
     gated: int = 0                    # the same, as a mask
     # getters for the hand-level facts skeleton-level patterns read, when those are all they

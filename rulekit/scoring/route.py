@@ -11,8 +11,8 @@ from typing import Final
 
 TIGHT_BOUND_HUN: Final = 3
 """From this many hun the scan first works out which skeleton-level patterns any arrangement
-can make true (`search.held1_options`) and which groups can hold the winning tile
-(`search.win_group_checked`): tight bounds that pay once arrangements are many. Below 3 hun
+can make true (`scan.held1_options`) and which groups can hold the winning tile
+(`scan.win_group_checked`): tight bounds that pay once arrangements are many. Below 3 hun
 both cost more than they save (bench/score.py per-hun table, measured when introduced)."""
 
 PLACE_HUN: Final = 6

@@ -18,7 +18,8 @@ from rulekit.scoring.result import clear_memos as clear_result_memos
 from rulekit.scoring.places import by_place
 from rulekit.scoring.route import by_place_pays
 from rulekit.scoring.scorer import HandKey, Scorer
-from rulekit.scoring.search import NO_INDEX, State, WildDomain, search
+from rulekit.scoring.scan import search
+from rulekit.scoring.search import NO_INDEX, State, WildDomain
 
 # one Scorer per Ruleset, by identity, for the last SCORERS_KEPT rulesets scored. (A weak
 # reference cannot free them: the Scorer holds its ruleset, so an entry kept every ruleset
