@@ -214,7 +214,9 @@ def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, .
     row = _MEMO.get(key)
     if row is None:
         row = (None,) * (top + 1)
-        if len(_MEMO) >= _MEMO_LIMIT or _MEMO_BYTES[0] >= _MEMO_BYTES_LIMIT[0]:
+        if not _MEMO:                          # emptied elsewhere (a test clears it)
+            _MEMO_BYTES[0] = 0
+        elif len(_MEMO) >= _MEMO_LIMIT or _MEMO_BYTES[0] >= _MEMO_BYTES_LIMIT[0]:
             _MEMO.clear()
             _MEMO_BYTES[0] = 0
         _MEMO_BYTES[0] += 200 + 8 * top        # the dict entry and the row

@@ -7,6 +7,7 @@
   server without asking first, but its browser always names the page's origin. Clients that
   are not browsers send no Origin and are not affected.
 - A request body must arrive within `body_seconds` (408, and the connection is closed).
+- A WebSocket handshake is held to the Host and Origin checks as a POST is (refused 403).
 
 All three are plain ASGI (cheap: a few header comparisons per request). The protocol-level
 guards (headers' deadline, connection cap) are `protocol.py`'s.
@@ -43,13 +44,15 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 
 def refusal(scope: Scope, allowed: Iterable[str]) -> ApiError | None:
-    """Why this request may not be served (Host, then Origin), or None."""
+    """Why this request may not be served (Host, then Origin), or None. A WebSocket
+    handshake is checked as a state-changing request: a page elsewhere may open one to any
+    server (browsers send its Origin, and no preflight)."""
     allowed = set(allowed)
     host = _header(scope, b"host")
     if host is not None and "*" not in allowed and host_name(host) not in allowed:
         return ApiError(421, "host", "this server does not answer to that name (rulekit "
                                      "serve --allow-host NAME adds one)")
-    if scope.get("method", "GET") in SAFE_METHODS:
+    if scope["type"] == "http" and scope.get("method", "GET") in SAFE_METHODS:
         return None
     origin = _header(scope, b"origin")
     if origin is not None:
@@ -82,6 +85,10 @@ class Guard:
         self.body_seconds = config.limits.body_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            if refusal(scope, self.allowed) is not None:
+                await send({"type": "websocket.close", "code": 1008})    # a 403 handshake
+                return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

@@ -41,7 +41,8 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 class ServeConfig:
     limits: ServeLimits = ServeLimits()
     rulesets_dir: Path | None = None       # `--rulesets DIR`: more rulesets served by name
-    # the names a request's Host may give (port aside; "*" allows any): loopback by default,
-    # and `rulekit serve` adds --host and each --allow-host (main.py). A name not listed is
-    # a 421: a page elsewhere whose name resolves to this server (DNS rebinding) gets nothing
-    allowed_hosts: tuple[str, ...] = LOOPBACK
+    # the names a request's Host may give (port aside; "*" allows any). A name not listed is
+    # a 421: a page elsewhere whose name resolves to this server (DNS rebinding) gets
+    # nothing. `rulekit serve` sets loopback, --host and each --allow-host (main.py); an
+    # application made in process also answers Starlette's TestClient ("testserver")
+    allowed_hosts: tuple[str, ...] = (*LOOPBACK, "testserver")

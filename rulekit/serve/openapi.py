@@ -22,7 +22,7 @@ _HAND_EXAMPLE = {"ruleset": "tianjin",
 
 
 def _post(summary: str, request: dict[str, Any], example: Any, ok: str,
-          codes: str = "400 413 422 503") -> dict[str, Any]:
+          codes: str = "400 403 408 413 421 422 503") -> dict[str, Any]:
     responses: dict[str, Any] = {"200": {"description": ok}}
     for code in codes.split():
         responses[code] = {"description": "refused", "content": {"application/json": {
@@ -68,7 +68,7 @@ def document(lim: ServeLimits) -> dict[str, Any]:
                                   {"type": "object", "properties": {
                                       "ruleset_yaml": _RULESET["ruleset_yaml"]}},
                                   {"ruleset_yaml": "extends: tianjin\nwin:\n  minimum: 2\n"},
-                                  "{ok, problems: [{line, message}]}", "400 413"),
+                                  "{ok, problems: [{line, message}]}", "400 403 408 413 421 503"),
             "/v1/rulesets": {"get": {"summary": "The rulesets served, by name",
                                      "responses": {"200": {"description": "names"}}}},
             "/v1/rulesets/{name}": {"get": {

@@ -105,6 +105,11 @@ class Registry:
                 self._inline.popitem(last=False)
         return rs
 
+    def forget_inline(self) -> None:
+        """Drop every compiled overlay (a worker's warm-up leaves none behind)."""
+        with self._lock:
+            self._inline.clear()
+
     def cached(self) -> int:
         with self._lock:
             return len(self._inline)

@@ -13,15 +13,13 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from rulekit.serve.app import create_app
-from rulekit.serve.limits import LOOPBACK, ServeConfig, ServeLimits
+from rulekit.serve.limits import ServeConfig, ServeLimits
 
 HAND = {"indicator": "7p", "hand": "46m123456789s22z", "win_tile": "5m"}
 
 
 def make_client(rulesets_dir: Path | None = None, **limits: object) -> TestClient:
-    """An in-process client; its requests' Host is "testserver", allowed here."""
-    config = ServeConfig(limits=ServeLimits(**limits), rulesets_dir=rulesets_dir,  # type: ignore[arg-type]
-                         allowed_hosts=(*LOOPBACK, "testserver"))
+    config = ServeConfig(limits=ServeLimits(**limits), rulesets_dir=rulesets_dir)  # type: ignore[arg-type]
     return TestClient(create_app(config), raise_server_exceptions=False)
 
 
