@@ -24,7 +24,6 @@ When it is used (and nothing else is trusted):
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
