@@ -19,7 +19,7 @@ from typing import Any
 import rulekit
 from rulekit import limits
 from rulekit.ruleset import resolve
-from rulekit.scoring import places, scorer, search
+from rulekit.scoring import places, scan, scorer, search
 
 
 def heavy_hands(n: int, seed: int) -> list[dict[str, Any]]:
@@ -55,7 +55,7 @@ def main() -> None:
         peak[0] = max(peak[0], s.steps)
         return held
 
-    for module in (search, scorer, places):        # every caller's own reference
+    for module in (search, scan, scorer, places):  # every caller's own reference
         if hasattr(module, "judge"):
             setattr(module, "judge", counting)
     docs = heavy_hands(4 if args.quick else args.hands, args.seed)

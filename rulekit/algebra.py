@@ -10,9 +10,7 @@ from itertools import combinations as subsets
 from typing import Iterable
 
 
-# free patterns up to which upper_bound tries every subset (2**12 = 4,096 fan() calls);
-# beyond it, loose_bound: a bound that prunes less but costs no more than one fan()
-EXACT_BOUND_PATTERNS = 12
+from rulekit.scoring.route import EXACT_BOUND_PATTERNS   # upper_bound's subsets, then loose_bound
 
 
 def num(x: float) -> int | float:

@@ -15,8 +15,10 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Callable, Final, Iterable, Iterator, NamedTuple, Sequence
 
-from rulekit.codes import HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, group_key, key_shape
+from rulekit.codes import (HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, SUIT_BASES, group_key,
+                           key_shape)
 from rulekit.reach import packable, suit_reach
+from rulekit.scoring.route import REACH_BY_RANK_HUN
 from rulekit.shape import HON_WIN, NUM_WIN, fits
 
 __all__ = ["HONOR_START", "KONG", "NUM_KINDS", "PAIR", "RUN", "SET"]   # re-exported
@@ -116,9 +118,9 @@ _NUMBERED_TEMPLATES = _templates(9, True)
 _HONOR_TEMPLATES = _templates(7, False)
 _NUMBERED_STEPS = _steps(_NUMBERED_TEMPLATES)
 _HONOR_STEPS = _steps(_HONOR_TEMPLATES)
-_CODE_OFFSET: Final = {0: 0, 9: 256, 18: 512, 27: 768}
+_CODE_OFFSET: Final = {base: 256 * i for i, base in enumerate(SUIT_BASES)}
 _GROUP_TABLE: dict[int, RawGroup] = {}
-for _base in (0, 9, 18, 27):
+for _base in SUIT_BASES:
     _GROUP_TABLE.update(_group_table(_base, _NUMBERED_TEMPLATES if _base < HONOR_START
                                      else _HONOR_TEMPLATES))
 _UNUSED = RawGroup(-1, -1, ())
@@ -239,6 +241,14 @@ def parts_bytes(parts: tuple[SuitPart, ...]) -> int:
     for p in parts:
         total += 152 + 8 * len(p[3])
     return total
+
+
+def clear_memos() -> None:
+    """Forget every per-suit decomposition and reach this process has memoised (a cold
+    start, as a fresh process has: `scoring.score.forget` calls it, bench/worst.py times it)."""
+    _MEMO.clear()
+    _MEMO_BYTES[0] = 0
+    _suit_reach.cache_clear()
 
 
 def memo_size() -> tuple[int, int]:
@@ -683,10 +693,6 @@ def rest_wins(layout: Layout, group: RawGroup) -> bool:
     return is_winning_shape(rest.counts, rest.hun, rest.need_melds, rest.need_pairs)
 
 
-# From this many hun a suit's reach is worked out rank by rank (`rulekit.reach`) rather than
-# read off its listed decompositions: with fewer, the list is short, and the scan that
-# follows lists them anyway (measured: by rank below this costs the dealt mix 5% more).
-REACH_BY_RANK_HUN: Final = 4
 
 
 @lru_cache(maxsize=1 << 15)

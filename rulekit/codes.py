@@ -19,6 +19,14 @@ FLOWER_START: Final = 34
 FLOWER_END: Final = 42           # one past the last flower (菊)
 SUIT_BASES: Final = (0, 9, 18, 27)     # first kind of 萬, 筒, 條 and the honours
 
+# the levels a pattern depends on (the compiler finds them; the scorer judges each level once
+# per distinct value of what it reads): the hand, its skeleton (which groups exist), the
+# arrangement (which group's tiles are hun), the reading (where the winning tile sits)
+HAND: Final = 0
+SKELETON: Final = 1
+ARRANGEMENT: Final = 2
+READING: Final = 3
+
 # group shapes
 RUN: Final = 0
 SET: Final = 1
@@ -27,6 +35,7 @@ KONG: Final = 3
 
 # group keys: shape * KEY_STRIDE + first kind (first < KEY_STRIDE for every kind, flowers too)
 KEY_STRIDE: Final = 64
+KEY_LIMIT: Final = (KONG + 1) * KEY_STRIDE     # one past the largest group key
 
 
 def group_key(shape: int, first: int) -> int:

@@ -11,6 +11,7 @@ import random
 from math import comb
 from typing import Any, Iterator
 
+from rulekit.codes import HONOR_START, NUM_KINDS
 from rulekit.tiles import hun_kinds, tile_name
 
 _RUN_STARTS = [s * 9 + r for s in range(3) for r in range(7)]
@@ -36,7 +37,7 @@ class _Builder:
         if self.rng.random() < 0.55:
             s = self.rng.choice(_RUN_STARTS)
             return [s, s + 1, s + 2]
-        k = self.rng.randrange(34)
+        k = self.rng.randrange(NUM_KINDS)
         return [k, k, k]
 
 
@@ -79,14 +80,14 @@ def random_hand(rng: random.Random, *, hun_kinds_count: int = 2, max_hun: int = 
 
 def _attempt(rng: random.Random, hun_kinds_count: int, target: int,
              heavenly_rate: float) -> dict[str, Any] | None:
-    indicator = rng.randrange(34)
+    indicator = rng.randrange(NUM_KINDS)
     hun = hun_kinds(indicator, hun_kinds_count)
     b = _Builder(rng, indicator)
     groups: list[list[int]] = []
     style = rng.random()
     if style < 0.25:                                  # a 龍 in some suit
         s = rng.choice((0, 9, 18)) if rng.random() < 0.6 else (hun[0] // 9) * 9
-        if s >= 27:
+        if s >= HONOR_START:
             s = 0
         for r in (0, 3, 6):
             groups.append([s + r, s + r + 1, s + r + 2])
@@ -95,7 +96,7 @@ def _attempt(rng: random.Random, hun_kinds_count: int, target: int,
     while len(groups) < 4:
         groups.append(b.random_meld())
     groups = groups[:4]
-    pair_kind = rng.randrange(34)
+    pair_kind = rng.randrange(NUM_KINDS)
     for g in groups:
         if not b.take(g):
             return None

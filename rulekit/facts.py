@@ -231,6 +231,13 @@ def _fact_of(raw: RawGroup, has_win: bool, win_is_hun: bool) -> GroupFact:
     return GroupFact(raw, has_win, win_is_hun)
 
 
+def clear_memos() -> None:
+    """Forget the group facts kept so far (a cold start: `scoring.score.forget`)."""
+    _BY_ID.clear()
+    _fact_of.cache_clear()
+    declared_group.cache_clear()
+
+
 def plain_facts(raw: tuple[RawGroup, ...]) -> tuple[GroupFact, ...]:
     """The facts of an arrangement's groups, none holding the winning tile: one shared
     object per group (`group_fact`), so an arrangement's facts cost a lookup per group."""

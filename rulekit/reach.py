@@ -17,8 +17,9 @@ the end are exactly what the decompositions give (checked in tests/test_reach.py
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Final
 
-from rulekit.codes import KEY_STRIDE, PAIR, RUN, SET
+from rulekit.codes import PAIR, RUN, SET, group_key
 
 # One way of forming the groups anchored at a rank: (real tiles used, hun used, melds,
 # pairs, runs from this rank, runs from the rank before, which of the five anchored shapes
@@ -67,10 +68,13 @@ def _options(real: int, allowed: int) -> tuple[_Option, ...]:
     return tuple(sorted(out))
 
 
+_HUN_FIELD: Final = 31        # the most a state's five bits of hun hold
+
+
 def packable(counts: tuple[int, ...], max_hun: int) -> bool:
     """Do a suit's states fit `suit_reach`'s fields? Always, for a legal hand's suit (at
     most four copies of a kind); the caller lists the decompositions otherwise."""
-    return max(counts) <= 4 and max_hun <= 31 and sum(counts) + max_hun <= 45
+    return max(counts) <= 4 and max_hun <= _HUN_FIELD and sum(counts) + max_hun <= 45
 
 
 def suit_reach(base: int, counts: tuple[int, ...], max_hun: int, numbered: bool,
@@ -125,9 +129,9 @@ def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]
     """Per number of rank `kind`'s c tiles given to waiting runs: the ways of forming the
     groups anchored there with the rest, as (hun, pairs, runs from here, runs from the
     rank before, melds | bits << 4)."""
-    keys = (bit.get(PAIR * KEY_STRIDE + kind, 0), bit.get(SET * KEY_STRIDE + kind, 0),
-            bit.get(RUN * KEY_STRIDE + kind, 0), bit.get(RUN * KEY_STRIDE + kind - 1, 0),
-            bit.get(RUN * KEY_STRIDE + kind - 2, 0))
+    keys = (bit.get(group_key(PAIR, kind), 0), bit.get(group_key(SET, kind), 0),
+            bit.get(group_key(RUN, kind), 0), bit.get(group_key(RUN, kind - 1), 0),
+            bit.get(group_key(RUN, kind - 2), 0))
     out = []
     for met in range(c + 1):
         ways = []

@@ -22,9 +22,9 @@ import struct
 import zlib
 from typing import Final, Sequence
 
+from rulekit.codes import HONOR_START, NUM_KINDS
 from rulekit.errors import HandError
 
-NUM_KINDS: Final = 34
 MAX_TILES: Final = 14
 _FILE: Final = "shape_tables.bin"
 _NUM_CODES: Final = 5 ** 9
@@ -186,7 +186,7 @@ def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:
     _suit_waits(out, c, 0, 9, s0, _NUM_WIN, t - e0, need)
     _suit_waits(out, c, 9, 9, s1, _NUM_WIN, t - e1, need)
     _suit_waits(out, c, 18, 9, s2, _NUM_WIN, t - e2, need)
-    _suit_waits(out, c, 27, 7, s3, _HON_WIN, t - e3, need)
+    _suit_waits(out, c, HONOR_START, 7, s3, _HON_WIN, t - e3, need)
     return tuple(out)
 
 

@@ -24,7 +24,7 @@ HONORS = range(codes.HONOR_START, codes.NUM_KINDS)
 
 MAN, PIN, SOU, HONOR, FLOWER = 0, 1, 2, 3, 4
 SUIT_LETTERS = "mpszf"
-SUIT_BASE = (0, 9, 18, 27, 34)
+SUIT_BASE = codes.SUIT_BASES + (codes.FLOWER_START,)
 SUIT_SIZE = (9, 9, 9, 7, 8)
 
 SUIT_OF: tuple[int, ...] = tuple(s for s in range(5) for _ in range(SUIT_SIZE[s]))
@@ -168,18 +168,18 @@ def _word_table() -> dict[str, tuple[tuple[str, int], ...]]:
     words: dict[str, int] = {}
     for i, names in enumerate((("東", "东"), ("南",), ("西",), ("北",))):
         for name in names:
-            words[name] = 27 + i
-            words[name + "風"] = 27 + i
-            words[name + "风"] = 27 + i
+            words[name] = codes.HONOR_START + i
+            words[name + "風"] = codes.HONOR_START + i
+            words[name + "风"] = codes.HONOR_START + i
     for name in ("中", "紅中", "红中"):
-        words[name] = 31
+        words[name] = codes.DRAGON_START
     for name in ("發", "发", "發財", "发财", "發财", "发財"):
-        words[name] = 32
+        words[name] = codes.DRAGON_START + 1
     for name in ("白", "白板"):
-        words[name] = 33
+        words[name] = codes.DRAGON_START + 2
     for i, chars in enumerate(("春", "夏", "秋", "冬", "梅", "蘭兰", "竹", "菊")):
         for name in chars:
-            words[name] = 34 + i
+            words[name] = codes.FLOWER_START + i
     by_first: dict[str, list[tuple[str, int]]] = {}
     for word, t in words.items():
         by_first.setdefault(word[0], []).append((word, t))

@@ -56,7 +56,7 @@ PLACE_HANDS = int(os.environ.get("RULEKIT_AGREE_PLACE_HANDS", "3"))
 def test_the_place_search_agrees_with_exhaustive_search(name: str) -> None:
     """The hands `scoring/places.py` takes (a 天和 with 4+ hun, any hand with 6+): random
     hands of each kind, from 4 to 7 hun, under every built-in ruleset."""
-    from rulekit.scoring.places import by_place_pays
+    from rulekit.scoring.route import by_place_pays
     rs = rulekit.load_ruleset(name)
     rng = random.Random(f"places {name}")
     bad, taken = [], 0

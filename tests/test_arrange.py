@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rulekit.arrange import (PAIR, RUN, Layout, _reaches, anchored, arrangements,
                              groups_holding, is_winning_shape, rest_wins, skeleton_reach,
                              suit_parts)
+from conftest import examples
 
 ALL_KINDS = lambda: tuple(range(34))  # noqa: E731 - the full wild domain
 
@@ -55,7 +56,7 @@ def brute_is_winning(real: list[int], hun: int, melds: int) -> bool:
     return False
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(0, 33), min_size=12, max_size=14), st.integers(0, 2))
 def test_winning_shape_matches_brute_force(tiles: list[int], hun: int) -> None:
     real = tiles[: 14 - hun]
@@ -64,7 +65,7 @@ def test_winning_shape_matches_brute_force(tiles: list[int], hun: int) -> None:
     assert is_winning_shape(counts_of(real), hun, 4) == brute_is_winning(real, hun, 4)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(st.integers(0, 33), min_size=0, max_size=14), st.integers(0, 4),
        st.integers(0, 1), st.integers(0, 9))
 def test_winning_shape_by_the_tables_is_the_suit_search(tiles: list[int], need_melds: int,
@@ -111,7 +112,7 @@ def _check_uses_exactly(raw: tuple, real: list[int], hun: int) -> None:
             assert g.first < 27 and g.first % 9 <= 6
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.integers(0, 33), min_size=14, max_size=14), st.integers(0, 4))
 def test_every_arrangement_uses_exactly_the_tiles(tiles: list[int], hun: int) -> None:
     real = tiles[: 14 - hun]
@@ -153,7 +154,7 @@ def skeletons_brute(real: list[int], hun: int) -> set[tuple]:
     return out
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.lists(st.integers(0, 26), min_size=14, max_size=14), st.integers(0, 2))
 def test_arrangements_are_complete_for_few_hun(tiles: list[int], hun: int) -> None:
     real = sorted(tiles[: 14 - hun])
@@ -185,7 +186,7 @@ REACH_KEYS = (RUN * 64 + 0, RUN * 64 + 3, RUN * 64 + 6, RUN * 64 + 18, RUN * 64 
               1 * 64 + 4, PAIR * 64 + 4, PAIR * 64 + 27)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.integers(0, 33), min_size=14, max_size=14), st.integers(0, 5))
 def test_skeleton_reach_never_under_reports(tiles: list[int], hun: int) -> None:
     # the scorer bounds fan with it: every arrangement's queried keys must be reported,
@@ -203,7 +204,7 @@ def test_skeleton_reach_never_under_reports(tiles: list[int], hun: int) -> None:
     assert bool(reach) == bool(seen)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.integers(0, 33), min_size=14, max_size=14), st.integers(0, 4))
 def test_groups_holding_a_tile_are_exactly_its_groups_in_arrangements(tiles: list[int],
                                                                       hun: int) -> None:
@@ -238,7 +239,7 @@ def _uncut_anchored(layout: Layout) -> list[tuple[tuple[int, ...], int, int]]:
     return out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(0, 33), min_size=1, max_size=14), st.integers(0, 8),
        st.integers(1, 4), st.integers(0, 1))
 def test_anchored_cut_by_the_other_suits_least_hun_is_the_uncut_loops(

@@ -1,7 +1,7 @@
 """Built-in rulesets whose bytes the tests validated skip the JSON Schema run at load.
 
 rulekit/builtin_rulesets.json records the sha256 of every built-in file and of the schema
-(`python -m rulekit.ruleset.prebuilt` writes it, and refuses a built-in the schema does not
+(`python -m rulekit.ruleset.prebuild` writes it, and refuses a built-in the schema does not
 pass); `model.load` trusts a chain of built-in files only when each one's bytes, as read, are
 the recorded ones, under the recorded schema. These tests are what make that safe: they
 validate every built-in against the schema, and fail when a built-in or the schema changes
@@ -19,11 +19,11 @@ import pytest
 
 from rulekit import resources
 from rulekit.errors import RulesetError
-from rulekit.ruleset import model, prebuilt, resolve, schema, validated
+from rulekit.ruleset import model, prebuild, prebuilt, resolve, schema, validated
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILTINS = sorted(resources.rulesets_dir().glob("*.yaml"))
-RENEW = "python -m rulekit.ruleset.prebuilt > rulekit/builtin_rulesets.json"
+RENEW = "python -m rulekit.ruleset.prebuild > rulekit/builtin_rulesets.json"
 
 
 def test_the_record_holds_every_builtin_and_the_schema_as_they_are() -> None:
@@ -46,7 +46,7 @@ def test_the_record_is_not_renewed_for_a_builtin_the_schema_refuses(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(schema, "problems", lambda data, origins, shown: ["line 3: bad"])
     with pytest.raises(ValueError, match="does not pass the schema: line 3: bad"):
-        prebuilt.generate()
+        prebuild.generate()
 
 
 @pytest.mark.parametrize("path", BUILTINS, ids=lambda p: p.stem)

@@ -84,7 +84,7 @@ def test_the_path_check_catches_what_it_should(tmp_path: Path) -> None:
     fake = ROOT / "docs" / "no-such-doc.md"
     for text, caught in [("see /work/shared/RULES.md", True), ("(RULES.md, \"Disputed\")", True),
                          ("the [rules](rules.md)", False), ("the [x](nope.md)", True),
-                         ("`tests/data/fan_table.yaml`", False), ("`tests/data/nope.yaml`", True),
+                         ("`tests/data/variants/laizi.yaml`", False), ("`tests/data/nope.yaml`", True),
                          ("`rulesets/*.yaml`", False), ("seeds/000_*.txt", True),
                          ("`rulesets/NAME.yaml`.", False), ("docs/rules.md.", False),
                          ("```\nrulekit test cases/my-table.yaml /home/me/x\n```", False)]:

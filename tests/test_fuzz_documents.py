@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import rulekit
 from rulekit.cli import main
 from rulekit.errors import RulekitError
+from conftest import examples
 
 RS = rulekit.load_ruleset("tianjin")
 FLOWERS_RS = rulekit.load_ruleset("tianjin-flowers")
@@ -64,7 +65,7 @@ def _library_calls(doc: Any) -> None:
             json.dumps(result.to_dict(), allow_nan=False)     # strict JSON out
 
 
-@settings(max_examples=1000, derandomize=True, deadline=None,
+@settings(max_examples=examples(1000), derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(JSON_VALUES)
 def test_random_json_values(doc: Any) -> None:
@@ -92,7 +93,7 @@ def mutated(draw: st.DrawFn) -> Any:
     return doc
 
 
-@settings(max_examples=1200, derandomize=True, deadline=None,
+@settings(max_examples=examples(1200), derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(mutated())
 def test_mutated_valid_documents(doc: Any) -> None:
@@ -116,7 +117,7 @@ LINES = (st.binary(max_size=120)
          | mutated().map(lambda v: json.dumps(v, default=str).encode()))
 
 
-@settings(max_examples=400, derandomize=True, deadline=None,
+@settings(max_examples=examples(400), derandomize=True, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(LINES, max_size=4), st.sampled_from(["score", "settle", "session"]))
 def test_random_lines_through_jsonl(lines: list[bytes], command: str) -> None:

@@ -15,6 +15,7 @@ from rulekit.facts import group_fact
 from rulekit.ruleset.model import load_text
 from rulekit.scoring.plan import WIN_GROUP_ATTRS, possible
 from rulekit.scoring.scorer import Scorer
+from conftest import examples
 
 BUILTINS = ("tianjin", "tianjin-3p", "tianjin-dianpao", "tianjin-flowers", "tianjin-gold8",
             "tianjin-laizi", "tianjin-street")
@@ -42,7 +43,7 @@ def test_the_builtins_have_win_gated_patterns() -> None:
     assert len(sc.plan.gate_checks) == 3
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.sampled_from(BUILTINS), st.lists(st.integers(0, 33), min_size=14, max_size=14),
        st.integers(0, 4), st.integers(0, 13), st.booleans(), st.integers(0, 33))
 def test_group_allows_equals_possible(name: str, tiles: list[int], hun: int, at: int,

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rulekit.errors import HandError, RulekitError
 from rulekit.hand import Hand, Meld, hand_doc, parse_hand
 from rulekit.tiles import NUM_KINDS, format_tiles, hun_kinds, parse_tiles, tile_name
+from conftest import examples
 
 EXAMPLE: dict[str, Any] = {
     "indicator": "7p", "hand": "234p9m7p78s",
@@ -472,7 +473,7 @@ _FIELD_VALUES: dict[str, list[Any]] = {
 _CHANGES = [(k, v) for k, vs in _FIELD_VALUES.items() for v in vs]
 
 
-@settings(max_examples=800)
+@settings(max_examples=examples(800))
 @given(st.lists(st.sampled_from(_CHANGES), max_size=3).map(dict),
        st.sampled_from([1, 2, 3]),
        st.sampled_from([frozenset({"self_draw", "kong_draw"}),

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from rulekit.jsonio import JsonError, dumps, iter_lines, read_document
 from rulekit.limits import DOC_BYTES, JSON_DEPTH
+from conftest import examples
 
 
 def test_reads_bytes_and_text_alike() -> None:
@@ -95,7 +96,7 @@ _JSON = st.recursive(
     max_leaves=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.one_of(_JSON.map(json.dumps), st.text(max_size=40)),
        st.sampled_from(["", " ", "\n", "x", "]", "\ufeff", "1"]), st.booleans())
 def test_the_scanner_fast_path_agrees_with_json_loads(text: str, extra: str,

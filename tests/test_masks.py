@@ -16,9 +16,10 @@ from rulekit.arrange import Layout, RawGroup
 from rulekit.codes import NUM_KINDS, PAIR, RUN, SET
 from rulekit.dsl import PatternSource, compile_patterns
 from rulekit.facts import ContextFact, Facts, HandFact, HunFact, group_fact
-from rulekit.scoring.places import rest_code
+from rulekit.scoring.keys import group_code, rest_code
 from rulekit.scoring.plan import WIN_GROUP_ATTRS, counted_patterns
-from rulekit.scoring.scorer import Scorer, group_code
+from rulekit.scoring.scorer import Scorer
+from conftest import examples
 
 BUILTINS = ["tianjin", "tianjin-3p", "tianjin-dianpao", "tianjin-flowers", "tianjin-gold8",
             "tianjin-laizi", "tianjin-street"]
@@ -78,7 +79,7 @@ def exclusive_pairs(rs: rulekit.Ruleset) -> frozenset[frozenset[str]]:
 
 
 @pytest.mark.parametrize("name", ["tianjin", "tianjin-flowers", "tianjin-street"])
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_bound_on_masks_equals_the_algebra_bound(name: str, data: st.DataObject) -> None:
     rs = rulekit.load_ruleset(name)

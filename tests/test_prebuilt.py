@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from rulekit import api, resources
-from rulekit.ruleset import model, prebuilt, resolve, yamlmarks
+from rulekit.ruleset import model, prebuild, prebuilt, resolve, yamlmarks
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILTINS = sorted(resources.rulesets_dir().glob("*.yaml"))
@@ -26,9 +26,9 @@ dsl_parse = importlib.import_module("rulekit.dsl.parse")   # the module, not the
 
 
 def test_the_shipped_file_is_what_the_ruleset_files_give_now() -> None:
-    assert prebuilt.FILE.read_text(encoding="utf-8") == prebuilt.generate(), (
+    assert prebuilt.FILE.read_text(encoding="utf-8") == prebuild.generate(), (
         "a built-in ruleset changed: regenerate the file with\n"
-        "    python -m rulekit.ruleset.prebuilt > rulekit/builtin_rulesets.json")
+        "    python -m rulekit.ruleset.prebuild > rulekit/builtin_rulesets.json")
 
 
 def test_every_tree_is_the_one_lark_parses() -> None:
@@ -45,7 +45,7 @@ def test_a_builtin_layer_is_what_yaml_gives_its_bytes(path: Path) -> None:
     got = prebuilt.layer(path, hashlib.sha256(raw).digest(), name)
     assert got is not None
     data, origins = yamlmarks.load(raw.decode("utf-8"), name)
-    assert prebuilt._same(got[0], data)                    # same types too: 1 is not 1.0
+    assert prebuild.same(got[0], data)                    # same types too: 1 is not 1.0
     assert list(got[1].items()) == list(origins.items())   # every key's file:line:col, in order
 
 

@@ -13,6 +13,7 @@ from rulekit.corpus import random_hand
 from rulekit.hand import parse_hand
 from rulekit.scoring import Scorer, score_with
 from rulekit.tiles import parse_tiles, tile_name
+from conftest import examples
 
 RS = rulekit.load_ruleset("tianjin")
 NO_MEMO = Scorer(RS, result_memo=0)     # scores every hand: the result memo would serve the
@@ -33,7 +34,7 @@ def shuffled(doc: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return out
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(0, 10**9), st.integers(0, 10**9))
 def test_tile_order_never_changes_a_score(seed: int, order: int) -> None:
     doc = hand_for(seed)
@@ -45,7 +46,7 @@ def test_tile_order_never_changes_a_score(seed: int, order: int) -> None:
     assert sorted(a["patterns"]) == sorted(b["patterns"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(0, 10**9))
 def test_reported_arrangement_uses_exactly_the_hands_tiles(seed: int) -> None:
     doc = hand_for(seed)
@@ -70,7 +71,7 @@ def test_reported_arrangement_uses_exactly_the_hands_tiles(seed: int) -> None:
     assert sum(1 for g in r.arrangement if g.has_win) == 1
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 10**9), st.integers(0, 13))
 def test_replacing_a_tile_by_a_hun_keeps_a_winning_shape(seed: int, which: int) -> None:
     doc = hand_for(seed, max_hun=3)
@@ -88,7 +89,7 @@ def test_replacing_a_tile_by_a_hun_keeps_a_winning_shape(seed: int, which: int) 
             return
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(0, 10**9))
 def test_total_is_hand_plus_kong_points(seed: int) -> None:
     doc = hand_for(seed)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from rulekit import arrange
 from rulekit.codes import KEY_STRIDE, PAIR, RUN, SET
 from rulekit.reach import packable, suit_reach
+from conftest import examples
 
 
 def every_key(base: int, size: int) -> dict[int, int]:
@@ -51,7 +52,7 @@ suits = st.tuples(st.sampled_from([0, 9, 18, 27]),
                   st.integers(0, 8))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(suits)
 def test_large_suits_and_many_hun(suit: tuple[int, list[int], int]) -> None:
     base, ranks, max_hun = suit

@@ -13,6 +13,7 @@ import rulekit
 from rulekit.arrange import PAIR, RUN, SET, Layout, arrangements
 from rulekit.codes import KEY_STRIDE
 from rulekit.scoring.rests import Live, live_arrangements
+from conftest import examples
 
 ALL_KINDS = lambda: tuple(range(34))  # noqa: E731 - the full wild domain
 # 龍 in 萬 and 條, a 5萬 set, the 5萬 pair and an east pair, as a ruleset's queries might be
@@ -46,7 +47,7 @@ hands = st.tuples(st.lists(st.integers(0, 33), min_size=14, max_size=14),
     lambda th: max(Counter(th[0][: 14 - th[1]]).values()) <= 4)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(hands, st.sets(st.integers(0, (1 << len(KEYS)) - 1), max_size=40), st.booleans())
 def test_exactly_the_live_arrangements_each_once(hand: tuple[list[int], int],
                                                  dead: set[int], all_live: bool) -> None:

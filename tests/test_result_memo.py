@@ -21,6 +21,7 @@ from rulekit.hand import Hand, parse_hand
 from rulekit.scoring import ScoreResult, Scorer, score_with, scorer_for
 from rulekit.scoring.scorer import RESULT_MEMO
 from rulekit.tiles import parse_tiles, tile_name
+from conftest import examples
 
 RS = rulekit.load_ruleset("tianjin")
 # (捉5 3 + 龍 4) × 素 2 = 14, on 5m self-drawn (RULES.md 000/Ⅳ)
@@ -69,7 +70,7 @@ def shuffled(doc: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return {**doc, "hand": "".join(tiles)}
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 10**9), st.integers(0, 10**9))
 def test_tile_order_in_the_document_does_not_matter(seed: int, order: int) -> None:
     doc = random_hand(random.Random(seed), max_hun=7)

@@ -9,13 +9,14 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import golden_cases
 from rulekit.errors import RulekitError, SettleError
 from rulekit.ruleset.model import Ruleset, load
 from rulekit.settlement import SettleResult, Transfer, settle_document
 
 DATA = Path(__file__).parent / "data"
 
-# Winning hands under the default ruleset (scores as in tests/data/fan_table.yaml).
+# Winning hands under the default ruleset (scores as in rulesets/cases/tianjin.yaml).
 SU: dict[str, Any] = {"indicator": "3s", "hand": "234m567p111z666z8p", "win_tile": "8p"}
 """素提溜: hand fan 2, no kongs."""
 ZHUO5: dict[str, Any] = {"indicator": "1z", "hand": "4m2z123p789s555p77z", "win_tile": "5m"}
@@ -454,12 +455,13 @@ def test_payments_sum_to_zero_and_transfers_are_positive(doc: dict[str, Any]) ->
 
 # --- case data ---------------------------------------------------------------------------------
 
-CASES = yaml.safe_load((DATA / "settle_cases.yaml").read_text(encoding="utf-8"))
+CASES = [c for c in golden_cases("tianjin") if "settle" in c]     # rulesets/cases/tianjin.yaml
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_settle_cases(rs: Ruleset, case: dict[str, Any]) -> None:
-    r = settle_document(case["doc"], rs)
+    assert len(CASES) == 7
+    r = settle_document(case["settle"], rs)
     assert list(r.payments) == case["expect"]["payments"]
     assert r.next_dealer == case["expect"]["next_dealer"]
 

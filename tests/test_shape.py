@@ -21,6 +21,7 @@ from rulekit import shape, shape_build
 from rulekit.arrange import is_winning_shape
 from rulekit.errors import HandError
 from rulekit.tiles import parse_tiles
+from conftest import examples
 
 
 def counts(text: str) -> list[int]:
@@ -308,7 +309,7 @@ def test_deficiency_with_hun_matches_turning_tiles_into_hun() -> None:
         assert shape.deficiency(c, hun, melds) == _fewest_to_hun(c, hun, melds), (c, hun, melds)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(0, 33), min_size=14, max_size=14), st.integers(0, 7),
        st.integers(0, 4))
 def test_deficiency_is_zero_exactly_on_wins(tiles: list[int], hun: int, melds: int) -> None:

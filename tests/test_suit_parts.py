@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from rulekit import arrange
 from rulekit.arrange import GROUP_OF, PAIR, RUN, SET, suit_parts
+from conftest import examples
 
 # a group as (shape, first kind, fills), kinds absolute
 Group = tuple[int, int, tuple[int, ...]]
@@ -158,7 +159,7 @@ def test_random_large_suits_match_the_reference_at_the_budgets_a_hand_allows() -
                    range(15 - sum(counts)))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(0, 4), min_size=9, max_size=9), st.integers(0, 8),
        st.sampled_from((0, 9, 18)))
 def test_table_cut_search_equals_the_uncut_search(counts: list[int], max_hun: int,

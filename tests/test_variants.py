@@ -17,9 +17,10 @@ import pytest
 import yaml
 
 from rulekit import cli
+from conftest import fan_table_cases, reading_cases
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES
 from rulekit.errors import HandError, RulekitError, RulesetError, SettleError
-from rulekit.resources import rulesets_dir
+from rulekit.resources import cases_dir, rulesets_dir
 from rulekit.ruleset.model import Ruleset, load
 from rulekit.scoring import ScoreResult, score_document
 from rulekit.session import run_session
@@ -93,8 +94,9 @@ def check_settle(got: SettleResult | RulekitError, expect: dict[str, Any], where
         assert got.next_dealer == expect["next_dealer"], where
 
 
-def run_cases(spec: dict[str, Any], rs: Ruleset) -> int:
-    """Every score and settle case of `spec` under `rs` (and its `default` under tianjin)."""
+def run_inline_cases(spec: dict[str, Any], rs: Ruleset) -> int:
+    """Every score and settle case written in `spec` (an overlay's) under `rs`, and its
+    `default` under tianjin."""
     n = 0
     for case in spec.get("cases", []):
         where = f"{rs.name}: {case['name']}"
@@ -110,6 +112,42 @@ def run_cases(spec: dict[str, Any], rs: Ruleset) -> int:
             check_settle(_settle_or_error(case["doc"], DEFAULT), case["default"],
                          f"tianjin (default): {case['name']}")
         n += 1
+    return n
+
+
+def golden(ruleset: str) -> list[dict[str, Any]]:
+    """The cases of rulesets/cases/RULESET.yaml: the one copy of every variant's cases."""
+    cases: list[dict[str, Any]] = _yaml(cases_dir() / f"{ruleset}.yaml")["cases"]
+    return cases
+
+
+def run_cases(spec: dict[str, Any], rs: Ruleset) -> int:
+    """Every case of the variant's case file under `rs` (a refused document by its error
+    class and field from `spec["refused"]`), and each `spec["default"]` under tianjin."""
+    n = 0
+    refused, default = spec.get("refused", {}), spec.get("default", {})
+    for case in golden(spec["ruleset"]):
+        where = f"{rs.name}: {case['name']}"
+        expect = refused.get(case["name"], case["expect"])
+        name = case["name"]
+        if "error" in case["expect"]:
+            assert name in refused, f"{where}: refused, but no error class and field here"
+        if "hand" in case:
+            got_hand = _score_or_error(case["hand"], rs)
+            assert "error" not in case["expect"] or str(got_hand) == case["expect"]["error"]
+            check_score(got_hand, expect, where)
+            if name in default:
+                check_score(_score_or_error(case["hand"], DEFAULT), default[name],
+                            f"tianjin (default): {name}")
+        else:
+            got_settle = _settle_or_error(case["settle"], rs)
+            assert "error" not in case["expect"] or str(got_settle) == case["expect"]["error"]
+            check_settle(got_settle, expect, where)
+            if name in default:
+                check_settle(_settle_or_error(case["settle"], DEFAULT), default[name],
+                             f"tianjin (default): {name}")
+        n += 1
+    assert set(refused) | set(default) <= {c["name"] for c in golden(spec["ruleset"])}
     return n
 
 
@@ -157,8 +195,8 @@ def test_builtin_variant_validates_and_shows(name: str, capsys: pytest.CaptureFi
 
 def test_laizi_reproduces_every_consistent_number_of_002() -> None:
     """Each 002 number is a case; the self-contradicting ones are marked and documented."""
-    spec = _yaml(VARIANTS / "laizi.yaml")
-    conflicts = [c for c in spec["cases"] if "seed_conflict" in c]
+    conflicts = [c for c in golden("tianjin-laizi")
+                 if "the consistent reading gives" in c.get("note", "")]
     assert len(conflicts) == 5     # 杠開混吊 ×2, 杠開雙混吊 ×2, 暗杠杠開本混捉5龍
     doc = (DOCS / "variants.md").read_text(encoding="utf-8")
     for needle in ("杠開混吊", "杠開雙混吊", "暗杠杠開本混捉5龍"):
@@ -201,7 +239,7 @@ def test_overlay(overlay: dict[str, Any], tmp_path: Path) -> None:
     path.write_text(overlay["overlay"], encoding="utf-8")
     rs = load(path)                                   # loaded by path, as an author would
     assert rs.chain[0] == str(path)
-    assert run_cases(overlay, rs) >= 1
+    assert run_inline_cases(overlay, rs) >= 1
 
 
 @pytest.mark.parametrize("overlay", [o for o in OVERLAYS if o.get("fixed")],
@@ -284,9 +322,8 @@ def test_load_raises_with_the_same_five(tmp_path: Path) -> None:
 
 # --- the default is untouched by the patterns added for the variants -------------------------
 
-@pytest.mark.parametrize("name", ["fan_table.yaml", "rules_readings.yaml"])
-def test_default_cases_still_hold(name: str) -> None:
-    for case in _yaml(DATA / name):
+def test_default_cases_still_hold() -> None:
+    for case in fan_table_cases() + reading_cases():
         check_score(_score_or_error(case["hand"], DEFAULT), case["expect"],
                     f"tianjin: {case['name']}")
 
@@ -337,15 +374,3 @@ def test_authoring_tutorial_overlay_loads(tmp_path: Path) -> None:
         check_score(_score_or_error(case["hand"], rs), case["expect"], case["name"])
 
 
-@pytest.mark.parametrize("path", VARIANT_FILES, ids=lambda p: p.stem)
-def test_golden_case_file_follows_the_variant_data(path: Path) -> None:
-    """rulesets/cases/<variant>.yaml (for `rulekit test`) holds the same cases as this data."""
-    spec = _yaml(path)
-    golden = _yaml(rulesets_dir() / "cases" / f"{spec['ruleset']}.yaml")
-    assert golden["ruleset"] == spec["ruleset"]
-    ours = {c["name"]: c["expect"] for c in spec.get("cases", []) + spec.get("settle", [])}
-    theirs = {c["name"]: c["expect"] for c in golden["cases"]}
-    assert set(theirs) == set(ours)
-    for name, expect in ours.items():
-        if "error" not in expect:
-            assert {k: v for k, v in expect.items() if k in theirs[name]} == theirs[name], name

@@ -17,6 +17,7 @@ from rulekit.errors import HandError
 from rulekit.hand import parse_hand
 from rulekit.ruleset.model import load_text
 from rulekit.tiles import TILE_NAMES
+from conftest import examples
 
 RS = rulekit.load_ruleset("tianjin")
 RS1 = load_text("extends: tianjin\nname: one-hun\nhun: {kinds: 1}\n",
@@ -93,7 +94,7 @@ def test_waits_refuse_a_document_with_the_field_named() -> None:
     assert err.value.field == "document"
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), hun_kinds=st.sampled_from([1, 2]))
 def test_waits_agree_with_the_arrangement_search(seed: int, hun_kinds: int) -> None:
     rng = random.Random(seed)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+# the levels are named in codes.py and re-exported here, where the vocabulary uses them
+from rulekit.codes import ARRANGEMENT, DRAGON_START, HAND, HONOR_START, NUM_KINDS, READING, SKELETON
 from rulekit.facts import Facts, rank, suit_name
 
 
@@ -20,9 +22,6 @@ class Entry:
     dep: int
     doc: str
     size: int = 0       # for a list: the most items it can hold (the DSL's cost bound)
-
-
-HAND, SKELETON, ARRANGEMENT, READING = 0, 1, 2, 3
 
 
 # Top-level names: read straight off the Facts object.
@@ -121,10 +120,10 @@ FUNCTIONS: dict[str, Function] = {
                      "the arrangement's pair is that tile"),
     "suit": Function(("tile",), "suit", HAND, lambda f, t: suit_name(t), "a tile's suit"),
     "rank": Function(("tile",), "int", HAND, lambda f, t: rank(t), "a tile's rank"),
-    "is_honor": Function(("tile",), "bool", HAND, lambda f, t: 27 <= t < 34,
+    "is_honor": Function(("tile",), "bool", HAND, lambda f, t: HONOR_START <= t < NUM_KINDS,
                          "a wind or a dragon"),
-    "is_wind": Function(("tile",), "bool", HAND, lambda f, t: 27 <= t < 31, "東南西北"),
-    "is_dragon": Function(("tile",), "bool", HAND, lambda f, t: 31 <= t < 34, "中發白"),
+    "is_wind": Function(("tile",), "bool", HAND, lambda f, t: HONOR_START <= t < DRAGON_START, "東南西北"),
+    "is_dragon": Function(("tile",), "bool", HAND, lambda f, t: DRAGON_START <= t < NUM_KINDS, "中發白"),
     "is_hun": Function(("tile",), "bool", HAND, lambda f, t: t in f.hun.kinds,
                        "the tile is a hun kind"),
     "len": Function(("list:*",), "int", HAND, lambda f, xs: len(xs), "how many items"),

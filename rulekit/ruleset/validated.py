@@ -6,7 +6,7 @@ recorded in `rulekit/builtin_rulesets.json`, under exactly the schema recorded t
 same bytes against the same schema give the same answer, no problems. The record is the one
 `ruleset.prebuilt` serves the files' data from, and its generator refuses a built-in the
 schema does not pass, so one command renews both after a built-in or the schema changes
-(`python -m rulekit.ruleset.prebuilt > rulekit/builtin_rulesets.json`); until then
+(`python -m rulekit.ruleset.prebuild > rulekit/builtin_rulesets.json`); until then
 tests/test_prebuilt.py and tests/test_builtin_digests.py fail and say so. A user's file, a
 built-in whose bytes differ (edited in place), or text given as a string (`rulekit diff`)
 is always validated.

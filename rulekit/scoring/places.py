@@ -20,25 +20,13 @@ from typing import Any, Iterator
 
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
-from rulekit.codes import HONOR_START, KEY_STRIDE, NUM_KINDS, PAIR, RUN
+from rulekit.codes import (ARRANGEMENT, HONOR_START, NUM_KINDS, READING, RUN, SKELETON,
+                          group_key)
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
 from rulekit.scoring.rests import Live, live_arrangements
-from rulekit.scoring.scorer import group_code
+from rulekit.scoring.keys import group_code, rest_code, spot_kind
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
-
-
-# The place-by-place search pays from this many hun on for a hand with several candidate
-# winning tiles (a 天和), and from PLACE_HUN on for any hand; below, the scan of
-# `search.search` costs less (its fixed cost per hand is lower: measured in
-# bench/score.py's per-hun tables).
-PLACE_HUN_HEAVENLY = 4
-PLACE_HUN = 6
-
-
-def by_place_pays(hun: int, candidates: int) -> bool:
-    """Should a hand with this many hun and candidate winning tiles be searched by place?"""
-    return hun >= PLACE_HUN or (candidates > 1 and hun >= PLACE_HUN_HEAVENLY)
 
 
 class Spot:
@@ -73,7 +61,7 @@ class Cand:
         self.shared = shared
         self.tag = tag
         self.bound_all = bound_all
-        self.free1 = possible & s.sc.plan.level_masks[1]
+        self.free1 = possible & s.sc.plan.level_masks[SKELETON]
         # by queried-key bits: the mask of skeleton-level patterns that hold; by a spot's
         # own key bit: the distinct such masks over the whole hand's reach; by that bit and
         # the spot's free patterns (own << mask width | free): its bound from them
@@ -110,7 +98,7 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     """
     plan = s.sc.plan
     keys = plan.query_keys if plan.queries is not None else ()
-    whole = arrange.skeleton_reach(s.layout, keys) if plan.by_level[1] else frozenset([0])
+    whole = arrange.skeleton_reach(s.layout, keys) if plan.by_level[SKELETON] else frozenset([0])
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
     queue: list[tuple[float, int, int, Place]] = []
@@ -149,7 +137,7 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]]
     sc = s.sc
     plan = sc.plan
     possible, win_tile = cand.possible, cand.win_tile
-    free23 = possible & (plan.level_masks[2] | plan.level_masks[3]) & ~plan.gated
+    free23 = possible & (plan.level_masks[ARRANGEMENT] | plan.level_masks[READING]) & ~plan.gated
     by_rest: dict[int, list[Spot]] = {}
     for g, stands, rkey, code in groups:
         free = free23 | (sc.group_allows(g, win_tile, stands, cand.win_is_hun, code)
@@ -165,16 +153,6 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]]
             for spots in by_rest.values()]
 
 
-def rest_code(g: RawGroup) -> int:
-    """The rest that taking `g` out of the hand leaves, as one int: the hand less `g`'s
-    real tiles, its hun less `g`'s, and one pair or one meld fewer to form
-    (`arrange.rest_layout`)."""
-    code = 0
-    for k in arrange.real_kinds(g):                    # ascending; digits from 1, so lengths differ
-        code = code * (NUM_KINDS + 1) + k + 1
-    return (code * 8 + len(g.fills)) * 2 + int(g.shape == PAIR)
-
-
 def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, list[int]],
                reach: frozenset[int], whole: bool) -> float:
     """The best fan of a reading with the winning tile in `g` and the queried keys of one
@@ -185,12 +163,12 @@ def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, l
     bounded."""
     sc = s.sc
     plan = sc.plan
-    if not plan.by_level[1]:
+    if not plan.by_level[SKELETON]:
         return min(cand.bound_all, sc.bound(s.fixed, free))
     if plan.queries is None:
         return min(cand.bound_all, sc.bound(s.fixed, cand.free1 | free))
-    own = plan.query_bit.get(g[0] * KEY_STRIDE + g[1], 0)
-    key = own << sc.width | free
+    own = plan.query_bit.get(group_key(g[0], g[1]), 0)
+    key = spot_kind(own, free, sc.width)
     if whole:                         # then the bound depends on g only through `own`
         hit = cand.whole_of.get(key)
         if hit is not None:
@@ -336,7 +314,7 @@ def read_place(s: State, place: Place) -> None:
     for rest_bits, rest_raw in rests:
         if place.bound <= s.best_fan:
             return
-        rest_keys = [x[0] * KEY_STRIDE + x[1] for x in rest_raw]
+        rest_keys = [group_key(x[0], x[1]) for x in rest_raw]
         rest_bits |= s.declared_bits
         plain: tuple[GroupFact, ...] | None = None
         indexes: dict[int, frozenset[int]] = {}
@@ -344,7 +322,7 @@ def read_place(s: State, place: Place) -> None:
             if kind_bound <= s.best_fan:
                 break                 # sorted: so are the kinds after it
             g = spots[0].group
-            gkey = g[0] * KEY_STRIDE + g[1]
+            gkey = group_key(g[0], g[1])
             proj: Any = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
             held1 = skeleton_level(s, proj, rest_raw + (g,), None, cand.cand_win, possible,
                                    cand.shared, cand.tag)
@@ -361,7 +339,7 @@ def read_place(s: State, place: Place) -> None:
                 groups = plain + (held_g,) + s.declared
                 f = Facts(groups, WinFact(win_tile, win_is_hun, sp.stands_for, held_g),
                           s.hand_fact, HunFact(s.hun_kinds, s.held_hun, raw), s.context,
-                          index_with(indexes, rest_keys, g[0] * KEY_STRIDE + g[1],
+                          index_with(indexes, rest_keys, group_key(g[0], g[1]),
                                      declared_keys))
                 f.held = held1
                 judge(s, level2, f, possible)
@@ -404,8 +382,8 @@ def spot_kinds(spots: list[Spot], query_bit: dict[int, int], by_bits: bool, widt
     bound first."""
     out: dict[int, tuple[float, int, int, list[Spot]]] = {}
     for i, sp in enumerate(spots):
-        own = query_bit.get(sp.group[0] * KEY_STRIDE + sp.group[1], 0)
-        key = own << width | sp.free if by_bits else i
+        own = query_bit.get(group_key(sp.group[0], sp.group[1]), 0)
+        key = spot_kind(own, sp.free, width) if by_bits else i
         hit = out.get(key)
         if hit is None:
             out[key] = (sp.bound, own, sp.free, [sp])

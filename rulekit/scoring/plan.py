@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
-from rulekit.codes import KEY_STRIDE, KONG
+from rulekit.codes import KEY_LIMIT
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING, SKELETON, path_dep
 from rulekit.ruleset.model import Ruleset
@@ -47,7 +47,7 @@ class Plan:
     queries: frozenset[int] | None
     query_keys: tuple[int, ...] = ()        # the same, sorted: bit i of a reach is key i
     # reading-level patterns with a need on the winning tile's group: which group can hold
-    # the winning tile decides whether they can hold at all (`search.win_group_checked`)
+    # the winning tile decides whether they can hold at all (`scan.win_group_checked`)
     win_gated: tuple[CompiledPattern, ...] = ()
     gated: int = 0                    # the same, as a mask
     # getters for the hand-level facts skeleton-level patterns read, when those are all they
@@ -55,7 +55,7 @@ class Plan:
     level1_reads: tuple[Callable[[Any], Any], ...] | None = None
     query_bit: dict[int, int] = field(default_factory=dict)   # key -> 1 << its place
     # the same by index: group key -> its bit, 0 for a key no pattern queries (every group
-    # key is below (KONG + 1) * KEY_STRIDE)
+    # key is below codes.KEY_LIMIT)
     key_bits: tuple[int, ...] = ()
     # each win-gated pattern's bit and the needs `group_allows` checks, and where from
     # any of them reads (so a memo key leaves out what none reads)
@@ -134,7 +134,7 @@ def build_plan(rs: Ruleset) -> Plan:
             sources |= source
     return Plan(levels, level_bits, level_masks, ids, bit, valued, excludes, queries, keys,
                 gated, sum(bit[p.id] for p in gated), level1_reads, query_bit,
-                key_bits=tuple(query_bit.get(k, 0) for k in range((KONG + 1) * KEY_STRIDE)),
+                key_bits=tuple(query_bit.get(k, 0) for k in range(KEY_LIMIT)),
                 gate_checks=checks, gate_reads=sources)
 
 

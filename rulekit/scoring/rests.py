@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Sequence
 
 from rulekit.arrange import (GROUP_OF, KEY_OF, Layout, RawGroup, anchored, wild_meld_options,
                              wild_pair_options)
-from rulekit.codes import KEY_STRIDE, NUM_KINDS
+from rulekit.codes import NUM_KINDS, group_key
 
 # all-hun groups of one set of queried-key bits: (the bits, the groups)
 BitClass = tuple[int, tuple[RawGroup, ...]]
@@ -45,7 +45,7 @@ def by_bits(groups: Sequence[RawGroup], key_bit: dict[int, int]) -> list[BitClas
     """Groups by the queried-key bit each holds (0 for none), in first-met order."""
     out: dict[int, list[RawGroup]] = {}
     for g in groups:
-        b = key_bit.get(g[0] * KEY_STRIDE + g[1], 0)
+        b = key_bit.get(group_key(g[0], g[1]), 0)
         hit = out.get(b)
         if hit is None:
             out[b] = [g]

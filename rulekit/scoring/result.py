@@ -134,6 +134,12 @@ _JSON_PIECES_MAX: Final = 1 << 14
 _ENCODE: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 
 
+def clear_memos() -> None:
+    """Forget the group dicts and JSON pieces kept so far (`score.forget`)."""
+    _GROUP_DICTS.clear()
+    _JSON_PIECES.clear()
+
+
 def _encoded(key: Any, value: Any) -> str:
     """Encode `value` (a miss of `_JSON_PIECES`) and keep it under `key`."""
     if len(_JSON_PIECES) >= _JSON_PIECES_MAX:

@@ -5,17 +5,21 @@ import threading
 import weakref
 from typing import Any, Final, Mapping
 
+from rulekit import arrange, facts
 from rulekit.algebra import Breakdown, Term, num
 from rulekit.arrange import Layout
-from rulekit.codes import NUM_KINDS, group_key
+from rulekit.codes import HAND, NUM_KINDS, group_key
 from rulekit.facts import (ContextFact, Facts, HandFact, HunFact, WinFact, declared_group,
                            group_fact)
 from rulekit.hand import Hand
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.result import NOT_A_WINNING_SHAPE, ScoreResult
-from rulekit.scoring.places import by_place, by_place_pays
+from rulekit.scoring.result import clear_memos as clear_result_memos
+from rulekit.scoring.places import by_place
+from rulekit.scoring.route import by_place_pays
 from rulekit.scoring.scorer import HandKey, Scorer
-from rulekit.scoring.search import NO_INDEX, State, WildDomain, search
+from rulekit.scoring.scan import search
+from rulekit.scoring.search import NO_INDEX, State, WildDomain
 
 # one Scorer per Ruleset, by identity, for the last SCORERS_KEPT rulesets scored. (A weak
 # reference cannot free them: the Scorer holds its ruleset, so an entry kept every ruleset
@@ -47,6 +51,17 @@ def scorer_for(rs: Ruleset) -> Scorer:
 def scorers_kept() -> int:
     """How many Scorers this process holds (at most `SCORERS_KEPT`)."""
     return len(_SCORERS)
+
+
+def forget() -> None:
+    """Forget every memo the scoring path keeps in this process: the Scorers (their plans,
+    bounds, fans, results), per-suit decompositions and reach, group facts and result texts.
+    The next score is then as cold as a fresh process's first (bench/worst.py)."""
+    with _LOCK:
+        _SCORERS.clear()
+    arrange.clear_memos()
+    facts.clear_memos()
+    clear_result_memos()
 
 
 def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
@@ -100,7 +115,7 @@ def score_fresh(sc: Scorer, hand: Hand) -> ScoreResult:
     win_is_hun = hand.win_tile in hun_set
     base = Facts((), WinFact(hand.win_tile, win_is_hun, hand.win_tile, None), hand_fact,
                  HunFact(hand.hun, held_hun), context, NO_INDEX)
-    for p in sc.plan.by_level[0]:
+    for p in sc.plan.by_level[HAND]:
         if p.fn(base):
             base.held |= p.bit
     fixed = base.held                 # the mask of the hand-level patterns that hold

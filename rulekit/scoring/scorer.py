@@ -11,9 +11,11 @@ from __future__ import annotations
 import threading
 from typing import Any, Final
 
-from rulekit.algebra import EXACT_BOUND_PATTERNS, Breakdown, num
+from rulekit.algebra import Breakdown, num
+from rulekit.scoring.keys import bound_key, group_code, limits_key
+from rulekit.scoring.route import DENSE_FANS, EXACT_BOUND_PATTERNS
 from rulekit.arrange import RawGroup
-from rulekit.codes import NUM_KINDS
+from rulekit.codes import NUM_KINDS, READING, SKELETON
 from rulekit.facts import Facts, group_fact
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.explain import Totals, totals
@@ -42,18 +44,6 @@ Their keys are finite but large (a group, a winning tile and what it stands for,
 server that runs for weeks, or a client sending crafted hands, must not grow them without
 end. A memo this size costs a few MB; a dealt hand adds a handful of entries at most."""
 
-DENSE_FANS: Final = 16
-"""Up to this many mask bits, fans live in a list indexed by the valued bits (2**16 slots at
-most, filled lazily); with more, in a dict keyed by them."""
-
-
-def group_code(g: RawGroup) -> int:
-    """A group as one int, as far as `Scorer.group_allows` can tell groups apart: its shape,
-    first kind, how many hun it holds and its flags. Every fact of the winning tile's group
-    a need may name (`WIN_GROUP_ATTRS`) is made of these; what the hun stand for is not one,
-    and leaving it out keeps that memo's keys few (with it, hands kept meeting new keys)."""
-    code = (len(g.fills) * 8 + g.shape) * NUM_KINDS + g.first
-    return ((code * 2 + int(g.declared)) * 2 + int(g.concealed)) * 2 + int(g.golden)
 
 
 class Scorer:
@@ -151,7 +141,7 @@ class Scorer:
         valued = self.valued
         held &= valued
         free &= valued
-        key = held | free << self.width
+        key = bound_key(held, free, self.width)
         value = self.bounds.get(key)
         if value is None:
             value = self.bounds[key] = self.upper_bound(held, free)
@@ -182,7 +172,7 @@ class Scorer:
         It depends only on the hand-level patterns (the mask `fixed`), the winning tile and
         how many hun the hand holds.
         """
-        key = ((fixed << 8 | win_tile) << 8 | held_hun) << 1 | int(win_is_hun)
+        key = limits_key(fixed, win_tile, held_hun, win_is_hun)
         hit = self.limit_memo.get(key)
         if hit is None:
             known: dict[str, Any] = {"win.tile": win_tile, "win.is_hun": win_is_hun,
@@ -198,8 +188,8 @@ class Scorer:
                 for i, p in enumerate(plan.by_level[level]):
                     if possible(p, known, most):
                         can |= bits[i]
-            free12 = can & ~plan.level_masks[1]
-            free3 = can & plan.level_masks[3]
+            free12 = can & ~plan.level_masks[SKELETON]
+            free3 = can & plan.level_masks[READING]
             hit = self.limit_memo[key] = (can, free12, free3, self.bound(fixed, can))
         return hit
 

@@ -1,0 +1,315 @@
+"""The scan: a hand's arrangements one by one, for hands with few hun (`route.py`).
+
+Each skeleton is keyed and bounded once; from `route.TIGHT_BOUND_HUN` hun the bounds are
+tightened first (`held1_options`, `win_group_checked`), and the groups that allow a
+win-gated pattern are read first, so the best is usually the first reading. A 天和 tries
+each of its kinds as the winning tile over the same arrangements, enumerated once and
+grouped by skeleton. The judging it stands on is `search.py`'s, shared with the place search.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator, Sequence
+
+from rulekit import arrange
+from rulekit.arrange import RawGroup
+from rulekit.codes import SKELETON, group_key
+from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts, win_places
+from rulekit.scoring.route import TIGHT_BOUND_HUN
+from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at, projections,
+                                    skeleton_level)
+
+
+def skeleton_key(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
+    """The groups' keys (`codes.group_key`),
+    sorted: arrangements with equal keys judge alike at skeleton level."""
+    return tuple(sorted([group_key(g[0], g[1]) for g in raw]))
+
+
+def coded_key(codes: tuple[int, ...]) -> tuple[int, ...]:
+    """`skeleton_key` of an arrangement given by its group codes (`arrange.ALL_KEYS`):
+    the same key, read from a table instead of from each group."""
+    key_of = arrange.ALL_KEYS
+    keys = [key_of[c] for c in codes]
+    keys.sort()
+    return tuple(keys)
+
+
+# an arrangement as the scan takes it: its groups and their codes (`arrange.ALL_GROUPS`)
+Arranged = tuple[tuple[RawGroup, ...], tuple[int, ...]]
+
+
+# arrangements as the scan takes them: (skeleton key, the arrangements with that key)
+Skeletons = Iterable[tuple[tuple[int, ...], Sequence[Arranged]]]
+
+
+def projection_of(s: State, skey: tuple[int, ...]) -> Any:
+    """What the skeleton-level patterns can see of a skeleton: the bits of the keys they
+    query when they only make shape queries, else the whole skeleton key."""
+    plan = s.sc.plan
+    if plan.queries is None:
+        return skey
+    # `Plan.projection`, spelled out over a tuple (this runs per skeleton; a loop over a
+    # typed tuple compiles to indexing, over an Iterable to the iterator protocol)
+    table = plan.key_bits
+    bits = s.declared_bits
+    for k in skey:
+        bits |= table[k]
+    return bits
+
+
+def by_skeleton(arranged: Iterable[Arranged]
+                ) -> list[tuple[tuple[int, ...], list[Arranged]]]:
+    """Arrangements grouped by skeleton key, in first-met order: a 天和's candidates then
+    key and bound each skeleton once, not once per arrangement."""
+    out: dict[tuple[int, ...], list[Arranged]] = {}
+    for a in arranged:
+        skey = coded_key(a[1])
+        hit = out.get(skey)
+        if hit is None:
+            out[skey] = [a]
+        else:
+            hit.append(a)
+    return list(out.items())
+
+
+def one_by_one(arranged: Iterable[Arranged]
+               ) -> Iterator[tuple[tuple[int, ...], tuple[Arranged]]]:
+    """Arrangements as met, each on its own: the search can stop before the rest are
+    even enumerated."""
+    for a in arranged:
+        yield coded_key(a[1]), (a,)
+
+
+def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list[RawGroup]]:
+    """`possible` less the reading-level patterns that no group of the winning tile allows,
+    and the groups that do allow one, most valuable first.
+
+    Such a pattern needs something of the group holding the winning tile (混吊: the pair,
+    with one other hun). Only a few groups can hold a real winning tile; if none that meets
+    the needs leaves a completable rest, no reading has the pattern and the bound drops.
+    The groups that pass are where the valuable readings are: the search tries them first.
+    """
+    sc, layout = s.sc, s.layout
+    out = possible
+    groups = arrange.groups_holding(layout.counts, layout.hun, win_tile)
+    feasible: dict[RawGroup, bool] = {}
+    allows: dict[RawGroup, int] = {}
+    masks = [sc.group_allows(g, win_tile, win_tile, False) for g in groups]
+    for p in sc.plan.win_gated:
+        b = p.bit
+        if not possible & b:
+            continue
+        found = False
+        for i, g in enumerate(groups):
+            if not masks[i] & b:
+                continue
+            ok = feasible.get(g)
+            if ok is None:
+                ok = feasible[g] = arrange.rest_wins(layout, g)
+            if ok:
+                found = True
+                allows[g] = allows.get(g, 0) | b
+        if not found:
+            out &= ~b
+    if not allows:
+        return out, []
+    gated = sc.plan.gated
+    ranked = sorted(((-sc.bound(s.fixed, (out & ~gated) | ids), i, g)
+                     for i, (g, ids) in enumerate(allows.items())))
+    return out, [g for _, _, g in ranked]
+
+
+def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
+                        possible: int, free12: int, bound_all: float,
+                        cand_win: WinFact, projections: Projections, tag: Any) -> None:
+    """The readings with the real winning tile in one of `groups`, before all the others.
+
+    Each is one of the groups plus an arrangement of the tiles left. The full search runs
+    afterwards and sees them again, by then mostly cut by the bound.
+    """
+    sc = s.sc
+    _, _, level2, level3 = sc.plan.by_level
+    for g in groups:
+        held_g = group_fact(g, True, False)
+        win = WinFact(win_tile, False, win_tile, held_g)
+        for rest_raw in arrange.arrangements(arrange.rest_layout(s.layout, g), s.wild):
+            raw = rest_raw + (g,)
+            skey = skeleton_key(raw)
+            index = frozenset(skey) | s.declared_keys if s.declared_keys else frozenset(skey)
+            held1 = skeleton_level(s, projection_of(s, skey), raw, index, cand_win, possible,
+                                   projections, tag)
+            if sc.bound(held1, free12) <= s.best_fan:
+                continue
+            hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
+            groups_ = plain_facts(rest_raw) + (held_g,)
+            groups_ += s.declared
+            f = Facts(groups_, win, s.hand_fact, hun_fact, s.context, index)
+            f.held = held1
+            judge(s, level2, f, possible)
+            keep_best(s, judge(s, level3, f, possible), groups_, win_tile)
+            if s.best_fan >= bound_all:
+                return
+
+
+def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projections,
+                  tag: Any) -> tuple[int, ...] | None:
+    """Every set of skeleton-level patterns some arrangement of the hand makes true.
+
+    Exact when those patterns read the skeleton only through shape queries (their truth
+    then depends on which queried groups it has, `arrange.skeleton_reach`); None otherwise.
+    Empty when the hand has no winning arrangement at all.
+    """
+    plan = s.sc.plan
+    if not plan.by_level[SKELETON]:
+        return (s.fixed,)
+    if plan.queries is None:
+        return None
+    out: dict[int, None] = {}
+    hun_fact = HunFact(s.hun_kinds, s.held_hun)
+    for bits in arrange.skeleton_reach(s.layout, plan.query_keys):
+        out[level1_at(s, bits | s.declared_bits, cand_win, hun_fact, possible, shared,
+                      tag)] = None
+    return tuple(out)
+
+
+# what one candidate winning tile's search starts from: its bound, the tile, the winning
+# tile as skeleton-level facts see it, the patterns still possible (all, less the skeleton
+# level, the reading level), the groups to read first, and where skeleton results are kept
+Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, Any]
+
+
+def candidate(s: State, win_tile: int) -> Candidate:
+    """The bounds and first groups of one winning tile, before any arrangement is read."""
+    sc, layout = s.sc, s.layout
+    win_is_hun = win_tile in s.hun_kinds
+    possible, free12, free3, bound_all = sc.limits(s.fixed, win_tile, win_is_hun, layout.hun)
+    # skeleton-level facts know the winning tile (not where it sits)
+    cand_win = WinFact(win_tile, win_is_hun, win_tile, None)
+    first: list[RawGroup] = []
+    if not win_is_hun and layout.hun >= TIGHT_BOUND_HUN and sc.plan.win_gated:
+        checked, first = win_group_checked(s, win_tile, possible)
+        if checked != possible:
+            possible = checked
+            free12 = possible & ~sc.plan.level_masks[SKELETON]
+            free3 &= possible
+            bound_all = sc.bound(s.fixed, possible)
+    shared_level1, tag = projections(s, cand_win, possible)
+    if layout.hun >= TIGHT_BOUND_HUN:
+        options = held1_options(s, cand_win, possible, shared_level1, tag)
+        if options is not None:
+            bound_all = min(bound_all, max((sc.bound(h1, free12) for h1 in options),
+                                           default=-1.0))
+    return (bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag)
+
+
+def search(s: State, candidates: tuple[int, ...]) -> None:
+    """Every arrangement, then every place of the winning tile in it, for each candidate
+    winning tile. A 天和 tries each of its tiles over the same arrangements, the tile with
+    the highest bound first: its best reading then often cuts the others whole."""
+    layout = s.layout
+    cands = [candidate(s, t) for t in candidates]
+    if len(cands) > 1:
+        cands.sort(key=lambda c: -c[0])
+    grouped: Skeletons | None = None
+    for bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag \
+            in cands:
+        if bound_all <= s.best_fan:
+            break                     # sorted: no later candidate can do better either
+        if first:
+            search_groups_first(s, win_tile, first, possible, free12, bound_all, cand_win,
+                                shared_level1, tag)
+            if s.best_fan >= bound_all:
+                continue
+        if len(candidates) > 1 and grouped is None:
+            grouped = by_skeleton(arrange.coded_arrangements(layout, s.wild))
+        skeletons = (grouped if grouped is not None
+                     else one_by_one(arrange.coded_arrangements(layout, s.wild)))
+        scan(s, skeletons, win_tile, cand_win, (possible, free12, free3, bound_all),
+             shared_level1, tag)
+
+
+def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
+         limits: tuple[int, int, int, float],
+         shared_level1: Projections, tag: Any) -> None:
+    """Judge arrangements for one winning tile, skeleton by skeleton, each skeleton cut as
+    soon as its bound cannot beat the best so far."""
+    possible, free12, free3, bound_all = limits
+    sc = s.sc
+    seen: dict[tuple[int, ...], tuple[int, float]] = {}
+    pruned: set[tuple[int, ...]] = set()
+    for skey, raws in skeletons:
+        if skey in pruned:
+            continue
+        entry = seen.get(skey)
+        if entry is None:
+            held1 = skeleton_level(s, projection_of(s, skey), raws[0][0], None, cand_win,
+                                   possible, shared_level1, tag)
+            bound = sc.bound(held1, free12)
+            if bound <= s.best_fan:
+                # the best only grows: this skeleton is out for good, keep nothing
+                pruned.add(skey)
+                continue
+            entry = seen[skey] = (held1, bound)
+        held_base, bound = entry
+        for raw, _ in raws:
+            if bound <= s.best_fan:
+                break
+            read(s, raw, skey, win_tile, cand_win, held_base, bound, possible, free3)
+            if s.best_fan >= bound_all:
+                return
+
+
+def read(s: State, raw: tuple[RawGroup, ...], skey: tuple[int, ...], win_tile: int,
+         cand_win: WinFact, held_base: int, bound: float, possible: int,
+         free3: int) -> None:
+    """One arrangement (`skey` its skeleton key): its arrangement-level patterns, then each
+    place of the winning tile with the reading-level ones.
+
+    At each place only the reading-level patterns whose needs its group meets are judged
+    (`Scorer.group_allows`; the others cannot hold there), and none if even all of them
+    could not beat the best. Most places leave none: then no facts are built (not even
+    the groups' facts, the skeleton index or the hun's) unless the place makes a new
+    best."""
+    sc = s.sc
+    _, _, level2, level3 = sc.plan.by_level
+    plain: tuple[GroupFact, ...] | None = None
+    hun_fact: HunFact | None = None
+    index: frozenset[int] | None = None
+    if level2:
+        plain = plain_facts(raw)
+        hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
+        index = frozenset(skey) | s.declared_keys
+        f2 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
+        f2.held = held_base
+        held_base = judge(s, level2, f2, possible)
+        bound = sc.bound(held_base, free3)
+        if bound <= s.best_fan:
+            return
+    win_is_hun = cand_win.is_hun
+    gated = free3 & sc.plan.gated
+    base_fan = float(sc.fan(held_base).fan)     # a place with nothing to judge is worth it
+    for i, stands in win_places(raw, win_tile, win_is_hun):
+        held = held_base
+        live = free3 & ~gated
+        if gated:
+            live |= gated & sc.group_allows(raw[i], win_tile, stands, win_is_hun)
+        # the most this place can be worth cannot beat the best: skip it
+        if (sc.bound(held_base, live) if live else base_fan) <= s.best_fan:
+            if s.best_fan >= bound or not free3:
+                break
+            continue
+        if plain is None:
+            plain = plain_facts(raw)
+        held_g = group_fact(raw[i], True, win_is_hun)
+        groups = plain[:i] + (held_g,) + plain[i + 1:] + s.declared
+        if live:
+            if hun_fact is None or index is None:
+                hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
+                index = frozenset(skey) | s.declared_keys
+            f = Facts(groups, WinFact(win_tile, win_is_hun, stands, held_g), s.hand_fact,
+                      hun_fact, s.context, index)
+            f.held = held_base
+            held = judge(s, level3, f, live)
+        keep_best(s, held, groups, win_tile)
+        if s.best_fan >= bound or not free3:
+            break
