@@ -14,8 +14,6 @@ import contextlib
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from importlib import resources
-from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, Callable
 
 from starlette.applications import Starlette
@@ -34,15 +32,10 @@ from rulekit.serve.guard import Guard
 from rulekit.serve.limits import ServeConfig
 from rulekit.serve.pool import STARTUP_SECONDS, OverlayPool
 from rulekit.serve.registry import Registry
+from rulekit.serve.static_files import static_dir as static_dir      # re-exported
 from rulekit.serve.tables import Tables, TablesConfig, routes as table_routes
 
 Handler = Callable[[Request], Awaitable[Response]]
-
-
-def static_dir() -> Path:
-    """The calculator's files, installed as package data or beside this module."""
-    files = resources.files("rulekit.serve") / "static"
-    return Path(str(files))
 
 
 def _json(data: Any, status: int = 200) -> Response:
