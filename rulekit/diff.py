@@ -16,9 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, Mapping, Sequence
 
-from rulekit import limits, workers
+from rulekit import jsonio, limits, workers
 from rulekit.errors import RulekitError
-from rulekit.limits import excerpt
 from rulekit.money import json_number
 from rulekit.progress import Progress
 from rulekit.workers import WorkerError as WorkerError      # re-exported for callers
@@ -214,13 +213,11 @@ def _run_chunk(task: Task) -> _Tally:
     old, new = _loaded(old_spec), _loaded(new_spec)
     t = _Tally()
     for line, raw in lines:
-        try:
-            doc = json.loads(raw)
-        except json.JSONDecodeError as err:
-            t.bad = f"{name}:{line}: invalid JSON: {err.msg} at column {err.colno}"
-            return t
-        except (ValueError, RecursionError) as err:     # a huge integer, deep nesting
-            t.bad = f"{name}:{line}: invalid JSON: {excerpt(str(err) or type(err).__name__)}"
+        try:    # the loader every document goes through (no NaN, no duplicate key)
+            doc = jsonio.read_document(raw.rstrip("\r\n"))
+        except jsonio.JsonError as err:
+            at = f" at column {err.column}" if err.line == 1 else ""
+            t.bad = f"{name}:{line}: {err.message}{at}"
             return t
         if not isinstance(doc, dict):
             t.bad = f"{name}:{line}: expected a hand or settle document (a JSON object)"

@@ -64,8 +64,21 @@ def _constant(text: str) -> Any:
     raise _Refused(f"{text} is not a JSON number")
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # one loader, one meaning: `json` keeps the last of two equal keys, where another reader
+    # (a proxy, a log checker) may keep the first, so a document with both is refused
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Refused(f"duplicate key {excerpt(key, 40)!r}")
+            seen.add(key)
+    return obj
+
+
 _DECODER: Final = json.JSONDecoder(parse_int=_int, parse_float=_float,
-                                   parse_constant=_constant)
+                                   parse_constant=_constant, object_pairs_hook=_object)
 """Built once: `json.loads` with hooks builds a decoder per call. A decoder keeps no state
 between `decode` calls, so threads may share it."""
 # the decoder's own scanner (typeshed does not declare the attribute)
@@ -78,7 +91,8 @@ def _decode(text: str) -> Any:
     from its first character to its last (a document line), else the full decoder, whose
     errors name what is wrong (leading or trailing space, extra data, a BOM)."""
     if text[:1] not in _PLAIN_START:
-        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant,
+                          object_pairs_hook=_object)
     try:
         value, end = _SCAN(text, 0)
     except StopIteration:

@@ -286,11 +286,17 @@ def test_bad_corpus_lines_stop_the_run(tmp_path: Path,
     assert "bad.jsonl:1: expected a hand or settle document" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("line,message", ids=["bytes", "long", "digits", "deep"], argvalues=[
+@pytest.mark.parametrize("line,message", ids=["bytes", "long", "digits", "deep", "NaN",
+                                              "duplicate"], argvalues=[
     (b'{"hand": "\xff"}', "bad.jsonl:2: not UTF-8 text (byte 10)"),
     (b"[" * 100_000 + b"]" * 100_000, "bad.jsonl:2: longer than 65536 bytes"),
-    (b'{"stake": ' + b"9" * 5000 + b"}", "bad.jsonl:2: invalid JSON: Exceeds the limit"),
-    (b"[" * 30_000 + b"]" * 30_000, "bad.jsonl:2: invalid JSON: maximum recursion depth"),
+    (b'{"stake": ' + b"9" * 5000 + b"}",
+     "bad.jsonl:2: invalid JSON: an integer of more than 30 digits"),
+    (b"[" * 30_000 + b"]" * 30_000, "bad.jsonl:2: invalid JSON: nested deeper than 32 levels"),
+    # issue 18 item 5 (one loader, one meaning): diff read these as `score` never would
+    (b'{"dealer": 0, "winner": 1, "stake": NaN}',
+     "bad.jsonl:2: invalid JSON: NaN is not a JSON number"),
+    (b'{"dealer": 0, "winner": 1, "dealer": 2}', "bad.jsonl:2: invalid JSON: duplicate key 'dealer'"),
 ])
 def test_hostile_corpus_lines_are_one_clean_error(tmp_path: Path, line: bytes, message: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:

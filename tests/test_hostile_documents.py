@@ -36,6 +36,11 @@ HOSTILE: dict[str, tuple[bytes, str]] = {
     "-Infinity": (b'{"stake": -Infinity}', "-Infinity is not a JSON number"),
     "1e400": (b'{"stake": 1e400}', "a number out of range (1e400)"),
     "truncated": (b'{"indicator": "1z"', "invalid JSON"),
+    # issue 18 item 5: `json` keeps the last of two equal keys, another reader the first
+    "duplicate key": (b'{"hand": "1m", "win_tile": "1m", "hand": "2m"}',
+                      "invalid JSON: duplicate key 'hand'"),
+    "nested duplicate": (b'{"dealer": 0, "hand": {"win_tile": "1m", "win_tile": "2m"}}',
+                         "invalid JSON: duplicate key 'win_tile'"),
 }
 
 

@@ -290,3 +290,29 @@ def test_an_edited_match_record_is_caught(tmp_path: Path, field: str, value: Any
                    encoding="utf-8")
     code, out = run(["replay", str(log), "--format", "json"])
     assert code != 0 and field in out
+
+
+# -- the log on a full disk, and each hand on disk as it ends (issue 18 item 6) -----------------
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_under_the_match_log_is_one_line_naming_it(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["match", "--hands", "2", "--seed", "1", *["--seat", "greedy"] * 4,
+            "--log", "/dev/full"]
+    assert main(argv, out=io.StringIO()) == 3
+    assert capsys.readouterr().err == ("rulekit: error: --log /dev/full: cannot write: "
+                                       "No space left on device\n")
+
+
+def test_the_match_log_holds_each_hand_when_the_next_is_played(tmp_path: Path) -> None:
+    import rulekit
+    from rulekit.game import match as m
+    from rulekit.game.logfile import HandLog
+    path = tmp_path / "m.jsonl"
+    seen: list[int] = []
+    cfg = m.MatchConfig(("greedy",) * 4, 3, 1, False, 1.0, 16)
+    log = HandLog(str(path))
+    m.run_match(rulekit.load_ruleset("tianjin"), cfg, log,
+                lambda _: seen.append(len(path.read_text(encoding="utf-8").splitlines())))
+    log.close()
+    assert seen == [1, 2, 3]

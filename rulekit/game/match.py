@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import asdict, dataclass, field
-from typing import IO, Any, Callable, Iterator, Protocol, Sequence
+from typing import Any, Callable, Iterator, Protocol, Sequence
 
 from rulekit.game import protocol
 from rulekit.game.bots import BotFault, SubprocessBot
+from rulekit.game.logfile import HandLog
 from rulekit.game.players import PLAYERS, Player, make_player
 from rulekit.game.procedure import HandRecord
 from rulekit.game.rules import GameRules, game_rules
@@ -259,7 +260,7 @@ def match_log_line(rec: HandRecord, rs: Ruleset, rules: GameRules, specs: Sequen
     return log_line(rec, rs, rules, specs, index, extra)
 
 
-def run_match(rs: Ruleset, cfg: MatchConfig, log: IO[str] | None = None,
+def run_match(rs: Ruleset, cfg: MatchConfig, log: HandLog | None = None,
               progress: Callable[[int], None] | None = None) -> MatchResult:
     """Play the match; every bot process is ended when it returns or raises."""
     rules = game_rules(rs)
@@ -284,7 +285,7 @@ def run_match(rs: Ruleset, cfg: MatchConfig, log: IO[str] | None = None,
             res.outcomes.append(o)
             if log is not None:
                 log.write(match_log_line(rec, rs, rules, specs, index, deal,
-                                         rotation if cfg.duplicate else None) + "\n")
+                                         rotation if cfg.duplicate else None))
             dealer = rec.result["next_dealer"]
             if progress is not None:
                 progress(1)

@@ -7,9 +7,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from typing import IO, Any, Sequence, TextIO
+from typing import Any, Sequence, TextIO
 
 from rulekit.errors import RulekitError
+from rulekit.game.logfile import HandLog
 
 MAX_THINK_TIME = 600.0
 
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     _check(args, rs.players)
     cfg = MatchConfig(tuple(args.seat), args.hands, args.seed, args.duplicate,
                       args.think_time, args.session_hands)
-    log = _open_log(args.log) if args.log else None
+    log = HandLog(args.log) if args.log else None     # each hand on disk as it ends
     total = args.hands * rs.players if args.duplicate else args.hands
     try:
         with Progress(total, "match") as bar:
@@ -81,13 +82,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     else:
         out.write(text(rep))
     return 0
-
-
-def _open_log(path: str) -> IO[str]:
-    try:
-        return open(path, "w", encoding="utf-8", newline="\n")
-    except OSError as err:
-        raise MatchUsageError(f"{path}: cannot write: {err.strerror}") from None
 
 
 def report(name: str, cfg: Any, outcomes: Sequence[dict[str, Any]],

@@ -331,6 +331,11 @@ def test_json_is_read_by_the_library(client: TestClient) -> None:
     # a batch array holds documents one level down, so it may nest one level more
     r = client.post("/v1/score:batch", content=b"[" * 33 + b"]" * 33)
     assert r.status_code == 200 and r.json()[0]["error"]["field"] == "body"
+    # one loader, one meaning (issue 18 item 5): a key twice is refused, not read as the last
+    r = client.post("/v1/score", content=b'{"ruleset": "tianjin", "ruleset": "tianjin-gold8", '
+                                         b'"hand": {}}')
+    assert (r.status_code, error(r)["message"]) == (
+        400, "invalid JSON: duplicate key 'ruleset'")
 
 
 def test_a_request_may_be_larger_than_one_cli_document() -> None:
