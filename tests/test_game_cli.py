@@ -73,7 +73,7 @@ def test_simulate_versus_same_deals(tmp_path: Path) -> None:
     code, out = run("simulate", "--hands", "32", "--seed", "2", "--json",
                     "--versus", "tianjin-gold8")
     rep = json.loads(out)
-    assert code == 0 and rep["a"] == "tianjin" and rep["b"] == "tianjin-gold8"
+    assert code == 0 and rep["first"] == "tianjin" and rep["other"] == "tianjin-gold8"
     assert rep["same_play"] == 32 and rep["changed_without_golden_kong_or_chan"] == 0
 
 

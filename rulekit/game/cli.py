@@ -66,8 +66,9 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         if log is not None:
             log.close()
-    report = (summary.versus(outs, rs, other, players) if other is not None
-              else summary.summarise(outs, rs, players))
+    report = (summary.versus(outs, rs, other, players, args.session_hands, args.seed)
+              if other is not None
+              else summary.summarise(outs, rs, players, args.session_hands, args.seed))
     report["seed"] = args.seed
     if args.json or args.format == "json":
         out.write(json.dumps(report, ensure_ascii=False) + "\n")
