@@ -213,7 +213,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run on a Dask cluster (local: a LocalCluster on this machine)")
     g.add_argument("--log", metavar="FILE", help="write one JSON line per hand")
     g.add_argument("--versus", metavar="OTHER",
-                   help="play the same deals under OTHER too; report the differences")
+                   help="play the same deals under OTHER too; report which rules differ, "
+                        "whether they fired, and the differences (this ruleset minus OTHER)")
+    g.add_argument("--across-players", action="store_true",
+                   help="with --versus: repeat the comparison with all greedy, all value and "
+                        "mixed players; say which conclusions depend on the players")
+    g.add_argument("--html", metavar="FILE",
+                   help="also write the report as one self-contained HTML page")
     g.add_argument("--session-hands", type=int, default=16,
                    help="hands per session (the dealer carries within one)")
     g.add_argument("--json", action="store_true", help="the same as --format json")

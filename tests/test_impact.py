@@ -154,3 +154,47 @@ def test_bootstrap_over_sessions_is_seeded_and_brackets_the_mean() -> None:
     got = Sessions(sessions, 4).ratio(rare)
     assert got["low"] == 0.0 and got["value"] == pytest.approx(0.05)
     assert spread([3.0, -1.0, 2.0])["worst"] == -1.0
+
+
+def ci(v: float, lo: float, hi: float) -> dict[str, Any]:
+    return {"value": v, "low": lo, "high": hi}
+
+
+def versus_report(players: list[str], win: dict[str, Any], fired: int) -> dict[str, Any]:
+    zero = ci(0.0, 0.0, 0.0)
+    return {"first": "a", "other": "b", "reading": "differences read FIRST − OTHER: a minus b",
+            "hands": 64, "session_hands": 16, "players": players,
+            "win_rate_difference": win, "draw_rate_difference": zero,
+            "hand_length_difference": zero, "dealer_edge_difference": zero,
+            "money_changed": {"count": fired},
+            "rules_differ": [{"key": "kong_points.golden", "name": "金杠分",
+                              "fired_hands": fired}],
+            "warnings": []}
+
+
+def test_across_players_says_which_conclusions_depend_on_the_players() -> None:
+    from rulekit.game import across
+    assert across.mixes(4) == [("greedy",) * 4, ("value",) * 4,
+                               ("value", "greedy", "value", "greedy")]
+    got = across.combine([versus_report(["greedy"] * 4, ci(0.1, 0.05, 0.2), 0),
+                          versus_report(["value"] * 4, ci(0.01, -0.02, 0.04), 3)])
+    depends = got["depends_on_players"]
+    assert depends[0].startswith("win rate: all greedy: more under a (+0.100")
+    assert "all value: no clear difference" in depends[0]
+    assert any(d.startswith("kong_points.golden (金杠分) fired in 0 hands with all greedy, "
+                            "3 hands with all value") for d in depends)
+    assert got["warnings"] == []
+    assert [h.split(":")[0] for h in got["holds_across_players"]] == \
+        ["荒莊 rate", "hand length (discards)", "dealer edge per hand"]
+
+
+def test_across_players_runs_each_mix_and_needs_versus(capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    code, out = run("simulate", "--versus", "tianjin-gold8", "--across-players",
+                    "--hands", "16", "--seed", "1", "--format", "json")
+    rep = json.loads(out)
+    assert code == 0 and [r["players"] for r in rep["across_players"]] == \
+        [["greedy"] * 4, ["value"] * 4, ["value", "greedy", "value", "greedy"]]
+    assert all(r["hands"] == 16 for r in rep["across_players"])
+    code, _ = run("simulate", "--across-players", "--hands", "16")
+    assert code == 2 and "give --versus OTHER" in capsys.readouterr().err

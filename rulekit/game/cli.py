@@ -8,10 +8,11 @@ from typing import IO, Any, TextIO
 
 from rulekit import api
 from rulekit.errors import RulekitError
-from rulekit.game import parallel, simulate as sim, summary
+from rulekit.game import across, parallel, simulate as sim, summary
 from rulekit.game.players import PLAYERS
 from rulekit.game.replay import replay as replay_one
 from rulekit.game.stats import mean
+from rulekit.ruleset.model import Ruleset
 
 
 class GameUsageError(RulekitError):
@@ -38,7 +39,6 @@ def _open_log(path: str) -> IO[str]:
 
 
 def simulate(args: argparse.Namespace, out: TextIO) -> int:
-    from rulekit.progress import Progress
     if args.hands < 0 or args.workers < 1 or args.session_hands < 1:
         raise GameUsageError("simulate: --hands must be 0 or more, --workers and "
                              "--session-hands 1 or more")
@@ -47,14 +47,36 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
     if other is not None and other.players != rs.players:
         raise GameUsageError(f"simulate: --versus {other.name} seats {other.players} players, "
                              f"{rs.name} {rs.players}")
+    if getattr(args, "across_players", False):
+        return _across(args, rs, other, out)
     players = _players(args.players, rs.players)
-    chunks = max(1, args.workers) * 4 if (args.workers > 1 or args.cluster) else 1
+    outs = _play(args, rs, other, players, args.log)
+    report = (summary.versus(outs, rs, other, players, args.session_hands, args.seed)
+              if other is not None
+              else summary.summarise(outs, rs, players, args.session_hands, args.seed))
+    report["seed"] = args.seed
+    _write_html(args, report)
+    if args.json or args.format == "json":
+        out.write(json.dumps(report, ensure_ascii=False) + "\n")
+    else:
+        out.write(summary.versus_text(report) if other is not None else summary.text(report))
+    return 0
+
+
+def _play(args: argparse.Namespace, rs: Ruleset, other: Ruleset | None,
+          players: list[str], log_path: str | None, label: str = "simulate"
+          ) -> list[dict[str, Any]]:
+    """Every hand's outcome, in hand order (with `versus` under the other ruleset)."""
+    from rulekit.progress import Progress
+    parallel_run = args.workers > 1 or bool(args.cluster)
+    # one worker: a task per session, so that the progress bar moves as hands are played
+    chunks = args.workers * 4 if parallel_run else max(1, -(-args.hands // args.session_hands))
     tasks = sim.tasks(rs, players, args.hands, args.seed, chunks=chunks,
-                      log=bool(args.log), versus=other, session_hands=args.session_hands)
-    log = _open_log(args.log) if args.log else None
+                      log=bool(log_path), versus=other, session_hands=args.session_hands)
+    log = _open_log(log_path) if log_path else None
     outs: list[dict[str, Any]] = []
     try:
-        with Progress(args.hands, "simulate") as bar:
+        with Progress(args.hands, label) as bar:
             for res in parallel.run(tasks, args.workers, args.cluster):
                 for o in res:
                     if log is not None:
@@ -66,15 +88,43 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         if log is not None:
             log.close()
-    report = (summary.versus(outs, rs, other, players, args.session_hands, args.seed)
-              if other is not None
-              else summary.summarise(outs, rs, players, args.session_hands, args.seed))
+    return outs
+
+
+def _across(args: argparse.Namespace, rs: Ruleset, other: Ruleset | None,
+            out: TextIO) -> int:
+    """The comparison repeated under each standard mix of players (`--across-players`)."""
+    if other is None:
+        raise GameUsageError("simulate: --across-players compares two rulesets: "
+                             "give --versus OTHER")
+    if args.players or args.log:
+        raise GameUsageError("simulate: --across-players chooses the players itself; "
+                             "drop --players and --log")
+    reports = []
+    for mix in across.mixes(rs.players):
+        outs = _play(args, rs, other, list(mix), None, f"simulate {','.join(mix)}")
+        reports.append(summary.versus(outs, rs, other, list(mix), args.session_hands,
+                                      args.seed))
+    report = across.combine(reports)
     report["seed"] = args.seed
+    _write_html(args, report)
     if args.json or args.format == "json":
         out.write(json.dumps(report, ensure_ascii=False) + "\n")
     else:
-        out.write(summary.versus_text(report) if other is not None else summary.text(report))
+        out.write(across.text(report))
     return 0
+
+
+def _write_html(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    path = getattr(args, "html", None)
+    if not path:
+        return
+    from rulekit.game import html_report
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(html_report.page(report))
+    except OSError as err:
+        raise GameUsageError(f"{path}: cannot write: {err.strerror}") from None
 
 
 def replay(args: argparse.Namespace, out: TextIO) -> int:
