@@ -136,19 +136,35 @@ def replay(args: argparse.Namespace, out: TextIO) -> int:
     except OSError as err:
         raise GameUsageError(f"{args.log}: cannot open: {err.strerror}") from None
     rows: list[dict[str, Any]] = []
+    recorded: list[str] = []
+    names: dict[str, str] = {}
     with fh:
         for n, rec, problem in jsonio.iter_lines(fh):
             if problem is not None or not isinstance(rec, dict):
                 why = problem or f"line {n}: not a hand record"
                 raise GameUsageError(f"{args.log}: {why}")
-            rs = api.load_ruleset(args.ruleset or rec.get("ruleset") or api.DEFAULT_RULESET)
+            own = str(rec.get("ruleset") or api.DEFAULT_RULESET)
+            rs = api.load_ruleset(args.ruleset or own)
+            seats = rec.get("players")
+            if isinstance(seats, list) and len(seats) != rs.players:
+                raise GameUsageError(f"{args.log}: line {n}: the hand has {len(seats)} seats; "
+                                     f"{rs.name} seats {rs.players}")
+            if own not in recorded:
+                recorded.append(own)
+            names.update(rs.names)
             got = replay_one(rec, rs)
             rows.append(_row(n, rec, got, rs.name))
     report = _replay_report(rows, args.ruleset is not None)
+    if args.ruleset is not None:
+        other = api.load_ruleset(args.ruleset).name
+        report.update({"ruleset": other, "recorded_under": recorded,
+                       "difference": "ruleset - recorded",
+                       "reading": f"differences read {other} minus the recorded "
+                                  f"{', '.join(recorded) or 'ruleset'}, per replayed hand"})
     if args.format == "json":
         out.write(json.dumps(report, ensure_ascii=False) + "\n")
     else:
-        out.write(_replay_text(report))
+        out.write(_replay_text(report, names))
     return 0 if args.ruleset is not None or report["reproduced"] == report["hands"] else 1
 
 
@@ -170,6 +186,7 @@ def _replay_report(rows: list[dict[str, Any]], other: bool) -> dict[str, Any]:
     return {
         "hands": len(rows),
         "reproduced": sum(1 for r in rows if r["same"]),
+        "replayed": sum(1 for r in rows if not r["diverged"]),
         "diverged": [{"line": r["line"], "why": r["mismatch"]} for r in rows if r["diverged"]],
         "changed": [{k: r[k] for k in ("line", "hand", "old", "new")} for r in changed],
         "money_difference": [mean([r["delta"][s] for r in rows if not r["diverged"]])
@@ -179,19 +196,40 @@ def _replay_report(rows: list[dict[str, Any]], other: bool) -> dict[str, Any]:
     }
 
 
-def _replay_text(rep: dict[str, Any]) -> str:
+def _replay_text(rep: dict[str, Any], names: dict[str, str]) -> str:
     from rulekit.game.stats import shown
-    lines = [f"{rep['hands']} hands, {rep['reproduced']} reproduced exactly"]
-    for d in rep["not_reproduced"][:20]:
-        lines.append(f"  line {d['line']}: {d['why']}")
-    if rep["money_difference"]:
-        lines.append(f"  {len(rep['changed'])} hands score or pay differently; "
-                     f"{len(rep['diverged'])} cannot be played the same way")
-        for s, m in enumerate(rep["money_difference"]):
-            lines.append(f"  seat {s} per hand  {shown(m)}")
-        for c in rep["changed"][:10]:
-            lines.append(f"  line {c['line']}: {c['old']['patterns']} {c['old']['payments']} "
-                         f"-> {c['new']['patterns']} {c['new']['payments']}")
-        for d in rep["diverged"][:10]:
-            lines.append(f"  line {d['line']}: diverges: {d['why']}")
+    if "ruleset" not in rep:
+        lines = [f"{rep['hands']} hands, {rep['reproduced']} reproduced exactly"]
+        for d in rep["not_reproduced"][:20]:
+            lines.append(f"  line {d['line']}: {d['why']}")
+        return "\n".join(lines) + "\n"
+    lost = len(rep["diverged"])
+    why = (f"{lost} could not be replayed (play {rep['ruleset']} does not allow, listed "
+           "below; left out of the numbers)" if lost else "none failed")
+    lines = [f"{rep['hands']} hands recorded under {', '.join(rep['recorded_under'])}, "
+             f"replayed under {rep['ruleset']}: {rep['replayed']} replayed, {why}",
+             f"{rep['reading'][0].upper()}{rep['reading'][1:]} (95% intervals):",
+             f"  {len(rep['changed'])} of {rep['replayed']} replayed hands score or pay "
+             "differently"]
+    for s, m in enumerate(rep["money_difference"]):
+        lines.append(f"  seat {s} per hand  {shown(m, sign=True)}")
+    for c in rep["changed"][:10]:
+        lines.append(f"  line {c['line']}: {_outcome(c['old'], names)} → "
+                     f"{_outcome(c['new'], names)}")
+    if len(rep["changed"]) > 10:
+        lines.append(f"  ... and {len(rep['changed']) - 10} more (--format json lists all)")
+    for d in rep["diverged"][:10]:
+        lines.append(f"  line {d['line']}: cannot be replayed: {d['why']}")
+    if lost > 10:
+        lines.append(f"  ... and {lost - 10} more that cannot be replayed")
     return "\n".join(lines) + "\n"
+
+
+def _outcome(o: dict[str, Any], names: dict[str, str]) -> str:
+    """A hand's result in words: `seat 1 wins 4 fan (混吊 提溜); pays +6 -2 -2 -2`."""
+    from rulekit.game.stats import signed
+    pays = " ".join(signed(float(x), 0) if float(x) else "0" for x in o.get("payments") or [])
+    if o.get("winner") is None:
+        return f"draw; pays {pays}"
+    pats = " ".join(names.get(p, p) for p in o.get("patterns") or [])
+    return f"seat {o['winner']} wins {o.get('total_fan')} fan ({pats}); pays {pays}"
