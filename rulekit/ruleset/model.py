@@ -108,6 +108,16 @@ def _context_only(by_id: Mapping[str, CompiledPattern], prefix: str) -> list[Com
             for pid, c in by_id.items() if pid.startswith(prefix)]
 
 
+def _display_names(names: Mapping[str, str], instant: Mapping[str, Any]) -> dict[str, str]:
+    """Pattern ids and instant-win ids (an instant win is reported as its one pattern) to
+    their names, for people."""
+    out = dict(names)
+    for iid, entry in instant.items():
+        if iid not in out and isinstance(entry, Mapping):
+            out[str(iid)] = str(entry.get("name", iid))
+    return out
+
+
 def _algebra(data: Mapping[str, Any], names: dict[str, str]) -> Algebra:
     scoring = data["scoring"]
     base = scoring.get("base") or {}
@@ -166,7 +176,7 @@ def _build(data: Mapping[str, Any], shown: str, chain: tuple[str, ...],
         total_rules=tuple(total_rules),
         settlement=MappingProxyType(dict(data["settlement"])),
         chan=MappingProxyType(dict(data["chan"])),
-        names=MappingProxyType(names),
+        names=MappingProxyType(_display_names(names, instant_src)),
         wild_tiles=wild_tiles,
         wild_ranks=wild_ranks,
     )

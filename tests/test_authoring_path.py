@@ -1,0 +1,50 @@
+"""What a newcomer trips on along the authoring path (issue 21, item 6): example files that
+exist, reports that name things, errors that say what is wrong."""
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+import rulekit
+from rulekit.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(list(args), out=out), out.getvalue()
+
+
+def test_an_instant_win_is_reported_by_its_name_as_documented() -> None:
+    rs = rulekit.load_ruleset("tianjin-flowers")
+    r = rulekit.score({"indicator": "7p", "hand": "46m123456789s22z", "win_tile": "5m",
+                       "flowers": "12345678f"}, rs)
+    assert (r.win, r.patterns, r.pattern_names, r.explain) == \
+        (True, ("ba_hua_qi",), ("八花齊",), ("八花齊 16",))
+    code, out = run("score", "-r", "tianjin-flowers", "46m 123456789s 22z", "--win", "5m",
+                    "--indicator", "7p", "--flowers", "12345678f")
+    assert code == 0 and "patterns: 八花齊\n" in out
+
+
+def test_the_example_ruleset_is_the_tutorials_and_passes_its_cases() -> None:
+    doc = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
+    mine = (ROOT / "examples" / "my-table.yaml").read_text(encoding="utf-8")
+    body = mine.split("\n", 1)[1]                  # the first line points at the schema
+    assert body in doc
+    assert (ROOT / "examples" / "cases" / "my-table.yaml").read_text(encoding="utf-8") in doc
+    code, out = run("test", str(ROOT / "examples" / "my-table.yaml"))
+    assert code == 0 and "5 passed, 0 failed" in out
+
+
+@pytest.mark.parametrize("name", ["hand.json", "hands.jsonl", "settle.json", "session.jsonl"])
+def test_the_example_documents_are_valid(name: str) -> None:
+    path = ROOT / "examples" / name
+    cmd = {"hand.json": ["score", "--json", str(path)],
+           "hands.jsonl": ["score", "--jsonl", str(path)],
+           "settle.json": ["settle", "--json", str(path)],
+           "session.jsonl": ["session", "--jsonl", str(path)]}[name]
+    code, out = run(*cmd)
+    assert code == 0 and '"error"' not in out
