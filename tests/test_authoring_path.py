@@ -48,3 +48,18 @@ def test_the_example_documents_are_valid(name: str) -> None:
            "session.jsonl": ["session", "--jsonl", str(path)]}[name]
     code, out = run(*cmd)
     assert code == 0 and '"error"' not in out
+
+
+def test_a_missing_file_is_no_such_file_with_the_nearest_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "my-table.yaml").write_text("extends: tianjin\nname: t\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, _ = run("validate", "my-tabel.yaml")
+    assert code == 2
+    assert capsys.readouterr().err.endswith(
+        "my-tabel.yaml: no such file; did you mean 'my-table.yaml'?\n")
+    code, _ = run("validate", "rules/none.yaml")
+    assert code == 2 and capsys.readouterr().err.endswith("rules/none.yaml: no such file\n")
+    code, _ = run("validate", "tianjn")            # a name: the built-ins
+    assert code == 2 and "did you mean 'tianjin'?" in capsys.readouterr().err

@@ -113,6 +113,11 @@ def versus(outs: Sequence[dict[str, Any]], first: Ruleset, other: Ruleset,
 
     warnings = [impact.never_fired_warning(d, n, players)
                 for d, k in zip(diffs, fired) if k == 0]
+    few = int(sum(paid))
+    if 0 < few < 10:
+        warnings.append(f"money changed in only {few} hand{'s' if few > 1 else ''}: the "
+                        "per-changed-hand numbers describe those hands, and their intervals "
+                        "(resampling so few) are no guide to other hands")
     if not diffs:
         warnings.append(f"{first.name} and {other.name} differ in no rule: every difference "
                         "below is zero by construction")
