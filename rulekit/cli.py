@@ -379,11 +379,14 @@ def _score_jsonl(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_waits(args: argparse.Namespace, out: TextIO) -> int:
     """Each tile that completes the shape, scored as the winning tile (`win_by` as given)."""
     rs = api.load_ruleset(args.ruleset)
-    rows = [w.to_dict() for w in api.scored_waits(_hand_doc(args, with_win=False), rs)]
+    doc = _hand_doc(args, with_win=False)
+    rows = [w.to_dict() for w in api.scored_waits(doc, rs)]
     if args.format == "json":
         _emit(rows, out)
-    else:
-        out.write(report.waits_text(rows, rs))
+    else:                               # for people, each wait's patterns by name
+        names = {r["tile"]: api.score(dict(doc, win_tile=r["tile"]), rs).pattern_names
+                 for r in rows}
+        out.write(report.waits_text(rows, rs, names))
     return 0
 
 

@@ -63,3 +63,19 @@ def test_a_missing_file_is_no_such_file_with_the_nearest_name(
     assert code == 2 and capsys.readouterr().err.endswith("rules/none.yaml: no such file\n")
     code, _ = run("validate", "tianjn")            # a name: the built-ins
     assert code == 2 and "did you mean 'tianjin'?" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["tianjin", "tianjin-flowers", "tianjin-laizi"])
+def test_show_writes_multi_line_conditions_as_blocks_and_reads_back_the_same(name: str) -> None:
+    import yaml
+    from rulekit.report import plain
+    code, out = run("show", name)
+    assert code == 0 and "\\n" not in out                # no escaped one-line texts
+    assert "    when: |\n" in out
+    assert yaml.safe_load(out) == plain(rulekit.load_ruleset(name).data)
+
+
+def test_text_waits_name_the_patterns_of_a_wait_below_the_minimum() -> None:
+    code, out = run("waits", "12m9p456s777z555p3z", "--indicator", "8p")
+    assert code == 0
+    assert out.splitlines()[0] == "3m  no win: below the minimum fan (提溜, 1 fan)"
