@@ -102,7 +102,8 @@ def test_fail_on_change_and_the_text_report(corpus_file: Path, golden_lines: lis
     n = len(golden_lines)
     assert lines[1] == (f"changed: {n} ({n / 1500:.2%}), win changed: 0, unchanged: "
                         f"{1500 - n}")
-    assert lines[2] == "by pattern combination under tianjin (changed / documents with it):"
+    assert lines[2] == (f"by pattern combination under tianjin, → under {gold8_overlay} where "
+                        "the patterns changed (changed / documents with it):")
     assert any(x.endswith(": kong_fan +4, total_fan +4") for x in lines)
     assert any("e.g. line " in x and "concealed kong" in x for x in lines)
     i = lines.index("largest changes:")
@@ -456,3 +457,32 @@ def test_a_cluster_ruleset_keeps_its_key_order() -> None:
     rs = rulekit.load_ruleset("tianjin-flowers")
     shipped = diff.shipped(spec, rs)
     assert shipped.text is not None and shipped.load().algebra == rs.algebra
+
+
+def test_a_new_pattern_is_named_and_top_trims_every_section(tmp_path: Path) -> None:
+    """my-table adds 一般高: its groups name it under NEW; fan changes come before a document
+    that became invalid (two pulls, my-table allows one); --top 1 trims groups and changes."""
+    root = Path(__file__).resolve().parent.parent
+    docs = [{"id": "pulled twice", "dealer": 0, "pulls": [0, 0, 0, 2], "winner": None},
+            {"id": "plain", "indicator": "1z", "hand": "123m123m456p789s5z", "win_tile": "5z"},
+            {"id": "zhuo", "indicator": "1z", "hand": "456m46m123p999s77z", "win_tile": "5m"}]
+    path = tmp_path / "c.jsonl"
+    path.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in docs),
+                    encoding="utf-8")
+    table = str(root / "examples" / "my-table.yaml")
+    code, out = run("diff", "tianjin", table, "--corpus", str(path), "--json")
+    r = json.loads(out)
+    assert code == 0 and r["changed_lines"] == [1, 2, 3] and len(r["groups"]) == 3
+    assert [c["line"] for c in r["largest"]] == [3, 2, 1]      # validity changes last
+    news = {tuple(g["combination"]): g["new_combination"] for g in r["groups"]}
+    assert news[("tiliu", "su")] == ["yi_ban_gao", "su"]
+    code, out = run("diff", "tianjin", table, "--corpus", str(path))
+    assert "  tiliu su (提溜 素) → yi_ban_gao su (一般高 素): hand_fan +2, total_fan +2" in \
+        "\n".join(ln[17:] if ln.startswith("       1 / 1") else ln for ln in out.splitlines()) \
+        or "tiliu su (提溜 素) → yi_ban_gao su (一般高 素): hand_fan +2, total_fan +2" in out
+    code, out = run("diff", "tianjin", table, "--corpus", str(path), "--top", "1")
+    lines = out.splitlines()
+    assert "  ... and 2 more groups (--top 1 shows the largest; --json lists them all)" in lines
+    i = lines.index("largest changes:")
+    assert lines[i + 1].startswith("  line 3 (zhuo): hand_fan 6 → 10, total_fan 6 → 10")
+    assert not any(x.startswith("  line ") for x in lines[i + 2:])
