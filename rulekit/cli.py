@@ -345,6 +345,9 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     doc = _hand_doc(args)
     result = api.score(doc, rs)
+    from rulekit import flags
+    for warning in flags.unread([f for f in flags.FIELDS if doc.get(f)], rs):
+        sys.stderr.write(f"rulekit score: warning: {warning}\n")
     if args.format == "json":
         _emit(result.to_dict(), out)
     else:

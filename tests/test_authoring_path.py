@@ -79,3 +79,18 @@ def test_text_waits_name_the_patterns_of_a_wait_below_the_minimum() -> None:
     code, out = run("waits", "12m9p456s777z555p3z", "--indicator", "8p")
     assert code == 0
     assert out.splitlines()[0] == "3m  no win: below the minimum fan (提溜, 1 fan)"
+
+
+def test_a_flag_the_ruleset_does_not_read_is_reported(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    hand = ["46m 123456789s 22z", "--win", "5m", "--indicator", "7p"]
+    code, _ = run("score", *hand, "--flowers", "1358f", "--discarded-hun")
+    err = capsys.readouterr().err.splitlines()
+    assert code == 0 and err == [
+        "rulekit score: warning: --flowers: tianjin does not read flowers (no valued pattern, "
+        "forbid, instant win or total rule of it uses hand.flowers); the score is the same "
+        "without it"]                        # --discarded-hun is read: 小相公 forbids the win
+    code, _ = run("score", "-r", "tianjin-flowers", *hand, "--flowers", "1358f")
+    assert code == 0 and capsys.readouterr().err == ""
+    code, _ = run("score", *hand, "--earthly")     # 地和 is defined but has no value
+    assert "--earthly: tianjin does not read earthly" in capsys.readouterr().err

@@ -265,9 +265,9 @@ def test_waits_gives_each_tiles_fan_and_marks_those_below_the_minimum() -> None:
     # hun 9p and 1p: a drawn hun pairs the 2z (no 素, 1 fan < 2); the 2z itself: 素 ×2 = 2
     argv = ["waits", "123m 456p 789s 1112z", "--indicator", "9p"]
     code, out = run(argv)
-    assert (code, out.splitlines()) == (0, ["1p  no win: below the minimum fan",
-                                            "9p  no win: below the minimum fan",
-                                            "2z  2 fan"])
+    assert (code, out.splitlines()) == (0, ["1p  no win: below the minimum fan (提溜, 1 fan)",
+                                            "9p  no win: below the minimum fan (提溜, 1 fan)",
+                                            "2z  2 fan (提溜, 素)"])
     code, out = run([*argv, "--format", "json"])
     assert (code, json.loads(out)) == (0, [
         {"tile": "1p", "fan": 1, "win": False, "reason": "below_minimum"},
