@@ -280,8 +280,9 @@ def test_waits_gives_each_tiles_fan_and_marks_those_below_the_minimum() -> None:
 def test_waits_scores_with_the_hand_flags(capsys: pytest.CaptureFixture[str]) -> None:
     # a player who discarded a hun may not win (小相公): every tile is marked, none hidden
     code, out = run(["waits", "46m 123456789s 22z", "--indicator", "7p", "--discarded-hun"])
-    assert (code, out.splitlines()) == (0, ["5m  no win: 小相公", "7p  no win: 小相公",
-                                            "8p  no win: 小相公"])
+    assert (code, out.splitlines()) == (0, ["5m  no win: 小相公 (捉5, 龍, 素, 14 fan)",
+                                            "7p  no win: 小相公 (捉5, 龍, 7 fan)",
+                                            "8p  no win: 小相公 (捉5, 龍, 7 fan)"])
     # the default ruleset has no discard wins: an error, not an empty list
     code, out = run(["waits", "46m 123456789s 22z", "--indicator", "7p", "--win-by", "discard"])
     assert (code, out) == (2, "")
