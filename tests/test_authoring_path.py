@@ -94,3 +94,15 @@ def test_a_flag_the_ruleset_does_not_read_is_reported(capsys: pytest.CaptureFixt
     assert code == 0 and capsys.readouterr().err == ""
     code, _ = run("score", *hand, "--earthly")     # 地和 is defined but has no value
     assert "--earthly: tianjin does not read earthly" in capsys.readouterr().err
+
+
+def test_a_revision_outside_a_repository_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    (tmp_path / "c.jsonl").write_text("", encoding="utf-8")
+    code, _ = run("diff", "HEAD:x.yaml", "tianjin", "--corpus", "c.jsonl")
+    err = capsys.readouterr().err
+    assert code == 2 and err.strip().endswith(
+        f"HEAD:x.yaml: {tmp_path} is not in a git repository (REV:PATH reads PATH as "
+        "committed at REV; outside a repository name the file itself)")
