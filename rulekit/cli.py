@@ -658,9 +658,13 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     try:
         from rulekit.serve.main import run
+        from rulekit.serve.startup import check_rulesets_dir
     except ImportError as err:
         raise UsageError(f"serve: needs the serve extra (pip install \"rulekit[serve]\"): "
                          f"{err}") from None
+    if args.rulesets and os.path.isdir(args.rulesets):
+        from pathlib import Path
+        check_rulesets_dir(Path(args.rulesets))
     return run(args, out)
 
 

@@ -106,3 +106,19 @@ def test_a_revision_outside_a_repository_says_so(tmp_path: Path, monkeypatch: py
     assert code == 2 and err.strip().endswith(
         f"HEAD:x.yaml: {tmp_path} is not in a git repository (REV:PATH reads PATH as "
         "committed at REV; outside a repository name the file itself)")
+
+
+def test_serve_refuses_a_rulesets_folder_with_a_broken_ruleset(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from rulekit.serve.startup import check_rulesets_dir
+    (tmp_path / "my-table.yaml").write_text(
+        (ROOT / "examples" / "my-table.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert check_rulesets_dir(tmp_path) == 1
+    (tmp_path / "bad.yaml").write_text("extends: tianjin\nname: bad\nwin: {minimum: -1}\n",
+                                       encoding="utf-8")
+    code, _ = run("serve", "--rulesets", str(tmp_path), "--port", "1")
+    err = capsys.readouterr().err.splitlines()
+    assert code == 2 and err == [
+        f"rulekit: serve: --rulesets {tmp_path}: a ruleset does not load, so it would fail "
+        "every request; fix it or move it out",
+        f"rulekit: {tmp_path}/bad.yaml:3: win.minimum: must be at least 0"]
