@@ -198,3 +198,20 @@ def test_across_players_runs_each_mix_and_needs_versus(capsys: pytest.CaptureFix
     assert all(r["hands"] == 16 for r in rep["across_players"])
     code, _ = run("simulate", "--across-players", "--hands", "16")
     assert code == 2 and "give --versus OTHER" in capsys.readouterr().err
+
+
+def test_the_html_page_serves_a_plain_summary_and_an_across_report(tmp_path: Path) -> None:
+    from rulekit.game import across, html_report
+    page = tmp_path / "plain.html"
+    code, _ = run("simulate", "--hands", "16", "--seed", "2", "--html", str(page))
+    text = page.read_text(encoding="utf-8")
+    assert code == 0 and "<title>tianjin: 16 simulated hands</title>" in text
+    assert 'id="plot-fan"' in text and 'id="plot-money"' in text and "<script" not in text
+    rep = across.combine([versus_report(["greedy"] * 4, ci(0.1, 0.05, 0.2), 0),
+                          versus_report(["value"] * 4, ci(0.01, -0.02, 0.04), 3)])
+    for r in rep["across_players"]:           # what _versus reads beyond the combine test's
+        r.update(json.loads(run("simulate", "--versus", "tianjin-gold8", "--hands", "16",
+                                "--format", "json")[1]))
+    html = html_report.page(rep)
+    assert html.count('id="mix0-rules"') == 1 and html.count('id="mix1-rules"') == 1
+    assert '<ul id="depends"><li>win rate: all greedy: more under a (+0.100' in html
