@@ -11,7 +11,7 @@ OVERLAY = "extends: tianjin\nname: hd3\nscoring: {multiply: {hun_diao: 3}}\n"
 
 
 def test_an_overlay_against_the_default() -> None:
-    client = make_client()
+    client = make_client(seconds=600.0)         # room enough that the count, not time, stops
     r = client.post("/v1/impact", json={"ruleset_yaml": OVERLAY, "hands": 32,
                                         "documents": 100, "html": True})
     assert r.status_code == 200, r.text
