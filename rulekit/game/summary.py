@@ -244,13 +244,18 @@ def versus_text(v: dict[str, Any]) -> str:
             + text(v["other_summary"]))
 
 
+def _short(text: str, most: int = 60) -> str:
+    """A value in a line of text: long ones (a whole pattern) cut, `--format json` has all."""
+    return text if len(text) <= most else text[:most - 1] + "…"
+
+
 def _rules_text(v: dict[str, Any]) -> list[str]:
     if not v["rules_differ"]:
         return ["rules that differ: none"] + [f"warning: {w}" for w in v["warnings"]]
     lines = [f"rules that differ ({v['first']} → {v['other']}) and the hands where each fired:"]
     for r in v["rules_differ"]:
-        lines.append(f"  {r['key']} ({r['name']}): {impact.value_text(r['first'])} → "
-                     f"{impact.value_text(r['other'])}; fired in {r['fired_hands']} hands "
-                     f"({r['fired_when']})")
+        lines.append(f"  {r['key']} ({r['name']}): {_short(impact.value_text(r['first']))} → "
+                     f"{_short(impact.value_text(r['other']))}; fired in {r['fired_hands']} "
+                     f"hands ({r['fired_when']})")
     lines += [f"warning: {w}" for w in v["warnings"]]
     return lines
