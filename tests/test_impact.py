@@ -215,3 +215,17 @@ def test_the_html_page_serves_a_plain_summary_and_an_across_report(tmp_path: Pat
     html = html_report.page(rep)
     assert html.count('id="mix0-rules"') == 1 and html.count('id="mix1-rules"') == 1
     assert '<ul id="depends"><li>win rate: all greedy: more under a (+0.100' in html
+
+
+def test_one_worker_plays_a_task_per_session_so_progress_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulekit.game import cli as game_cli, parallel
+    seen: list[int] = []
+    real = parallel.run
+
+    def counting(tasks: Any, workers: int, cluster: Any = None) -> Any:
+        seen.append(len(tasks))
+        return real(tasks, workers, cluster)
+    monkeypatch.setattr(game_cli.parallel, "run", counting)
+    code, _ = run("simulate", "--hands", "40", "--seed", "1", "--session-hands", "8")
+    assert code == 0 and seen == [5]                 # 40 hands: 5 sessions, 5 advances
