@@ -29,8 +29,25 @@ class UsageError(RulekitError):
     """Bad command-line arguments or unreadable input files."""
 
 
+class _Help(argparse.HelpFormatter):
+    """Help that shows each option's default unless its text already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        d = action.default
+        quiet = d is None or d is False or d == [] or d is argparse.SUPPRESS   # 0 is shown
+        if "default" in text or not action.option_strings or quiet:
+            return text
+        return text + " (default: %(default)s)"
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse's conventions: the usage line, then `PROG: error: ...`, exit 2 (via main)."""
+    """argparse's conventions: the usage line, then `PROG: error: ...`, exit 2 (via main).
+    Every error of a command reads `rulekit CMD: error: ...` (`error_line`)."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        kw.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kw)
 
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
@@ -120,11 +137,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     w = sub.add_parser("waits", help="which tiles complete a 13-tile hand")
     _ruleset_arg(w)
-    w.add_argument("hand")
-    w.add_argument("--indicator", required=True)
-    w.add_argument("--pung", action="append", default=[])
-    w.add_argument("--kong", action="append", default=[])
-    w.add_argument("--concealed-kong", action="append", default=[])
+    w.add_argument("hand", help="13 concealed tiles, e.g. \"46m 123456789s 1z 7p\"")
+    w.add_argument("--indicator", required=True,
+                   help="the indicator tile turned up on the wall, e.g. 7p")
+    w.add_argument("--pung", action="append", default=[], help="an exposed pung, e.g. 555p")
+    w.add_argument("--kong", action="append", default=[], help="an exposed kong, e.g. 2222z")
+    w.add_argument("--concealed-kong", action="append", default=[],
+                   help="a concealed kong (a 金杠 if it is four hun)")
     _hand_flags(w)
     _format_arg(w)
 
@@ -146,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _format_arg(sub.add_parser("rulesets", help="list the built-in rulesets"))
     sh = sub.add_parser("show", help="print a ruleset fully resolved (after extends)")
-    sh.add_argument("ruleset")
+    sh.add_argument("ruleset", help="a built-in name or a YAML path")
     _format_arg(sh)
     sc = sub.add_parser("schema", help="print the ruleset JSON Schema")
     sc.add_argument("--overlay", action="store_true",
@@ -164,8 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     _format_arg(t)
 
     c = sub.add_parser("corpus", help="seeded random winning hand documents, as JSON lines")
-    c.add_argument("--count", "-n", type=int, required=True)
-    c.add_argument("--seed", "-s", type=int, default=0)
+    c.add_argument("--count", "-n", type=int, required=True, help="how many documents")
+    c.add_argument("--seed", "-s", type=int, default=0,
+                   help="the same seed always gives the same corpus")
     c.add_argument("--hun-kinds", type=int, choices=[1, 2], default=2,
                    help="hun kinds per indicator, as in the ruleset the corpus is for")
     c.add_argument("--settle", nargs="?", type=float, const=0.25, default=0.0, metavar="SHARE",
@@ -189,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sv = sub.add_parser("serve", help="the HTTP JSON API and web calculator (extra: serve)")
     sv.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
-    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--port", type=int, default=8000, help="TCP port to listen on")
     sv.add_argument("--rulesets", metavar="DIR", help="also serve the *.yaml rulesets here")
     for flag, help_ in (("--max-body", "bytes of one request body"),
                         ("--max-ruleset", "bytes of one inline ruleset_yaml"),
@@ -204,8 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
     sht.add_argument("ruleset", help="a built-in name or a YAML path")
     g = sub.add_parser("simulate", help="play hands under a ruleset; rates, fan, money (95%% CI)")
     _ruleset_arg(g)
-    g.add_argument("--hands", "-n", type=int, required=True)
-    g.add_argument("--seed", "-s", type=int, default=0)
+    g.add_argument("--hands", "-n", type=int, required=True, help="how many hands to play")
+    g.add_argument("--seed", "-s", type=int, default=0,
+                   help="the master seed: the same seed plays the same hands")
     g.add_argument("--players", default=None,
                    help="one built-in player per seat: random, greedy, value (default greedy)")
     g.add_argument("--workers", "-j", type=int, default=1, help="local worker processes")
@@ -226,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     _format_arg(g)
 
     rp = sub.add_parser("replay", help="re-play a --log file; with --ruleset, under another")
-    rp.add_argument("log", metavar="FILE.jsonl")
+    rp.add_argument("log", metavar="FILE.jsonl", help="a log written by simulate --log")
     rp.add_argument("--ruleset", "-r", default=None,
                     help="re-score and re-settle the same play under this ruleset")
     _format_arg(rp)
@@ -374,7 +395,7 @@ def _score_jsonl(args: argparse.Namespace, out: TextIO) -> int:
         except OSError as err:
             raise UsageError(f"{args.jsonl}: cannot read: {err.strerror}") from None
         except batch.WorkerError as err:
-            sys.stderr.write(f"rulekit: error: {err}\n")
+            sys.stderr.write(error_line("score", str(err)))
             return 3
     return 1 if failed else 0
 
@@ -561,7 +582,7 @@ def _test_runs(args: argparse.Namespace, report: _TestReport) -> list[tuple[Any,
         except (cf_.CaseFileError, RulesetError) as err:
             report.broken += 1
             for line in err.problems:
-                sys.stderr.write(f"rulekit: {line}\n")
+                sys.stderr.write(error_line("test", line))
     return runs
 
 
@@ -646,7 +667,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
                               cluster=args.cluster,
                               progress=bar)
     except diff.WorkerError as err:
-        sys.stderr.write(f"rulekit: error: {err}\n")
+        sys.stderr.write(error_line("diff", str(err)))
         return 3
     if args.json:
         _emit(result.to_dict(), out)
@@ -691,10 +712,22 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
 }
 
 
+def error_line(command: str | None, message: str) -> str:
+    """The one form of every error: `rulekit CMD: error: MESSAGE` (argparse's own), one line;
+    a message that starts with the command's name does not say it twice."""
+    prog = f"rulekit {command}" if command else "rulekit"
+    text = _one_line(message)
+    if command and text.startswith(f"{command}: "):
+        text = text[len(command) + 2:]
+    return f"{prog}: error: {text}\n"
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     out = out or _utf8_stdout()
+    command: str | None = None
     try:
         args = build_parser().parse_args(argv)
+        command = args.command
         if not args.allow_extends_outside:
             return COMMANDS[args.command](args, out)
         before = os.environ.get(resolve.ALLOW_OUTSIDE_ENV)
@@ -708,10 +741,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
                 os.environ[resolve.ALLOW_OUTSIDE_ENV] = before
     except RulesetError as err:
         for line in err.problems:
-            sys.stderr.write(f"rulekit: {line}\n")
+            sys.stderr.write(error_line(command, line))
         return 2
     except RulekitError as err:
-        sys.stderr.write(f"rulekit: error: {_one_line(str(err))}\n")
+        sys.stderr.write(error_line(command, str(err)))
         return 2
     except BrokenPipeError:
         return 0
@@ -720,8 +753,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except SystemExit as exc:          # --help
         return int(exc.code or 0)
     except Exception as exc:  # noqa: BLE001 - the last guard: no traceback reaches a user
-        sys.stderr.write(f"rulekit: internal error: {type(exc).__name__}: "
-                         f"{_one_line(str(exc))} (please report this)\n")
+        sys.stderr.write(error_line(command, f"internal error: {type(exc).__name__}: "
+                                             f"{str(exc)} (please report this)"))
         return 3
 
 

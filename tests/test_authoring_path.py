@@ -119,6 +119,6 @@ def test_serve_refuses_a_rulesets_folder_with_a_broken_ruleset(
     code, _ = run("serve", "--rulesets", str(tmp_path), "--port", "1")
     err = capsys.readouterr().err.splitlines()
     assert code == 2 and err == [
-        f"rulekit: serve: --rulesets {tmp_path}: a ruleset does not load, so it would fail "
+        f"rulekit serve: error: --rulesets {tmp_path}: a ruleset does not load, so it would fail "
         "every request; fix it or move it out",
-        f"rulekit: {tmp_path}/bad.yaml:3: win.minimum: must be at least 0"]
+        f"rulekit serve: error: {tmp_path}/bad.yaml:3: win.minimum: must be at least 0"]

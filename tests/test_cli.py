@@ -101,4 +101,4 @@ def test_console_script_has_no_traceback() -> None:
     proc = subprocess.run([sys.executable, "-m", "rulekit.cli", "score", "--json", "-"],
                           input="[1, 2", capture_output=True, text=True, check=False)
     assert proc.returncode == 2
-    assert proc.stderr.startswith("rulekit: error: stdin:1:") and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("rulekit score: error: stdin:1:") and "Traceback" not in proc.stderr

@@ -118,7 +118,7 @@ def test_a_near_miss_ruleset_name_gets_a_suggestion(capsys: pytest.CaptureFixtur
     code, _ = run(["score", *HAND, "--ruleset", "tianjn"])
     err = capsys.readouterr().err
     assert code == 2
-    assert err.startswith("rulekit: unknown ruleset 'tianjn'; did you mean 'tianjin'? "
+    assert err.startswith("rulekit score: error: unknown ruleset 'tianjn'; did you mean 'tianjin'? "
                           "(built-in rulesets are: tianjin, ")
     with pytest.raises(RulesetError, match="did you mean 'tianjin-gold8'"):
         rulekit.load_ruleset("tianjin-gld8")

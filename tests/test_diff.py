@@ -187,12 +187,12 @@ def test_a_bad_revision_is_one_line(tmp_path: Path, corpus_file: Path,
     code, _ = run("diff", "HEAD:nope.yaml", "tianjin", "--corpus", str(corpus_file))
     err = capsys.readouterr().err
     assert code == 2
-    assert err == (f"rulekit: error: HEAD:nope.yaml: 'HEAD' is not a commit in the git "
+    assert err == (f"rulekit diff: error: HEAD:nope.yaml: 'HEAD' is not a commit in the git "
                    f"repository at {tmp_path}\n")
     git(tmp_path, "commit", "-q", "--allow-empty", "-m", "empty")
     code, _ = run("diff", "HEAD:nope.yaml", "tianjin", "--corpus", str(corpus_file))
     assert code == 2
-    assert capsys.readouterr().err == ("rulekit: error: HEAD:nope.yaml: no such file at that "
+    assert capsys.readouterr().err == ("rulekit diff: error: HEAD:nope.yaml: no such file at that "
                                        "revision\n")
 
 
@@ -219,7 +219,7 @@ def test_a_revision_that_looks_like_an_option_never_reaches_git(
                     "tianjin")
     err = capsys.readouterr().err
     assert code == 2 and out == ""
-    assert err.startswith("rulekit: ") and err.count("\n") == 1
+    assert err.startswith("rulekit diff: error: ") and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == [repo]                  # nothing was written
 
 
@@ -280,7 +280,7 @@ def test_bad_corpus_lines_stop_the_run(tmp_path: Path,
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps(SU) + "\n\n{oops\n", encoding="utf-8")
     assert run("diff", "tianjin", "tianjin", "--corpus", str(path))[0] == 2
-    assert capsys.readouterr().err == (f"rulekit: error: {path}:3: invalid JSON: Expecting "
+    assert capsys.readouterr().err == (f"rulekit diff: error: {path}:3: invalid JSON: Expecting "
                                        "property name enclosed in double quotes at column 2\n")
     path.write_text("[1, 2]\n", encoding="utf-8")
     assert run("diff", "tianjin", "tianjin", "--corpus", str(path))[0] == 2
@@ -299,7 +299,7 @@ def test_hostile_corpus_lines_are_one_clean_error(tmp_path: Path, line: bytes, m
     path.write_bytes(json.dumps(SU).encode() + b"\n" + line + b"\n")
     assert run("diff", "tianjin", "tianjin", "--corpus", str(path))[0] == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"rulekit: error: {tmp_path}/{message}") and err.count("\n") == 1
+    assert err.startswith(f"rulekit diff: error: {tmp_path}/{message}") and err.count("\n") == 1
 
 
 def test_unknown_ruleset_and_missing_corpus(capsys: pytest.CaptureFixture[str]) -> None:

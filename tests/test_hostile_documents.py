@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from decimal import Decimal
@@ -51,7 +52,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 def one_line_error(code: int, err: str) -> str:
     assert code == 2
-    assert err.count("\n") == 1 and err.startswith("rulekit: error: ")
+    assert err.count("\n") == 1 and re.match(r"rulekit [a-z]+: error: ", err)
     assert "Traceback" not in err and "internal error" not in err
     return err
 
