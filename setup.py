@@ -58,6 +58,10 @@ def ext_modules() -> list:
     except ImportError:
         print("rulekit: mypyc not available, installing pure Python", file=sys.stderr)
         return []
+    # pip shows a build's output only with -v, so say it where it shows and where it is logged
+    print(f"rulekit: compiling the scoring hot path ({len(HOT_PATH)} modules) with mypyc; "
+          "this takes several minutes on 2 cores (RULEKIT_PURE_PYTHON=1 skips it and "
+          "installs the same code as pure Python)", file=sys.stderr, flush=True)
     try:
         extensions = mypycify(HOT_PATH, opt_level="3")
     except (Exception, SystemExit) as err:   # mypyc rejected the code: install uncompiled

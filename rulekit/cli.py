@@ -31,8 +31,25 @@ class UsageError(RulekitError):
     """Bad command-line arguments or unreadable input files."""
 
 
+class _Help(argparse.HelpFormatter):
+    """Help that shows each option's default unless its text already says it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        d = action.default
+        quiet = d is None or d is False or d == [] or d is argparse.SUPPRESS   # 0 is shown
+        if "default" in text or not action.option_strings or quiet:
+            return text
+        return text + " (default: %(default)s)"
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse's conventions: the usage line, then `PROG: error: ...`, exit 2 (via main)."""
+    """argparse's conventions: the usage line, then `PROG: error: ...`, exit 2 (via main).
+    Every error of a command reads `rulekit CMD: error: ...` (`error_line`)."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        kw.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kw)
 
     def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
@@ -122,11 +139,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     w = sub.add_parser("waits", help="which tiles complete a 13-tile hand")
     _ruleset_arg(w)
-    w.add_argument("hand")
-    w.add_argument("--indicator", required=True)
-    w.add_argument("--pung", action="append", default=[])
-    w.add_argument("--kong", action="append", default=[])
-    w.add_argument("--concealed-kong", action="append", default=[])
+    w.add_argument("hand", help="13 concealed tiles, e.g. \"46m 123456789s 1z 7p\"")
+    w.add_argument("--indicator", required=True,
+                   help="the indicator tile turned up on the wall, e.g. 7p")
+    w.add_argument("--pung", action="append", default=[], help="an exposed pung, e.g. 555p")
+    w.add_argument("--kong", action="append", default=[], help="an exposed kong, e.g. 2222z")
+    w.add_argument("--concealed-kong", action="append", default=[],
+                   help="a concealed kong (a 金杠 if it is four hun)")
     _hand_flags(w)
     _format_arg(w)
 
@@ -148,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _format_arg(sub.add_parser("rulesets", help="list the built-in rulesets"))
     sh = sub.add_parser("show", help="print a ruleset fully resolved (after extends)")
-    sh.add_argument("ruleset")
+    sh.add_argument("ruleset", help="a built-in name or a YAML path")
     _format_arg(sh)
     sc = sub.add_parser("schema", help="print the ruleset JSON Schema")
     sc.add_argument("--overlay", action="store_true",
@@ -166,8 +185,9 @@ def build_parser() -> argparse.ArgumentParser:
     _format_arg(t)
 
     c = sub.add_parser("corpus", help="seeded random winning hand documents, as JSON lines")
-    c.add_argument("--count", "-n", type=int, required=True)
-    c.add_argument("--seed", "-s", type=int, default=0)
+    c.add_argument("--count", "-n", type=int, required=True, help="how many documents")
+    c.add_argument("--seed", "-s", type=int, default=0,
+                   help="the same seed always gives the same corpus")
     c.add_argument("--hun-kinds", type=int, choices=[1, 2], default=2,
                    help="hun kinds per indicator, as in the ruleset the corpus is for")
     c.add_argument("--settle", nargs="?", type=float, const=0.25, default=0.0, metavar="SHARE",
@@ -191,7 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sv = sub.add_parser("serve", help="the HTTP JSON API and web calculator (extra: serve)")
     sv.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
-    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--port", type=int, default=8000, help="TCP port to listen on")
     sv.add_argument("--rulesets", metavar="DIR", help="also serve the *.yaml rulesets here")
     for flag, help_ in (("--max-body", "bytes of one request body"),
                         ("--max-ruleset", "bytes of one inline ruleset_yaml"),
@@ -218,8 +238,9 @@ def build_parser() -> argparse.ArgumentParser:
     sht.add_argument("ruleset", help="a built-in name or a YAML path")
     g = sub.add_parser("simulate", help="play hands under a ruleset; rates, fan, money (95%% CI)")
     _ruleset_arg(g)
-    g.add_argument("--hands", "-n", type=int, required=True)
-    g.add_argument("--seed", "-s", type=int, default=0)
+    g.add_argument("--hands", "-n", type=int, required=True, help="how many hands to play")
+    g.add_argument("--seed", "-s", type=int, default=0,
+                   help="the master seed: the same seed plays the same hands")
     g.add_argument("--players", default=None,
                    help="one built-in player per seat: random, greedy, value (default greedy)")
     g.add_argument("--workers", "-j", type=int, default=1, help="local worker processes")
@@ -227,14 +248,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run on a Dask cluster (local: a LocalCluster on this machine)")
     g.add_argument("--log", metavar="FILE", help="write one JSON line per hand")
     g.add_argument("--versus", metavar="OTHER",
-                   help="play the same deals under OTHER too; report the differences")
+                   help="play the same deals under OTHER too; report which rules differ, "
+                        "whether they fired, and the differences (this ruleset minus OTHER)")
+    g.add_argument("--across-players", action="store_true",
+                   help="with --versus: repeat the comparison with all greedy, all value and "
+                        "mixed players; say which conclusions depend on the players")
+    g.add_argument("--html", metavar="FILE",
+                   help="also write the report as one self-contained HTML page")
     g.add_argument("--session-hands", type=int, default=16,
                    help="hands per session (the dealer carries within one)")
     g.add_argument("--json", action="store_true", help="the same as --format json")
     _format_arg(g)
 
     rp = sub.add_parser("replay", help="re-play a --log file; with --ruleset, under another")
-    rp.add_argument("log", metavar="FILE.jsonl")
+    rp.add_argument("log", metavar="FILE.jsonl", help="a log written by simulate --log")
     rp.add_argument("--ruleset", "-r", default=None,
                     help="re-score and re-settle the same play under this ruleset")
     _format_arg(rp)
@@ -355,6 +382,9 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     doc = _hand_doc(args)
     result = api.score(doc, rs)
+    from rulekit import flags
+    for warning in flags.unread([f for f in flags.FIELDS if doc.get(f)], rs):
+        sys.stderr.write(f"rulekit score: warning: {warning}\n")
     if args.format == "json":
         _emit(result.to_dict(), out)
     else:
@@ -381,7 +411,7 @@ def _score_jsonl(args: argparse.Namespace, out: TextIO) -> int:
         except OSError as err:
             raise UsageError(f"{args.jsonl}: cannot read: {err.strerror}") from None
         except batch.WorkerError as err:
-            sys.stderr.write(f"rulekit: error: {err}\n")
+            sys.stderr.write(error_line("score", str(err)))
             return 3
     return 1 if failed else 0
 
@@ -389,11 +419,14 @@ def _score_jsonl(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_waits(args: argparse.Namespace, out: TextIO) -> int:
     """Each tile that completes the shape, scored as the winning tile (`win_by` as given)."""
     rs = api.load_ruleset(args.ruleset)
-    rows = [w.to_dict() for w in api.scored_waits(_hand_doc(args, with_win=False), rs)]
+    doc = _hand_doc(args, with_win=False)
+    rows = [w.to_dict() for w in api.scored_waits(doc, rs)]
     if args.format == "json":
         _emit(rows, out)
-    else:
-        out.write(report.waits_text(rows, rs))
+    else:                               # for people, each wait's patterns by name
+        names = {r["tile"]: api.score(dict(doc, win_tile=r["tile"]), rs).pattern_names
+                 for r in rows}
+        out.write(report.waits_text(rows, rs, names))
     return 0
 
 
@@ -586,7 +619,7 @@ def _test_runs(args: argparse.Namespace, report: _TestReport) -> list[tuple[Any,
         except (cf_.CaseFileError, RulesetError) as err:
             report.broken += 1
             for line in err.problems:
-                sys.stderr.write(f"rulekit: {line}\n")
+                sys.stderr.write(error_line("test", line))
     return runs
 
 
@@ -672,7 +705,7 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
                               cluster=args.cluster,
                               progress=bar)
     except diff.WorkerError as err:
-        sys.stderr.write(f"rulekit: error: {err}\n")
+        sys.stderr.write(error_line("diff", str(err)))
         return 3
     if args.json:
         _emit(result.to_dict(), out)
@@ -684,9 +717,13 @@ def cmd_diff(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     try:
         from rulekit.serve.main import run
+        from rulekit.serve.startup import check_rulesets_dir
     except ImportError as err:
         raise UsageError(f"serve: needs the serve extra (pip install \"rulekit[serve]\"): "
                          f"{err}") from None
+    if args.rulesets and os.path.isdir(args.rulesets):
+        from pathlib import Path
+        check_rulesets_dir(Path(args.rulesets))
     return run(args, out)
 
 
@@ -719,12 +756,24 @@ COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO], int]] = {
 }
 
 
+def error_line(command: str | None, message: str) -> str:
+    """The one form of every error: `rulekit CMD: error: MESSAGE` (argparse's own), one line;
+    a message that starts with the command's name does not say it twice."""
+    prog = f"rulekit {command}" if command else "rulekit"
+    text = _one_line(message)
+    if command and text.startswith(f"{command}: "):
+        text = text[len(command) + 2:]
+    return f"{prog}: error: {text}\n"
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     from rulekit import outputs, workers
     stream = out or _utf8_stdout()
     out = outputs.guarded(stream, "stdout")
+    command: str | None = None
     try:
         args = build_parser().parse_args(argv)
+        command = args.command
         # SIGTERM takes Ctrl-C's way out (rulekit.workers); uvicorn handles its own
         with workers.sigterm_raises() if args.command != "serve" else contextlib.nullcontext():
             code = _command(args, out)
@@ -732,10 +781,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             return code
     except RulesetError as err:
         for line in err.problems:
-            sys.stderr.write(f"rulekit: {line}\n")
+            sys.stderr.write(error_line(command, line))
         return 2
     except RulekitError as err:
-        sys.stderr.write(f"rulekit: error: {_one_line(str(err))}\n")
+        sys.stderr.write(error_line(command, str(err)))
         return 2
     except BrokenPipeError:
         return 0
@@ -746,18 +795,18 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         sys.stderr.write("rulekit: interrupted\n")
         return 130
     except workers.WorkerError as err:
-        sys.stderr.write(f"rulekit: error: {err}\n")
+        sys.stderr.write(error_line(command, str(err)))
         return 3
     except outputs.OutputError as err:
-        sys.stderr.write(f"rulekit: error: {err}\n")
+        sys.stderr.write(error_line(command, str(err)))
         if stream is sys.stdout:
             _discard_stdout()
         return 3
     except SystemExit as exc:          # --help
         return int(exc.code or 0)
     except Exception as exc:  # noqa: BLE001 - the last guard: no traceback reaches a user
-        sys.stderr.write(f"rulekit: internal error: {type(exc).__name__}: "
-                         f"{_one_line(str(exc))} (please report this)\n")
+        sys.stderr.write(error_line(command, f"internal error: {type(exc).__name__}: "
+                                             f"{str(exc)} (please report this)"))
         return 3
 
 

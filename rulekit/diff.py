@@ -141,10 +141,12 @@ class DocChange:
 
     @property
     def size(self) -> tuple[int, float]:
-        """For ranking: a change of win or validity first, then the largest amount."""
+        """For ranking: a change of win first, then the largest amount; a document that
+        became valid or invalid has no amount and comes after every change of fan or money
+        (it is listed in its own group, `error`)."""
         o, n = self.old, self.new
-        if (o.error is None) != (n.error is None):
-            return (2, 0.0)
+        if o.error is not None or n.error is not None:
+            return (-1, 0.0)
         if o.kind == "settle":
             return (0, max((abs(a - b) for a, b in zip(o.payments, n.payments)), default=0.0))
         return (int(o.win != n.win), abs(n.total_fan - o.total_fan))
@@ -302,11 +304,13 @@ def blind_spots(old: Ruleset, new: Ruleset, features: Mapping[str, int]) -> tupl
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    combination: str
-    documents: int
+    combination: str                         # under OLD
+    documents: int                           # documents with it under OLD
     changed: int
     how: tuple[tuple[str, int], ...]         # (what changed, how many), most common first
     example: DocChange
+    new_combination: str = ""                # under NEW, when the patterns changed (a new
+                                             # pattern is named here)
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +325,7 @@ class DiffReport:
     largest: tuple[DocChange, ...]
     names: Mapping[str, str]                 # pattern id → name, for people
     warnings: tuple[str, ...] = ()           # differing keys the corpus cannot exercise
+    top: int = 10                            # groups and changes the text lists (--top)
 
     @property
     def win_changed(self) -> int:
@@ -333,7 +338,9 @@ class DiffReport:
             "settles": self.kinds.get("settle", 0),
             "changed": len(self.changed), "unchanged": self.documents - len(self.changed),
             "win_changed": self.win_changed,
-            "groups": [{"combination": g.combination.split(" "), "documents": g.documents,
+            "groups": [{"combination": g.combination.split(" "),
+                        "new_combination": (g.new_combination or g.combination).split(" "),
+                        "documents": g.documents,
                         "changed": g.changed, "how": [{"change": h, "count": n}
                                                       for h, n in g.how],
                         "example": _change_dict(g.example)} for g in self.groups],
@@ -351,16 +358,24 @@ def _change_dict(c: DocChange) -> dict[str, Any]:
 def report(old: str, new: str, corpus_name: str, tally: _Tally, names: Mapping[str, str],
            top: int = 10, warnings: Sequence[str] = ()) -> DiffReport:
     changed = sorted(tally.changed, key=lambda c: c.line)
-    by_group: dict[str, list[DocChange]] = {}
+    by_group: dict[tuple[str, str], list[DocChange]] = {}
     for c in changed:
-        by_group.setdefault(combination(c.old), []).append(c)
+        by_group.setdefault(_group_key(c), []).append(c)
     groups = [Group(k, tally.by_combination[k], len(cs), tuple(Counter(c.how for c in cs)
-                                                              .most_common()), cs[0])
-              for k, cs in by_group.items()]
-    groups.sort(key=lambda g: (-g.changed, g.combination))
+                                                              .most_common()), cs[0], kn)
+              for (k, kn), cs in by_group.items()]
+    groups.sort(key=lambda g: (-g.changed, g.combination, g.new_combination))
     largest = sorted(changed, key=lambda c: (-c.size[0], -c.size[1], c.line))[:top]
     return DiffReport(old, new, corpus_name, tally.documents, dict(tally.kinds),
-                      tuple(changed), tuple(groups), tuple(largest), names, tuple(warnings))
+                      tuple(changed), tuple(groups), tuple(largest), names,
+                      tuple(warnings), top)
+
+
+def _group_key(c: DocChange) -> tuple[str, str]:
+    """A changed document's group: its combination under OLD, and under NEW when that
+    differs (so that a pattern only NEW has is named)."""
+    old, new = combination(c.old), combination(c.new)
+    return old, ("" if new == old or c.new.error is not None else new)
 
 
 def text(r: DiffReport, examples: bool = True) -> str:
@@ -376,15 +391,23 @@ def text(r: DiffReport, examples: bool = True) -> str:
     share = len(r.changed) / r.documents if r.documents else 0.0
     lines.append(f"changed: {len(r.changed)} ({share:.2%}), win changed: {r.win_changed}, "
                  f"unchanged: {r.documents - len(r.changed)}")
-    lines.append(f"by pattern combination under {r.old} (changed / documents with it):")
-    for g in r.groups:
+    shown = r.groups[:r.top]
+    if shown:
+        lines.append(f"by pattern combination under {r.old}, → under {r.new} where the "
+                     "patterns changed (changed / documents with it):")
+    for g in shown:
         how = "; ".join(f"{h} ×{n}" if len(g.how) > 1 else h for h, n in g.how[:3])
         more = f"; {len(g.how) - 3} more kinds" if len(g.how) > 3 else ""
+        to = f" → {_combo_name(g.new_combination, r.names)}" if g.new_combination else ""
         lines.append(f"  {g.changed:>6} / {g.documents:<6} "
-                     f"{_combo_name(g.combination, r.names)}: {how}{more}")
+                     f"{_combo_name(g.combination, r.names)}{to}: {how}{more}")
         if examples:
             lines.append(f"  {'':>15} e.g. {_where(g.example)}: {brief(g.example.doc)}")
-    lines.append("largest changes:")
+    if len(r.groups) > len(shown):
+        lines.append(f"  ... and {len(r.groups) - len(shown)} more groups (--top "
+                     f"{r.top} shows the largest; --json lists them all)")
+    if r.largest:
+        lines.append("largest changes:")
     for c in r.largest:
         lines.append(f"  {_where(c)}: {c.detail}  [{brief(c.doc)}]")
     lines += [f"warning: {w}" for w in r.warnings]

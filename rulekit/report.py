@@ -40,9 +40,24 @@ def score_text(doc: Mapping[str, Any], result: ScoreResult, rs: Ruleset) -> str:
 
 
 def ruleset_yaml(rs: Ruleset) -> str:
+    """The merged ruleset as YAML; a multi-line text (a `when`) as a `|` block, as written."""
     import yaml         # here: the other reports, and `score`, never need PyYAML
+
+    class Dumper(yaml.SafeDumper):  # type: ignore[misc]
+        pass
+
+    def text(dumper: Any, value: str) -> Any:
+        clean = all(ln == ln.rstrip() for ln in value.split("\n"))
+        if "\n" in value.rstrip("\n") and clean:
+            return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|")
+        if value.endswith("\n") and clean:           # a folded (`>`) description
+            return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=">")
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value)
+
+    Dumper.add_representer(str, text)
     header = f"# {rs.name}: resolved from " + " <- ".join(rs.chain) + "\n"
-    body: str = yaml.safe_dump(plain(rs.data), allow_unicode=True, sort_keys=False, width=100)
+    body: str = yaml.dump(plain(rs.data), Dumper=Dumper, allow_unicode=True, sort_keys=False,
+                          width=100)
     return header + body
 
 
@@ -55,17 +70,21 @@ def plain(x: Any) -> Any:
     return x
 
 
-def waits_text(rows: Sequence[Mapping[str, Any]], rs: Ruleset) -> str:
-    """One line per waiting tile: its fan, or why it does not win (a tile below the minimum
-    completes the shape but cannot be declared)."""
+def waits_text(rows: Sequence[Mapping[str, Any]], rs: Ruleset,
+               names: Mapping[str, Sequence[str]] | None = None) -> str:
+    """One line per waiting tile: its fan and patterns, or why it does not win (a tile below
+    the minimum completes the shape but cannot be declared)."""
     if not rows:
         return "no tile completes this hand\n"
     lines = []
     for row in rows:
+        pats = ", ".join((names or {}).get(row["tile"], ()))
         if row["win"]:
-            lines.append(f"{row['tile']:<3} {row['fan']} fan")
+            lines.append(f"{row['tile']:<3} {_amount(row['fan'])} fan"
+                         + (f" ({pats})" if pats else ""))
         else:
-            lines.append(f"{row['tile']:<3} no win: {_reason(str(row.get('reason') or ''), rs)}")
+            lines.append(f"{row['tile']:<3} no win: {_reason(str(row.get('reason') or ''), rs)}"
+                         + (f" ({pats}, {_amount(row['fan'])} fan)" if pats else ""))
     return "\n".join(lines) + "\n"
 
 

@@ -111,6 +111,11 @@ def _commit(rev: str, cwd: Path, ref: str) -> str:
                     f"{rev}^{{commit}}")
     commit = done.stdout.decode("ascii", "replace").strip()
     if done.returncode != 0 or not re.fullmatch(r"[0-9a-f]{40,64}", commit):
+        inside = _run_git(cwd, "rev-parse", "--is-inside-work-tree")
+        if inside.returncode != 0:
+            raise RevisionError(f"{excerpt(ref)}: {cwd} is not in a git repository (REV:PATH "
+                                "reads PATH as committed at REV; outside a repository name "
+                                "the file itself)")
         raise RevisionError(f"{excerpt(ref)}: {excerpt(rev)!r} is not a commit in the git "
                         f"repository at {cwd}")
     return commit

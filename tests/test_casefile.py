@@ -287,10 +287,10 @@ def test_unreadable_case_files_are_one_clean_error(tmp_path: Path,
     p = tmp_path / "cases.yaml"
     p.write_bytes(b"ruleset: tianjin\ncases:\n  - name: \xff\n")
     assert run("test", str(p))[0] == 2
-    assert capsys.readouterr().err == f"rulekit: {p}:3: not UTF-8 text (byte 34)\n"
+    assert capsys.readouterr().err == f"rulekit test: error: {p}:3: not UTF-8 text (byte 34)\n"
     p.write_text("ruleset: tianjin\ncases: []\n" + "#" * 1024 * 1024, encoding="utf-8")
     assert run("test", str(p))[0] == 2
-    assert capsys.readouterr().err == (f"rulekit: {p}:1: larger than 1048576 bytes; split the "
+    assert capsys.readouterr().err == (f"rulekit test: error: {p}:1: larger than 1048576 bytes; split the "
                                        "cases over several files\n")
 
 

@@ -93,12 +93,12 @@ def test_validate_ok_and_show_and_rulesets_and_schema() -> None:
 def test_waits() -> None:
     code, out = run(["waits", "46m 123456789s 1z 7p", "--indicator", "7p"])
     # 5m: 捉5 3 + 龍 4; a hun (7p, 8p) drawn as 5m also 捉5; 1z pairs the 1z: 龍 4 alone
-    assert (code, out.splitlines()) == (0, ["5m  7 fan", "7p  7 fan", "8p  7 fan",
-                                            "1z  4 fan"])
+    assert (code, out.splitlines()) == (0, ["5m  7 fan (捉5, 龍)", "7p  7 fan (捉5, 龍)",
+                                            "8p  7 fan (捉5, 龍)", "1z  4 fan (龍)"])
 
 
 def test_console_script_has_no_traceback() -> None:
     proc = subprocess.run([sys.executable, "-m", "rulekit.cli", "score", "--json", "-"],
                           input="[1, 2", capture_output=True, text=True, check=False)
     assert proc.returncode == 2
-    assert proc.stderr.startswith("rulekit: error: stdin:1:") and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("rulekit score: error: stdin:1:") and "Traceback" not in proc.stderr

@@ -118,7 +118,7 @@ def test_a_near_miss_ruleset_name_gets_a_suggestion(capsys: pytest.CaptureFixtur
     code, _ = run(["score", *HAND, "--ruleset", "tianjn"])
     err = capsys.readouterr().err
     assert code == 2
-    assert err.startswith("rulekit: unknown ruleset 'tianjn'; did you mean 'tianjin'? "
+    assert err.startswith("rulekit score: error: unknown ruleset 'tianjn'; did you mean 'tianjin'? "
                           "(built-in rulesets are: tianjin, ")
     with pytest.raises(RulesetError, match="did you mean 'tianjin-gold8'"):
         rulekit.load_ruleset("tianjin-gld8")
@@ -265,9 +265,9 @@ def test_waits_gives_each_tiles_fan_and_marks_those_below_the_minimum() -> None:
     # hun 9p and 1p: a drawn hun pairs the 2z (no 素, 1 fan < 2); the 2z itself: 素 ×2 = 2
     argv = ["waits", "123m 456p 789s 1112z", "--indicator", "9p"]
     code, out = run(argv)
-    assert (code, out.splitlines()) == (0, ["1p  no win: below the minimum fan",
-                                            "9p  no win: below the minimum fan",
-                                            "2z  2 fan"])
+    assert (code, out.splitlines()) == (0, ["1p  no win: below the minimum fan (提溜, 1 fan)",
+                                            "9p  no win: below the minimum fan (提溜, 1 fan)",
+                                            "2z  2 fan (提溜, 素)"])
     code, out = run([*argv, "--format", "json"])
     assert (code, json.loads(out)) == (0, [
         {"tile": "1p", "fan": 1, "win": False, "reason": "below_minimum"},
@@ -280,8 +280,9 @@ def test_waits_gives_each_tiles_fan_and_marks_those_below_the_minimum() -> None:
 def test_waits_scores_with_the_hand_flags(capsys: pytest.CaptureFixture[str]) -> None:
     # a player who discarded a hun may not win (小相公): every tile is marked, none hidden
     code, out = run(["waits", "46m 123456789s 22z", "--indicator", "7p", "--discarded-hun"])
-    assert (code, out.splitlines()) == (0, ["5m  no win: 小相公", "7p  no win: 小相公",
-                                            "8p  no win: 小相公"])
+    assert (code, out.splitlines()) == (0, ["5m  no win: 小相公 (捉5, 龍, 素, 14 fan)",
+                                            "7p  no win: 小相公 (捉5, 龍, 7 fan)",
+                                            "8p  no win: 小相公 (捉5, 龍, 7 fan)"])
     # the default ruleset has no discard wins: an error, not an empty list
     code, out = run(["waits", "46m 123456789s 22z", "--indicator", "7p", "--win-by", "discard"])
     assert (code, out) == (2, "")

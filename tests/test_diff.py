@@ -102,7 +102,8 @@ def test_fail_on_change_and_the_text_report(corpus_file: Path, golden_lines: lis
     n = len(golden_lines)
     assert lines[1] == (f"changed: {n} ({n / 1500:.2%}), win changed: 0, unchanged: "
                         f"{1500 - n}")
-    assert lines[2] == "by pattern combination under tianjin (changed / documents with it):"
+    assert lines[2] == (f"by pattern combination under tianjin, → under {gold8_overlay} where "
+                        "the patterns changed (changed / documents with it):")
     assert any(x.endswith(": kong_fan +4, total_fan +4") for x in lines)
     assert any("e.g. line " in x and "concealed kong" in x for x in lines)
     i = lines.index("largest changes:")
@@ -186,12 +187,12 @@ def test_a_bad_revision_is_one_line(tmp_path: Path, corpus_file: Path,
     code, _ = run("diff", "HEAD:nope.yaml", "tianjin", "--corpus", str(corpus_file))
     err = capsys.readouterr().err
     assert code == 2
-    assert err == (f"rulekit: error: HEAD:nope.yaml: 'HEAD' is not a commit in the git "
+    assert err == (f"rulekit diff: error: HEAD:nope.yaml: 'HEAD' is not a commit in the git "
                    f"repository at {tmp_path}\n")
     git(tmp_path, "commit", "-q", "--allow-empty", "-m", "empty")
     code, _ = run("diff", "HEAD:nope.yaml", "tianjin", "--corpus", str(corpus_file))
     assert code == 2
-    assert capsys.readouterr().err == ("rulekit: error: HEAD:nope.yaml: no such file at that "
+    assert capsys.readouterr().err == ("rulekit diff: error: HEAD:nope.yaml: no such file at that "
                                        "revision\n")
 
 
@@ -218,7 +219,7 @@ def test_a_revision_that_looks_like_an_option_never_reaches_git(
                     "tianjin")
     err = capsys.readouterr().err
     assert code == 2 and out == ""
-    assert err.startswith("rulekit: ") and err.count("\n") == 1
+    assert err.startswith("rulekit diff: error: ") and err.count("\n") == 1
     assert list(tmp_path.iterdir()) == [repo]                  # nothing was written
 
 
@@ -279,7 +280,7 @@ def test_bad_corpus_lines_stop_the_run(tmp_path: Path,
     path = tmp_path / "bad.jsonl"
     path.write_text(json.dumps(SU) + "\n\n{oops\n", encoding="utf-8")
     assert run("diff", "tianjin", "tianjin", "--corpus", str(path))[0] == 2
-    assert capsys.readouterr().err == (f"rulekit: error: {path}:3: invalid JSON: Expecting "
+    assert capsys.readouterr().err == (f"rulekit diff: error: {path}:3: invalid JSON: Expecting "
                                        "property name enclosed in double quotes at column 2\n")
     path.write_text("[1, 2]\n", encoding="utf-8")
     assert run("diff", "tianjin", "tianjin", "--corpus", str(path))[0] == 2
@@ -304,7 +305,7 @@ def test_hostile_corpus_lines_are_one_clean_error(tmp_path: Path, line: bytes, m
     path.write_bytes(json.dumps(SU).encode() + b"\n" + line + b"\n")
     assert run("diff", "tianjin", "tianjin", "--corpus", str(path))[0] == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"rulekit: error: {tmp_path}/{message}") and err.count("\n") == 1
+    assert err.startswith(f"rulekit diff: error: {tmp_path}/{message}") and err.count("\n") == 1
 
 
 def test_unknown_ruleset_and_missing_corpus(capsys: pytest.CaptureFixture[str]) -> None:
@@ -462,3 +463,32 @@ def test_a_cluster_ruleset_keeps_its_key_order() -> None:
     rs = rulekit.load_ruleset("tianjin-flowers")
     shipped = diff.shipped(spec, rs)
     assert shipped.text is not None and shipped.load().algebra == rs.algebra
+
+
+def test_a_new_pattern_is_named_and_top_trims_every_section(tmp_path: Path) -> None:
+    """my-table adds 一般高: its groups name it under NEW; fan changes come before a document
+    that became invalid (two pulls, my-table allows one); --top 1 trims groups and changes."""
+    root = Path(__file__).resolve().parent.parent
+    docs = [{"id": "pulled twice", "dealer": 0, "pulls": [0, 0, 0, 2], "winner": None},
+            {"id": "plain", "indicator": "1z", "hand": "123m123m456p789s5z", "win_tile": "5z"},
+            {"id": "zhuo", "indicator": "1z", "hand": "456m46m123p999s77z", "win_tile": "5m"}]
+    path = tmp_path / "c.jsonl"
+    path.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in docs),
+                    encoding="utf-8")
+    table = str(root / "examples" / "my-table.yaml")
+    code, out = run("diff", "tianjin", table, "--corpus", str(path), "--json")
+    r = json.loads(out)
+    assert code == 0 and r["changed_lines"] == [1, 2, 3] and len(r["groups"]) == 3
+    assert [c["line"] for c in r["largest"]] == [3, 2, 1]      # validity changes last
+    news = {tuple(g["combination"]): g["new_combination"] for g in r["groups"]}
+    assert news[("tiliu", "su")] == ["yi_ban_gao", "su"]
+    code, out = run("diff", "tianjin", table, "--corpus", str(path))
+    assert "  tiliu su (提溜 素) → yi_ban_gao su (一般高 素): hand_fan +2, total_fan +2" in \
+        "\n".join(ln[17:] if ln.startswith("       1 / 1") else ln for ln in out.splitlines()) \
+        or "tiliu su (提溜 素) → yi_ban_gao su (一般高 素): hand_fan +2, total_fan +2" in out
+    code, out = run("diff", "tianjin", table, "--corpus", str(path), "--top", "1")
+    lines = out.splitlines()
+    assert "  ... and 2 more groups (--top 1 shows the largest; --json lists them all)" in lines
+    i = lines.index("largest changes:")
+    assert lines[i + 1].startswith("  line 3 (zhuo): hand_fan 6 → 10, total_fan 6 → 10")
+    assert not any(x.startswith("  line ") for x in lines[i + 2:])

@@ -56,7 +56,7 @@ def test_a_killed_worker_ends_the_run_with_exit_3(big_corpus: Path) -> None:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 3
-    assert err == ("rulekit: error: a diff worker process died (killed, or out of memory); "
+    assert err == ("rulekit diff: error: a diff worker process died (killed, or out of memory); "
                    "the diff is incomplete\n")
     assert out == ""
 

@@ -74,7 +74,7 @@ def test_simulate_versus_same_deals(tmp_path: Path) -> None:
     code, out = run("simulate", "--hands", "32", "--seed", "2", "--json",
                     "--versus", "tianjin-gold8")
     rep = json.loads(out)
-    assert code == 0 and rep["a"] == "tianjin" and rep["b"] == "tianjin-gold8"
+    assert code == 0 and rep["first"] == "tianjin" and rep["other"] == "tianjin-gold8"
     assert rep["same_play"] == 32 and rep["changed_without_golden_kong_or_chan"] == 0
 
 
@@ -104,3 +104,36 @@ def test_replay_refuses_a_broken_record_in_one_line(tmp_path: Path,
 def test_simulate_refuses_bad_players(capsys: pytest.CaptureFixture[str]) -> None:
     code, _ = run("simulate", "--hands", "1", "--players", "greedy,shark,greedy,greedy")
     assert code == 2 and "unknown player 'shark'" in capsys.readouterr().err
+
+
+def test_replay_under_another_ruleset_names_patterns_and_counts_what_it_could_not(
+        tmp_path: Path) -> None:
+    log = tmp_path / "a.jsonl"
+    run("simulate", "--hands", "24", "--seed", "4", "--log", str(log), "--json")
+    stricter = tmp_path / "min3.yaml"
+    stricter.write_text("extends: tianjin\nname: min3\nwin: {minimum: 3}\n", encoding="utf-8")
+    code, out = run("replay", str(log), "--ruleset", str(stricter), "--format", "json")
+    rep = json.loads(out)
+    assert code == 0 and rep["replayed"] + len(rep["diverged"]) == 24
+    assert rep["diverged"] and rep["difference"] == "ruleset - recorded"
+    code, text = run("replay", str(log), "--ruleset", str(stricter))
+    first = text.splitlines()[0]
+    assert first == (f"24 hands recorded under tianjin, replayed under min3: {rep['replayed']} "
+                     f"replayed, {len(rep['diverged'])} could not be replayed (play min3 does "
+                     "not allow, listed below; left out of the numbers)")
+    assert "Differences read min3 minus the recorded tianjin" in text
+    hd3 = tmp_path / "hd3.yaml"
+    hd3.write_text("extends: tianjin\nname: hd3\nscoring: {multiply: {hun_diao: 3}}\n",
+                   encoding="utf-8")
+    code, text = run("replay", str(log), "--ruleset", str(hd3))
+    changed = [ln for ln in text.splitlines() if ln.startswith("  line ")]
+    assert changed and "[" not in "".join(changed) and "'" not in "".join(changed)
+    assert any("(混吊 提溜); pays" in ln and " → " in ln for ln in changed)
+
+
+def test_replay_refuses_a_ruleset_with_another_number_of_seats(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "a.jsonl"
+    run("simulate", "--hands", "2", "--seed", "4", "--log", str(log), "--json")
+    code, _ = run("replay", str(log), "--ruleset", "tianjin-3p")
+    assert code == 2 and "the hand has 4 seats; tianjin-3p seats 3" in capsys.readouterr().err

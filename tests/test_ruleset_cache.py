@@ -66,4 +66,4 @@ def test_a_new_parent_and_a_removed_parent(child: Path) -> None:
     (child.parent / "other.yaml").unlink()
     with pytest.raises(RulesetError) as err:
         load_ruleset(child)
-    assert "other.yaml: no such ruleset" in err.value.problems[0]
+    assert "other.yaml: no such file" in err.value.problems[0]

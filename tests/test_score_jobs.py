@@ -80,7 +80,7 @@ def test_the_chunk_size_does_not_change_the_output(mixed: Path) -> None:
 def test_jobs_below_one_is_a_usage_error(mixed: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["score", "--jsonl", str(mixed), "--jobs", "0"]) == (2, "")
-    assert capsys.readouterr().err == ("rulekit: error: score: --jobs must be 1 or more, "
+    assert capsys.readouterr().err == ("rulekit score: error: --jobs must be 1 or more, "
                                        "got 0\n")
 
 
@@ -143,7 +143,7 @@ def test_a_killed_worker_ends_the_run_with_exit_3(big: Path) -> None:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 3
-    assert err == ("rulekit: error: a score worker process died (killed, or out of memory); "
+    assert err == ("rulekit score: error: a score worker process died (killed, or out of memory); "
                    "the output is incomplete\n")
     assert len(out.splitlines()) < 18000             # what came before, in order, then stop
     assert all("total_fan" in json.loads(line) for line in out.splitlines())

@@ -9,12 +9,13 @@ from typing import Any, TextIO
 
 from rulekit import api
 from rulekit.errors import RulekitError
-from rulekit.game import parallel, simulate as sim, summary
+from rulekit.game import across, parallel, simulate as sim, summary
 from rulekit.game.logfile import HandLog
-from rulekit.game.players import PLAYERS
 from rulekit.game import replay as replay_mod
+from rulekit.game.players import PLAYERS
 from rulekit.game.replay import replay as replay_one
 from rulekit.game.stats import mean
+from rulekit.ruleset.model import Ruleset
 
 
 class GameUsageError(RulekitError):
@@ -34,7 +35,6 @@ def _players(text: str | None, seats: int) -> list[str]:
 
 
 def simulate(args: argparse.Namespace, out: TextIO) -> int:
-    from rulekit.progress import Progress
     if args.hands < 0 or args.workers < 1 or args.session_hands < 1:
         raise GameUsageError("simulate: --hands must be 0 or more, --workers and "
                              "--session-hands 1 or more")
@@ -43,17 +43,38 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
     if other is not None and other.players != rs.players:
         raise GameUsageError(f"simulate: --versus {other.name} seats {other.players} players, "
                              f"{rs.name} {rs.players}")
+    if getattr(args, "across_players", False):
+        return _across(args, rs, other, out)
     players = _players(args.players, rs.players)
+    outs = _play(args, rs, other, players, args.log)
+    report = (summary.versus(outs, rs, other, players, args.session_hands, args.seed)
+              if other is not None
+              else summary.summarise(outs, rs, players, args.session_hands, args.seed))
+    report["seed"] = args.seed
+    _write_html(args, report)
+    if args.json or args.format == "json":
+        out.write(json.dumps(report, ensure_ascii=False) + "\n")
+    else:
+        out.write(summary.versus_text(report) if other is not None else summary.text(report))
+    return 0
+
+
+def _play(args: argparse.Namespace, rs: Ruleset, other: Ruleset | None,
+          players: list[str], log_path: str | None, label: str = "simulate"
+          ) -> list[dict[str, Any]]:
+    """Every hand's outcome, in hand order (with `versus` under the other ruleset)."""
+    from rulekit.progress import Progress
     # one session a task, so each finished session reaches the log at once (a run stopped
-    # early keeps it); a task costs a cluster a few milliseconds
-    chunks = -(-args.hands // args.session_hands)
+    # early keeps it) and the progress bar moves with one worker; a task costs a cluster a
+    # few milliseconds
+    chunks = max(1, -(-args.hands // args.session_hands))
     tasks = sim.tasks(rs, players, args.hands, args.seed, chunks=chunks,
-                      log=bool(args.log), versus=other, session_hands=args.session_hands)
-    log = HandLog(args.log) if args.log else None      # each hand flushed as it comes
+                      log=bool(log_path), versus=other, session_hands=args.session_hands)
+    log = HandLog(log_path) if log_path else None      # each hand flushed as it comes
     outs: list[dict[str, Any]] = []
     runs = parallel.run(tasks, args.workers, args.cluster)
     try:
-        with Progress(args.hands, "simulate") as bar, closing(runs):   # workers stop on any exit
+        with Progress(args.hands, label) as bar, closing(runs):     # workers stop on any exit
             for res in runs:
                 for o in res:
                     if log is not None:
@@ -65,14 +86,43 @@ def simulate(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         if log is not None:
             log.close()
-    report = (summary.versus(outs, rs, other, players) if other is not None
-              else summary.summarise(outs, rs, players))
+    return outs
+
+
+def _across(args: argparse.Namespace, rs: Ruleset, other: Ruleset | None,
+            out: TextIO) -> int:
+    """The comparison repeated under each standard mix of players (`--across-players`)."""
+    if other is None:
+        raise GameUsageError("simulate: --across-players compares two rulesets: "
+                             "give --versus OTHER")
+    if args.players or args.log:
+        raise GameUsageError("simulate: --across-players chooses the players itself; "
+                             "drop --players and --log")
+    reports = []
+    for mix in across.mixes(rs.players):
+        outs = _play(args, rs, other, list(mix), None, f"simulate {','.join(mix)}")
+        reports.append(summary.versus(outs, rs, other, list(mix), args.session_hands,
+                                      args.seed))
+    report = across.combine(reports)
     report["seed"] = args.seed
+    _write_html(args, report)
     if args.json or args.format == "json":
         out.write(json.dumps(report, ensure_ascii=False) + "\n")
     else:
-        out.write(summary.versus_text(report) if other is not None else summary.text(report))
+        out.write(across.text(report))
     return 0
+
+
+def _write_html(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    path = getattr(args, "html", None)
+    if not path:
+        return
+    from rulekit.game import html_report
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(html_report.page(report))
+    except OSError as err:
+        raise GameUsageError(f"{path}: cannot write: {err.strerror}") from None
 
 
 def replay(args: argparse.Namespace, out: TextIO) -> int:
@@ -85,12 +135,17 @@ def replay(args: argparse.Namespace, out: TextIO) -> int:
     rows: list[dict[str, Any]] = []
     unsealed = 0
     own_only = True
+    recorded: list[str] = []
+    names: dict[str, str] = {}
     for n, rec, own, warning in read_log(args.log, given):
         unsealed += bool(warning)
         rs = own if given is None or given is own else given
         if rs is None:              # read_log refuses a record with neither
             raise GameUsageError(f"{args.log}: line {n}: no ruleset to replay it under")
         own_only = own_only and rs is own
+        if rec["ruleset"] not in recorded:
+            recorded.append(rec["ruleset"])
+        names.update(rs.names)
         why = replay_mod.proof(rec, own)
         got = replay_one(rec, rs) if why is None else \
             {"same": False, "mismatch": why, "result": None}
@@ -102,10 +157,15 @@ def replay(args: argparse.Namespace, out: TextIO) -> int:
                          f"format 2 (no digest): an edit of their seed, dealer or players "
                          f"shows only as the fields it changes\n")
     report = _replay_report(rows, not own_only)
+    if not own_only and given is not None:
+        report.update({"ruleset": given.name, "recorded_under": recorded,
+                       "difference": "ruleset - recorded",
+                       "reading": f"differences read {given.name} minus the recorded "
+                                  f"{', '.join(recorded) or 'ruleset'}, per replayed hand"})
     if args.format == "json":
         out.write(json.dumps(report, ensure_ascii=False) + "\n")
     else:
-        out.write(_replay_text(report))
+        out.write(_replay_text(report, names))
     if report["not_authentic"]:
         return 1
     return 0 if not own_only or report["reproduced"] == report["hands"] else 1
@@ -129,6 +189,7 @@ def _replay_report(rows: list[dict[str, Any]], other: bool) -> dict[str, Any]:
     return {
         "hands": len(rows),
         "reproduced": sum(1 for r in rows if r["same"] and r["authentic"] is None),
+        "replayed": sum(1 for r in rows if not r["diverged"] and r["authentic"] is None),
         "not_authentic": [{"line": r["line"], "why": r["authentic"]}
                           for r in rows if r["authentic"] is not None],
         "diverged": [{"line": r["line"], "why": r["mismatch"]} for r in rows
@@ -142,21 +203,44 @@ def _replay_report(rows: list[dict[str, Any]], other: bool) -> dict[str, Any]:
     }
 
 
-def _replay_text(rep: dict[str, Any]) -> str:
+def _replay_text(rep: dict[str, Any], names: dict[str, str]) -> str:
     from rulekit.game.stats import shown
-    lines = [f"{rep['hands']} hands, {rep['reproduced']} reproduced exactly"]
+    if "ruleset" not in rep:
+        lines = [f"{rep['hands']} hands, {rep['reproduced']} reproduced exactly"]
+        for d in rep["not_authentic"][:20]:
+            lines.append(f"  line {d['line']}: not authentic: {d['why']}")
+        for d in rep["not_reproduced"][:20]:
+            lines.append(f"  line {d['line']}: {d['why']}")
+        return "\n".join(lines) + "\n"
+    lost = len(rep["diverged"])
+    why = (f"{lost} could not be replayed (play {rep['ruleset']} does not allow, listed "
+           "below; left out of the numbers)" if lost else "none failed")
+    lines = [f"{rep['hands']} hands recorded under {', '.join(rep['recorded_under'])}, "
+             f"replayed under {rep['ruleset']}: {rep['replayed']} replayed, {why}",
+             f"{rep['reading'][0].upper()}{rep['reading'][1:]} (95% intervals):",
+             f"  {len(rep['changed'])} of {rep['replayed']} replayed hands score or pay "
+             "differently"]
+    for s, m in enumerate(rep["money_difference"]):
+        lines.append(f"  seat {s} per hand  {shown(m, sign=True)}")
+    for c in rep["changed"][:10]:
+        lines.append(f"  line {c['line']}: {_outcome(c['old'], names)} → "
+                     f"{_outcome(c['new'], names)}")
+    if len(rep["changed"]) > 10:
+        lines.append(f"  ... and {len(rep['changed']) - 10} more (--format json lists all)")
     for d in rep["not_authentic"][:20]:
         lines.append(f"  line {d['line']}: not authentic: {d['why']}")
-    for d in rep["not_reproduced"][:20]:
-        lines.append(f"  line {d['line']}: {d['why']}")
-    if rep["money_difference"]:
-        lines.append(f"  {len(rep['changed'])} hands score or pay differently; "
-                     f"{len(rep['diverged'])} cannot be played the same way")
-        for s, m in enumerate(rep["money_difference"]):
-            lines.append(f"  seat {s} per hand  {shown(m)}")
-        for c in rep["changed"][:10]:
-            lines.append(f"  line {c['line']}: {c['old']['patterns']} {c['old']['payments']} "
-                         f"-> {c['new']['patterns']} {c['new']['payments']}")
-        for d in rep["diverged"][:10]:
-            lines.append(f"  line {d['line']}: diverges: {d['why']}")
+    for d in rep["diverged"][:10]:
+        lines.append(f"  line {d['line']}: cannot be replayed: {d['why']}")
+    if lost > 10:
+        lines.append(f"  ... and {lost - 10} more that cannot be replayed")
     return "\n".join(lines) + "\n"
+
+
+def _outcome(o: dict[str, Any], names: dict[str, str]) -> str:
+    """A hand's result in words: `seat 1 wins 4 fan (混吊 提溜); pays +6 -2 -2 -2`."""
+    from rulekit.game.stats import signed
+    pays = " ".join(signed(float(x), 0) if float(x) else "0" for x in o.get("payments") or [])
+    if o.get("winner") is None:
+        return f"draw; pays {pays}"
+    pats = " ".join(names.get(p, p) for p in o.get("patterns") or [])
+    return f"seat {o['winner']} wins {o.get('total_fan')} fan ({pats}); pays {pays}"

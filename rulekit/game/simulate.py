@@ -102,7 +102,12 @@ def outcome_of(rec: HandRecord) -> dict[str, Any]:
             "payments": r["payments"], "next_dealer": r["next_dealer"], "chan": r["chan"],
             "kongs": r["kongs"],
             "xiao_xiang_gong": sum(1 for e in rec.events if e[1] == "discard"
-                                   and e[3].startswith("小相公"))}
+                                   and e[3].startswith("小相公")),
+            # for the impact report (rulekit.game.impact): who sat and pulled, 天和, length
+            "dealer_sits": bool(rec.settle.get("dealer_sits")),
+            "pulls": list(rec.settle.get("pulls") or []),
+            "heavenly": bool((r.get("hand") or {}).get("heavenly")),
+            "turns": sum(1 for e in rec.events if e[1] == "discard")}
 
 
 def log_line(rec: HandRecord, rs: Ruleset, rules: GameRules, players: Sequence[str],

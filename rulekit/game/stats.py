@@ -1,14 +1,19 @@
-"""95% confidence intervals: Wilson's for a rate, the normal one for a mean."""
+"""95% intervals: Wilson's for a rate (sound near 0 and 1, where rare patterns live), the
+bootstrap over sessions for money and paired differences (hands of a session share a dealer
+sequence, so they are not independent draws), quantiles for distributions."""
 from __future__ import annotations
 
 import math
+import random
 from typing import Any, Sequence
 
 Z95 = 1.959963984540054
+RESAMPLES = 1000               # bootstrap resamples, fewer for very many sessions
+RESAMPLE_WORK = 2_000_000      # at most this many session draws per statistic
 
 
 def rate(hits: int, n: int) -> dict[str, Any]:
-    """A share with its Wilson 95% interval (sound near 0 and 1, where patterns live)."""
+    """A share with its Wilson 95% interval."""
     if n == 0:
         return {"value": 0.0, "low": 0.0, "high": 0.0, "count": 0}
     p = hits / n
@@ -20,7 +25,7 @@ def rate(hits: int, n: int) -> dict[str, Any]:
 
 
 def mean(xs: Sequence[float]) -> dict[str, Any]:
-    """A mean with its normal 95% interval (hands are independent draws)."""
+    """A mean with its normal 95% interval (for independent values: `replay`'s hands)."""
     n = len(xs)
     if n == 0:
         return {"value": 0.0, "low": 0.0, "high": 0.0}
@@ -30,12 +35,88 @@ def mean(xs: Sequence[float]) -> dict[str, Any]:
     return {"value": _r(m), "low": _r(m - half), "high": _r(m + half)}
 
 
+class Sessions:
+    """The bootstrap over sessions: each resample draws as many sessions as there are, with
+    replacement, and a statistic is the ratio of its sums over the drawn sessions (a mean
+    per hand, or per changed hand). The draws come from a seeded generator and are shared by
+    every statistic, so a report is reproducible and its intervals are coherent."""
+
+    def __init__(self, session_of: Sequence[int], seed: object) -> None:
+        ids = sorted(set(session_of))
+        index = {s: i for i, s in enumerate(ids)}
+        self.of = [index[s] for s in session_of]
+        self.count = len(ids)
+        reps = min(RESAMPLES, max(200, RESAMPLE_WORK // max(1, self.count)))
+        rng = random.Random(f"rulekit.bootstrap:{seed}")
+        self.draws = [[rng.randrange(self.count) for _ in range(self.count)]
+                      for _ in range(reps if self.count > 1 else 0)]
+
+    def sums(self, xs: Sequence[float]) -> list[float]:
+        out = [0.0] * self.count
+        for s, x in zip(self.of, xs):
+            out[s] += x
+        return out
+
+    def ratio(self, xs: Sequence[float], per: Sequence[float] | None = None
+              ) -> dict[str, Any]:
+        """sum(xs) / sum(per) (per: 1 a hand when None) with its 95% bootstrap interval."""
+        num = self.sums(xs)
+        den = self.sums(per) if per is not None else self.sums([1.0] * len(self.of))
+        total = math.fsum(den)
+        value = math.fsum(num) / total if total else 0.0
+        got: list[float] = []
+        for draw in self.draws:
+            d = math.fsum(den[i] for i in draw)
+            if d:
+                got.append(math.fsum(num[i] for i in draw) / d)
+        if not got:
+            return {"value": _r(value), "low": _r(value), "high": _r(value)}
+        got.sort()
+        return {"value": _r(value), "low": _r(quantile(got, 0.025)),
+                "high": _r(quantile(got, 0.975))}
+
+
+def quantile(sorted_xs: Sequence[float], q: float) -> float:
+    """The q-quantile of sorted values, interpolated linearly."""
+    if not sorted_xs:
+        return 0.0
+    pos = q * (len(sorted_xs) - 1)
+    lo = int(math.floor(pos))
+    hi = min(lo + 1, len(sorted_xs) - 1)
+    return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
+
+
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+def spread(xs: Sequence[float]) -> dict[str, Any]:
+    """A distribution in a few numbers: worst, quantiles, best."""
+    s = sorted(xs)
+    return {"worst": _r(s[0]) if s else 0.0, "best": _r(s[-1]) if s else 0.0,
+            "quantiles": {f"{int(q * 100)}%": _r(quantile(s, q)) for q in QUANTILES}}
+
+
 def _r(x: float) -> float:
-    return round(x, 6)
+    y = round(x, 6)
+    return 0.0 if y == 0 else y            # never -0.0
 
 
-def shown(ci: dict[str, Any], pct: bool = False) -> str:
-    """`0.412 [0.398, 0.426]`, or as percentages."""
+def num(x: float, digits: int = 3) -> str:
+    """A number for people: fixed digits, never `-0.000`."""
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def signed(x: float, digits: int = 3) -> str:
+    """A difference for people: `+0.125`, `-0.031`, `0.000`."""
+    text = num(x, digits)
+    return "+" + text if float(text) > 0 else text
+
+
+def shown(ci: dict[str, Any], pct: bool = False, sign: bool = False) -> str:
+    """`0.412 [0.398, 0.426]`, or as percentages; `sign` marks a difference with + or -."""
     if pct:
-        return f"{100 * ci['value']:.2f}% [{100 * ci['low']:.2f}, {100 * ci['high']:.2f}]"
-    return f"{ci['value']:.3f} [{ci['low']:.3f}, {ci['high']:.3f}]"
+        return (f"{num(100 * ci['value'], 2)}% [{num(100 * ci['low'], 2)}, "
+                f"{num(100 * ci['high'], 2)}]")
+    head = signed(ci["value"]) if sign else num(ci["value"])
+    return f"{head} [{num(ci['low'])}, {num(ci['high'])}]"

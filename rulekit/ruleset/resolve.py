@@ -42,6 +42,9 @@ def locate(ref: str, relative_to: Path | None = None) -> Path:
         return candidate
     known = ", ".join(builtin_names())
     where = f" (from {relative_to})" if relative_to else ""
+    if looks_like_path:
+        raise RulesetError([f"{limits.excerpt(ref, 80)}: no such file{where}"
+                            + _nearby(candidate)])
     near = [] if looks_like_path else [
         n for n in difflib.get_close_matches(ref, builtin_names(), n=1) if n != ref]
     if near:
@@ -49,6 +52,17 @@ def locate(ref: str, relative_to: Path | None = None) -> Path:
                             f"'{near[0]}'? (built-in rulesets are: {known})"])
     raise RulesetError([f"{limits.excerpt(ref, 80)}: no such ruleset{where}; built-in "
                         f"rulesets are: {known}"])
+
+
+def _nearby(missing: Path) -> str:
+    """`; did you mean 'my-table.yaml'?` when a YAML file beside the missing one is close."""
+    try:
+        names = [p.name for p in missing.parent.iterdir()
+                 if p.suffix in (".yaml", ".yml")][:1000]
+    except OSError:
+        return ""
+    near = difflib.get_close_matches(missing.name, names, n=1)
+    return f"; did you mean '{missing.parent / near[0]}'?" if near else ""
 
 
 def display_name(path: Path) -> str:

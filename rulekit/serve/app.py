@@ -202,6 +202,12 @@ class _Api:
             raise ApiError(400, "body", "expected a JSON object {\"text\": ...}")
         return handtext.parse(req.get("text"))
 
+    async def impact(self, request: Request) -> Any:
+        """What an overlay changes (rulekit/serve/impact.py): bounded by the time limit."""
+        from rulekit.serve import impact
+        req = await self.json_body(request)
+        return await self.work(lambda: impact.impact(self.reg, req, self.lim.seconds))
+
     async def health(self, request: Request) -> Any:
         """Cheap on purpose: it answers while every worker is busy."""
         return {"ok": True, "rulesets": len(self.reg.entries),
@@ -286,6 +292,7 @@ def create_app(config: ServeConfig | None = None,
         Route("/v1/settle", _endpoint(api.settle), methods=["POST"]),
         Route("/v1/waits", _endpoint(api.waits), methods=["POST"]),
         Route("/v1/validate", _endpoint(api.validate), methods=["POST"]),
+        Route("/v1/impact", _endpoint(api.impact), methods=["POST"]),
         Route("/v1/rulesets", _endpoint(api.list_rulesets)),
         Route("/v1/rulesets/{name:path}", _endpoint(api.one_ruleset)),
         Route("/rules", _endpoint(api.overlay_sheet)),

@@ -127,6 +127,17 @@ def document(lim: ServeLimits) -> dict[str, Any]:
             "/rules": {"get": {"summary": "The rule sheet of an overlay: ?overlay=TEXT",
                                "responses": {"200": {"description": "HTML"},
                                              "422": {"description": "the overlay is refused"}}}},
+            "/v1/impact": _post(
+                "What an overlay changes against `versus` (default tianjin): the rules that "
+                "differ, a corpus diff and a short simulation, bounded by the time limit "
+                "(docs/serve.md)",
+                {"type": "object", "properties": {
+                    **_RULESET, "versus": {"type": "string"},
+                    "hands": {"type": "integer", "minimum": 0, "maximum": 256},
+                    "documents": {"type": "integer", "minimum": 0, "maximum": 2000},
+                    "seed": {"type": "integer"}, "html": {"type": "boolean"}}},
+                {"ruleset_yaml": "extends: tianjin\nname: mine\nkong_points: {golden: 8}\n",
+                 "hands": 64}, "{rules_differ, warnings, corpus, simulation, bounded}"),
         },
         "components": {"schemas": {
             "Error": _ERROR,

@@ -1,0 +1,54 @@
+"""The calculator's "what does this change?" button (static/impact.js) in headless Chromium:
+paste an overlay, press it, read the rules that differ and the short simulation."""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from serve.serve_helpers import Server
+
+if os.environ.get("RULEKIT_NO_BROWSER") == "1":
+    pytest.skip("RULEKIT_NO_BROWSER=1: browser tests skipped on request", allow_module_level=True)
+
+from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
+
+CHROMIUM = os.environ.get("RULEKIT_CHROMIUM", "/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+OVERLAY = "extends: tianjin\nname: hd3\nscoring: {multiply: {hun_diao: 3}}\n"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no Chromium at {CHROMIUM}: `apt-get install chromium` (or set "
+                    f"RULEKIT_CHROMIUM), or RULEKIT_NO_BROWSER=1 to skip these tests")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+def test_what_does_this_change(browser: Browser, server: Server) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/")
+    page.select_option("#ruleset", "__overlay__")
+    page.fill("#overlay", OVERLAY)
+    expect(page.locator("#overlay-status")).to_contain_text("hd3")
+    page.locator("#impact-run").click()
+    out = page.locator("#impact")
+    expect(out.locator("li")).to_contain_text(["翻倍 混吊 (scoring.multiply.hun_diao): 3 → 2; fired in "],
+                                              timeout=30000)
+    expect(out).to_contain_text("Differences read FIRST − OTHER: hd3 minus tianjin")
+    expect(out).to_contain_text("random hands score differently")
+    # how many of the 64 hands are played depends on the time limit and the machine's load
+    expect(out).to_contain_text(re.compile(r"Play \((6[0-4]|[1-5]?\d) hands, greedy players\)"))
+    expect(out.locator("a[download]")).to_have_count(1)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "phone-impact.png"), full_page=True)
+    assert errors == []
