@@ -1,0 +1,248 @@
+"""The server's own CPU per request: (POST /v1/score − scoring the hand in process) ÷ a Starlette hello-world POST with the same thread hop, in one server process, interleaved.
+
+    python bench/serve_cost.py                # 8 rounds of 300 requests each way
+    python bench/serve_cost.py --quick        # 3 rounds of 60: a smoke run
+    python bench/serve_cost.py --rounds 12 --per-round 400
+
+One server process is started on a free 127.0.0.1 port exactly as `rulekit serve` makes it
+(`create_app`, the guarded h11 protocol, the same uvicorn options, `gc.freeze`), with one
+extra path mounted only here: `/hello`, a bare Starlette application (no rulekit middleware)
+whose endpoint reads the request body, makes the same executor hop as a score
+(`run_in_executor` under `wait_for`) and answers `{"hello":"world"}` with `JSONResponse`.
+That is the framework's own floor: what any Starlette endpoint doing work in a thread pays.
+
+One client (raw sockets, one keep-alive connection, one request at a time) sends rounds of N
+score requests, each a different hand of the seeded corpus (the library memoizes results,
+so no hand repeats, warm-up included), and rounds of N `/hello` posts carrying the same
+bodies, alternating which goes first. The server's CPU is read from
+`/proc/PID/task/*/schedstat` (every thread, nanoseconds) before and after each round, not the
+client's wall clock. Between rounds this process scores the same round's hands with
+`rulekit.score` (process CPU time; each hand once, a fresh memo): the scoring a request
+cannot avoid. The ratio is
+
+    (server CPU per score request − in-process CPU per hand) / server CPU per hello request
+
+The machine may be shared: figures are CPU time, not wall time, and the rounds interleave,
+so load changes touch both sides alike. Only 127.0.0.1 is contacted; the run is bounded by
+its request count.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HOST = "127.0.0.1"
+HELLO = "/hello"
+
+
+# -- the server (run as `serve_cost.py --serve PORT` in its own process) ---------------------
+
+def serve(port: int) -> None:
+    """`rulekit serve`'s application and uvicorn options, `/hello` beside it."""
+    import asyncio
+    import gc
+    from concurrent.futures import ThreadPoolExecutor
+
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+    from starlette.types import Receive, Scope, Send
+
+    from rulekit.serve.app import create_app
+    from rulekit.serve.limits import ServeConfig, ServeLimits
+    from rulekit.serve.main import allowed_hosts
+    from rulekit.serve.protocol import quiet_logs, uvicorn_options
+
+    lim = ServeLimits()
+    config = ServeConfig(limits=lim, allowed_hosts=allowed_hosts(HOST, []))
+    app = create_app(config)
+    pool = ThreadPoolExecutor(max_workers=lim.threads, thread_name_prefix="hello")
+
+    async def hello(request: Request) -> Response:
+        await request.body()
+        loop = asyncio.get_running_loop()
+        value = await asyncio.wait_for(loop.run_in_executor(pool, lambda: {"hello": "world"}),
+                                       lim.seconds)
+        return JSONResponse(value)
+
+    hello_app = Starlette(routes=[Route(HELLO, hello, methods=["POST"])])
+
+    async def both(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == HELLO:
+            await hello_app(scope, receive, send)
+        else:
+            await app(scope, receive, send)
+
+    quiet_logs("uvicorn.error", "asyncio")
+    gc.freeze()
+    uvicorn.run(both, host=HOST, port=port, log_level="warning", access_log=False,
+                server_header=False, **uvicorn_options(lim))
+
+
+# -- the client ------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start(port: int) -> subprocess.Popen[bytes]:
+    import rulekit
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(Path(rulekit.__file__).resolve().parent.parent)
+    proc = subprocess.Popen([sys.executable, __file__, "--serve", str(port)], env=env,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((HOST, port), timeout=1).close()
+            return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the bench server did not start")
+
+
+def server_cpu(pid: int) -> int:
+    """CPU nanoseconds of every thread of `pid` so far."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as fh:
+                total += int(fh.read().split()[0])
+        except (FileNotFoundError, ProcessLookupError):     # a thread that just ended
+            pass
+    return total
+
+
+class Client:
+    """One keep-alive HTTP/1.1 connection, one request at a time."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.sock = socket.create_connection((HOST, port))
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.buf = b""
+
+    def request(self, path: str, body: bytes) -> tuple[int, bytes]:
+        head = (f"POST {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+        self.sock.sendall(head.encode() + body)
+        while b"\r\n\r\n" not in self.buf:
+            self._more()
+        header, self.buf = self.buf.split(b"\r\n\r\n", 1)
+        lines = header.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length = next(int(ln.split(":", 1)[1]) for ln in lines[1:]
+                      if ln.lower().startswith("content-length:"))
+        while len(self.buf) < length:
+            self._more()
+        answer, self.buf = self.buf[:length], self.buf[length:]
+        return status, answer
+
+    def _more(self) -> None:
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise SystemExit("the server closed the connection")
+        self.buf += chunk
+
+
+def timed_round(client: Client, pid: int, path: str, bodies: list[bytes]) -> float:
+    """Server CPU seconds per request over `bodies` sent to `path` (all must answer 200)."""
+    time.sleep(0.02)                     # let the server finish what came before
+    before = server_cpu(pid)
+    for b in bodies:
+        status, answer = client.request(path, b)
+        if status != 200:
+            raise SystemExit(f"{path} answered {status}: {answer[:200]!r}")
+    time.sleep(0.02)
+    return (server_cpu(pid) - before) / 1e9 / len(bodies)
+
+
+def scoring_cpu(docs: list[dict[str, Any]], rs: Any) -> float:
+    """CPU seconds per hand of `rulekit.score` in this process (each hand once)."""
+    import rulekit
+    start = time.process_time()
+    for d in docs:
+        rulekit.score(d, rs)
+    return (time.process_time() - start) / len(docs)
+
+
+def run(rounds: int, per_round: int, seed: int) -> None:
+    import rulekit
+    from rulekit.corpus import corpus
+    docs = list(corpus((rounds + 1) * per_round, seed))
+    bodies = [json.dumps({"ruleset": "tianjin", "hand": d}).encode() for d in docs]
+    rs = rulekit.load_ruleset("tianjin")
+    port = free_port()
+    proc = start(port)
+    try:
+        client = Client(port)
+        warm = slice(0, per_round)               # warm-up hands, never scored again
+        timed_round(client, proc.pid, "/v1/score", bodies[warm])
+        timed_round(client, proc.pid, HELLO, bodies[warm])
+        scoring_cpu(docs[warm], rs)
+        score_s: list[float] = []
+        hello_s: list[float] = []
+        lib_s: list[float] = []
+        for r in range(1, rounds + 1):
+            part = slice(r * per_round, (r + 1) * per_round)
+            order = ["score", "hello"] if r % 2 else ["hello", "score"]
+            for side in order:
+                if side == "score":
+                    score_s.append(timed_round(client, proc.pid, "/v1/score", bodies[part]))
+                else:
+                    hello_s.append(timed_round(client, proc.pid, HELLO, bodies[part]))
+            lib_s.append(scoring_cpu(docs[part], rs))
+            print(f"round {r}: score {score_s[-1] * 1e6:6.0f} µs, hello "
+                  f"{hello_s[-1] * 1e6:5.0f} µs, scoring in process {lib_s[-1] * 1e6:5.0f} µs "
+                  f"-> ratio {(score_s[-1] - lib_s[-1]) / hello_s[-1]:.2f}", flush=True)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    report(score_s, hello_s, lib_s, per_round)
+
+
+def report(score_s: list[float], hello_s: list[float], lib_s: list[float], n: int) -> None:
+    score, hello, lib = (statistics.fmean(x) for x in (score_s, hello_s, lib_s))
+    ratios = sorted((s - ln) / h for s, h, ln in zip(score_s, hello_s, lib_s))
+    print(f"\n{len(score_s)} rounds x {n} requests each way, server CPU per request:")
+    print(f"  POST /v1/score          {score * 1e6:7.0f} µs")
+    print(f"  rulekit.score in process {lib * 1e6:6.0f} µs per hand (same hands, once each)")
+    print(f"  server's own cost       {(score - lib) * 1e6:7.0f} µs")
+    print(f"  POST /hello (Starlette + the same thread hop) {hello * 1e6:.0f} µs")
+    print(f"ratio (score - scoring) / hello: {(score - lib) / hello:.2f} "
+          f"(rounds {ratios[0]:.2f}..{ratios[-1]:.2f}, median {statistics.median(ratios):.2f}); "
+          f"target <= 1.3")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=8)
+    ap.add_argument("--per-round", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--quick", action="store_true", help="3 rounds of 60: a smoke run")
+    ap.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return
+    if args.quick:
+        args.rounds, args.per_round = 3, 60
+    run(args.rounds, args.per_round, args.seed)
+
+
+if __name__ == "__main__":
+    main()
