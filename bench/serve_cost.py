@@ -13,10 +13,10 @@ That is the framework's own floor: what any Starlette endpoint doing work in a t
 
 One client (raw sockets, one keep-alive connection, one request at a time) sends rounds of N
 score requests, each a different hand of the seeded corpus (the library memoizes results,
-so no hand repeats, warm-up included), and rounds of N `/hello` posts carrying the same
-bodies, alternating which goes first. The server's CPU is read from
-`/proc/PID/task/*/schedstat` (every thread, nanoseconds) before and after each round, not the
-client's wall clock. Between rounds this process scores the same round's hands with
+so no hand repeats, warm-up included), and N `/hello` posts carrying the same bodies,
+in blocks of 20 a side, alternating which side goes first. The server's CPU is read from
+`/proc/PID/task/*/schedstat` (every thread, nanoseconds) before and after each block, not the
+client's wall clock. After each block this process scores the same block's hands with
 `rulekit.score` (process CPU time; each hand once, a fresh memo): the scoring a request
 cannot avoid. The ratio is
 
@@ -41,6 +41,7 @@ from typing import Any
 
 HOST = "127.0.0.1"
 HELLO = "/hello"
+PAUSE = 0.005         # seconds before and after a timed block
 
 
 # -- the server (run as `serve_cost.py --serve PORT` in its own process) ---------------------
@@ -159,28 +160,43 @@ class Client:
         self.buf += chunk
 
 
-def timed_round(client: Client, pid: int, path: str, bodies: list[bytes]) -> float:
-    """Server CPU seconds per request over `bodies` sent to `path` (all must answer 200)."""
-    time.sleep(0.02)                     # let the server finish what came before
+def timed_block(client: Client, pid: int, path: str, bodies: list[bytes]) -> float:
+    """Server CPU seconds over `bodies` sent to `path` (all must answer 200)."""
+    time.sleep(PAUSE)                    # let the server finish what came before
     before = server_cpu(pid)
     for b in bodies:
         status, answer = client.request(path, b)
         if status != 200:
             raise SystemExit(f"{path} answered {status}: {answer[:200]!r}")
-    time.sleep(0.02)
-    return (server_cpu(pid) - before) / 1e9 / len(bodies)
+    time.sleep(PAUSE)
+    return (server_cpu(pid) - before) / 1e9
 
 
 def scoring_cpu(docs: list[dict[str, Any]], rs: Any) -> float:
-    """CPU seconds per hand of `rulekit.score` in this process (each hand once)."""
+    """CPU seconds of `rulekit.score` over `docs` in this process (each hand once)."""
     import rulekit
     start = time.process_time()
     for d in docs:
         rulekit.score(d, rs)
-    return (time.process_time() - start) / len(docs)
+    return time.process_time() - start
 
 
-def run(rounds: int, per_round: int, seed: int) -> None:
+def one_round(client: Client, pid: int, docs: list[dict[str, Any]], bodies: list[bytes],
+              rs: Any, block: int) -> tuple[float, float, float]:
+    """CPU seconds per request of (score, hello, in-process scoring) over one round, its
+    requests sent in blocks of `block`, the side that goes first alternating per block."""
+    totals = [0.0, 0.0, 0.0]
+    for k, at in enumerate(range(0, len(bodies), block)):
+        part = slice(at, at + block)
+        sides = [("/v1/score", 0), (HELLO, 1)]
+        for path, i in (sides if k % 2 else sides[::-1]):
+            totals[i] += timed_block(client, pid, path, bodies[part])
+        totals[2] += scoring_cpu(docs[part], rs)
+    n = len(bodies)
+    return totals[0] / n, totals[1] / n, totals[2] / n
+
+
+def run(rounds: int, per_round: int, seed: int, block: int) -> None:
     import rulekit
     from rulekit.corpus import corpus
     docs = list(corpus((rounds + 1) * per_round, seed))
@@ -188,27 +204,21 @@ def run(rounds: int, per_round: int, seed: int) -> None:
     rs = rulekit.load_ruleset("tianjin")
     port = free_port()
     proc = start(port)
+    score_s: list[float] = []
+    hello_s: list[float] = []
+    lib_s: list[float] = []
     try:
         client = Client(port)
-        warm = slice(0, per_round)               # warm-up hands, never scored again
-        timed_round(client, proc.pid, "/v1/score", bodies[warm])
-        timed_round(client, proc.pid, HELLO, bodies[warm])
-        scoring_cpu(docs[warm], rs)
-        score_s: list[float] = []
-        hello_s: list[float] = []
-        lib_s: list[float] = []
-        for r in range(1, rounds + 1):
+        for r in range(rounds + 1):              # round 0 warms up; its hands never recur
             part = slice(r * per_round, (r + 1) * per_round)
-            order = ["score", "hello"] if r % 2 else ["hello", "score"]
-            for side in order:
-                if side == "score":
-                    score_s.append(timed_round(client, proc.pid, "/v1/score", bodies[part]))
-                else:
-                    hello_s.append(timed_round(client, proc.pid, HELLO, bodies[part]))
-            lib_s.append(scoring_cpu(docs[part], rs))
-            print(f"round {r}: score {score_s[-1] * 1e6:6.0f} µs, hello "
-                  f"{hello_s[-1] * 1e6:5.0f} µs, scoring in process {lib_s[-1] * 1e6:5.0f} µs "
-                  f"-> ratio {(score_s[-1] - lib_s[-1]) / hello_s[-1]:.2f}", flush=True)
+            s, h, ln = one_round(client, proc.pid, docs[part], bodies[part], rs, block)
+            if r == 0:
+                continue
+            score_s.append(s)
+            hello_s.append(h)
+            lib_s.append(ln)
+            print(f"round {r}: score {s * 1e6:6.0f} µs, hello {h * 1e6:5.0f} µs, scoring in "
+                  f"process {ln * 1e6:5.0f} µs -> ratio {(s - ln) / h:.2f}", flush=True)
     finally:
         proc.terminate()
         proc.wait(10)
@@ -232,6 +242,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=8)
     ap.add_argument("--per-round", type=int, default=300)
+    ap.add_argument("--block", type=int, default=20, help="requests per side in a row")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="3 rounds of 60: a smoke run")
     ap.add_argument("--serve", type=int, help=argparse.SUPPRESS)
@@ -241,7 +252,7 @@ def main() -> None:
         return
     if args.quick:
         args.rounds, args.per_round = 3, 60
-    run(args.rounds, args.per_round, args.seed)
+    run(args.rounds, args.per_round, args.seed, args.block)
 
 
 if __name__ == "__main__":
