@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from rulekit import jsonio
 from rulekit.serve import body, handlers, handtext, openapi, sheet
@@ -59,29 +59,6 @@ def _error(err: ApiError) -> Response:
                else {"Connection": "close"} if err.status == 408 else None)
     return Response(jsonio.dumps(err.body()), status_code=err.status, headers=headers,
                     media_type="application/json")
-
-
-class _Headers:
-    """No page of ours loads anything from elsewhere or may be framed (plain ASGI: cheap)."""
-
-    EXTRA = [(b"x-content-type-options", b"nosniff"),
-             (b"content-security-policy",
-              b"default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-              b"frame-ancestors 'none'")]
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *self.EXTRA]}
-            await send(message)
-        await self.app(scope, receive, send_with)
 
 
 class _Api:
@@ -300,7 +277,7 @@ def create_app(config: ServeConfig | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=static_dir()), name="static"),
     ]
     conf = config or ServeConfig()
-    app = _App(routes=routes, middleware=[Middleware(Guard, config=conf), Middleware(_Headers)],
+    app = _App(routes=routes, middleware=[Middleware(Guard, config=conf)],
                lifespan=lifespan,
                exception_handlers={HTTPException: _http_error, Exception: _internal})
     app.state.registry = api.reg
