@@ -84,9 +84,10 @@ class _Api:
     async def work(self, fn: Callable[[], Any]) -> Any:
         """`fn` in the scoring threads, within the request's time limit."""
         loop = asyncio.get_running_loop()
-        try:
-            return await asyncio.wait_for(loop.run_in_executor(self.pool, fn), self.lim.seconds)
-        except asyncio.TimeoutError:
+        try:         # asyncio.timeout: the deadline without the task wait_for makes
+            async with asyncio.timeout(self.lim.seconds):
+                return await loop.run_in_executor(self.pool, fn)
+        except TimeoutError:
             raise self._late() from None
         except RecursionError:
             raise ApiError(422, "body", "the request nests too deeply") from None
