@@ -45,19 +45,20 @@ def static_dir() -> Path:
 
 
 def _json(data: Any, status: int = 200) -> Response:
-    """`data` as strict JSON (`jsonio.dumps`); a non-finite number (a stake of 1e300 times a
-    fan) is refused, not written as the `Infinity` JSON does not have."""
+    """`data` as strict JSON (`jsonio.encode`, once, straight to bytes); a non-finite number
+    (a stake of 1e300 times a fan) is refused, not written as the `Infinity` JSON does not
+    have."""
     try:
-        text = jsonio.dumps(data)
+        data = jsonio.encode(data)
     except jsonio.JsonError as err:
         return _error(ApiError(422, "body", err.message))
-    return Response(text, status_code=status, media_type="application/json")
+    return Response(data, status_code=status, media_type="application/json")
 
 
 def _error(err: ApiError) -> Response:
     headers = ({"Retry-After": "1"} if err.status == 503
                else {"Connection": "close"} if err.status == 408 else None)
-    return Response(jsonio.dumps(err.body()), status_code=err.status, headers=headers,
+    return Response(jsonio.encode(err.body()), status_code=err.status, headers=headers,
                     media_type="application/json")
 
 
@@ -140,10 +141,10 @@ class _Api:
         if not jsonl:
             return results
         try:
-            text = "".join(jsonio.dumps(r) + "\n" for r in results)
+            lines = b"".join(jsonio.encode(r) + b"\n" for r in results)
         except jsonio.JsonError as err:
             raise ApiError(422, "body", err.message) from None
-        return Response(text, media_type="application/x-ndjson")
+        return Response(lines, media_type="application/x-ndjson")
 
     async def list_rulesets(self, request: Request) -> Any:
         return await self.work(lambda: handlers.rulesets(self.reg))

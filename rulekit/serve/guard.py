@@ -70,7 +70,7 @@ async def send_error(send: Send, err: ApiError, close: bool = False) -> None:
     if close:
         headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": err.status, "headers": headers})
-    await send({"type": "http.response.body", "body": jsonio.dumps(err.body()).encode()})
+    await send({"type": "http.response.body", "body": jsonio.encode(err.body())})
 
 
 class BodyTimeout(Exception):
