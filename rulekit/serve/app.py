@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from rulekit import jsonio
 from rulekit.serve import body, handlers, handtext, openapi, sheet
@@ -39,43 +39,21 @@ Handler = Callable[[Request], Awaitable[Response]]
 
 
 def _json(data: Any, status: int = 200) -> Response:
-    """`data` as strict JSON (`jsonio.dumps`); a non-finite number (a stake of 1e300 times a
-    fan) is refused, not written as the `Infinity` JSON does not have."""
+    """`data` as strict JSON (`jsonio.encode`, once, straight to bytes); a non-finite number
+    (a stake of 1e300 times a fan) is refused, not written as the `Infinity` JSON does not
+    have."""
     try:
-        text = jsonio.dumps(data)
+        data = jsonio.encode(data)
     except jsonio.JsonError as err:
         return _error(ApiError(422, "body", err.message))
-    return Response(text, status_code=status, media_type="application/json")
+    return Response(data, status_code=status, media_type="application/json")
 
 
 def _error(err: ApiError) -> Response:
     headers = ({"Retry-After": "1"} if err.status == 503
                else {"Connection": "close"} if err.status == 408 else None)
-    return Response(jsonio.dumps(err.body()), status_code=err.status, headers=headers,
+    return Response(jsonio.encode(err.body()), status_code=err.status, headers=headers,
                     media_type="application/json")
-
-
-class _Headers:
-    """No page of ours loads anything from elsewhere or may be framed (plain ASGI: cheap)."""
-
-    EXTRA = [(b"x-content-type-options", b"nosniff"),
-             (b"content-security-policy",
-              b"default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-              b"frame-ancestors 'none'")]
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message = {**message, "headers": [*message.get("headers", []), *self.EXTRA]}
-            await send(message)
-        await self.app(scope, receive, send_with)
 
 
 class _Api:
@@ -101,9 +79,10 @@ class _Api:
     async def work(self, fn: Callable[[], Any]) -> Any:
         """`fn` in the scoring threads, within the request's time limit."""
         loop = asyncio.get_running_loop()
-        try:
-            return await asyncio.wait_for(loop.run_in_executor(self.pool, fn), self.lim.seconds)
-        except asyncio.TimeoutError:
+        try:         # asyncio.timeout: the deadline without the task wait_for makes
+            async with asyncio.timeout(self.lim.seconds):
+                return await loop.run_in_executor(self.pool, fn)
+        except TimeoutError:
             raise self._late() from None
         except RecursionError:
             raise ApiError(422, "body", "the request nests too deeply") from None
@@ -156,10 +135,10 @@ class _Api:
         if not jsonl:
             return results
         try:
-            text = "".join(jsonio.dumps(r) + "\n" for r in results)
+            lines = b"".join(jsonio.encode(r) + b"\n" for r in results)
         except jsonio.JsonError as err:
             raise ApiError(422, "body", err.message) from None
-        return Response(text, media_type="application/x-ndjson")
+        return Response(lines, media_type="application/x-ndjson")
 
     async def list_rulesets(self, request: Request) -> Any:
         return await self.work(lambda: handlers.rulesets(self.reg))
@@ -306,7 +285,7 @@ def create_app(config: ServeConfig | None = None,
         Mount("/static", StaticFiles(directory=static_dir()), name="static"),
     ]
     conf = config or ServeConfig()
-    app = _App(routes=routes, middleware=[Middleware(Guard, config=conf), Middleware(_Headers)],
+    app = _App(routes=routes, middleware=[Middleware(Guard, config=conf)],
                lifespan=lifespan,
                exception_handlers={HTTPException: _http_error, Exception: _internal})
     app.state.registry = api.reg
