@@ -41,7 +41,7 @@ def test_a_long_corpus_line_is_refused_after_reading_one_limit(tmp_path: Path,
     path.write_bytes(HAND.encode() + b"[" + b"1," * 2_000_000 + b"1]\n")    # a 4 MB line
     assert main(["diff", "tianjin", "tianjin", "--corpus", str(path)], io.StringIO()) == 2
     assert capsys.readouterr().err == (
-        f"rulekit: error: {path}:2: longer than {limits.DOC_BYTES} bytes, the most a "
+        f"rulekit diff: error: {path}:2: longer than {limits.DOC_BYTES} bytes, the most a "
         "document may be\n")
     raw = Counting(HAND.encode(), b"0")                 # then an endless line (/dev/zero)
     with pytest.raises(diff.DiffError, match=r"^c:2: longer than 65536 bytes"):
@@ -118,4 +118,4 @@ def test_a_session_holds_a_bounded_number_of_hands(
     monkeypatch.setattr(limits, "SESSION_HANDS", 3)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(HAND.encode() * 5)))
     assert main(["session", "--jsonl", "-"], io.StringIO()) == 2
-    assert capsys.readouterr().err == "rulekit: error: -: line 4: a session holds at most 3 hands\n"
+    assert capsys.readouterr().err == "rulekit session: error: -: line 4: a session holds at most 3 hands\n"

@@ -300,7 +300,7 @@ def test_a_full_disk_under_the_match_log_is_one_line_naming_it(
     argv = ["match", "--hands", "2", "--seed", "1", *["--seat", "greedy"] * 4,
             "--log", "/dev/full"]
     assert main(argv, out=io.StringIO()) == 3
-    assert capsys.readouterr().err == ("rulekit: error: --log /dev/full: cannot write: "
+    assert capsys.readouterr().err == ("rulekit match: error: --log /dev/full: cannot write: "
                                        "No space left on device\n")
 
 

@@ -173,7 +173,7 @@ def test_a_killed_simulate_worker_ends_the_run_with_exit_3(tmp_path: Path) -> No
     os.kill(workers_of(proc)[0], signal.SIGKILL)
     out, err = finish(proc)
     assert (proc.returncode, out) == (3, "")
-    assert err == ("rulekit: error: a simulate worker process died (killed, or out of "
+    assert err == ("rulekit simulate: error: a simulate worker process died (killed, or out of "
                    "memory); the run is incomplete\n")
     hands = [json.loads(r)["hand"] for r in log.read_text(encoding="utf-8").splitlines()]
     assert hands == list(range(len(hands))) and len(hands) >= 16
@@ -207,14 +207,14 @@ def test_a_full_disk_on_stdout_is_one_line_naming_it(argv: list[str], tmp_path: 
         done = subprocess.run([sys.executable, "-c", CLI, *argv], cwd=ROOT, env=env,
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=BOUND)
     assert (done.returncode, done.stderr) == (
-        3, "rulekit: error: stdout: cannot write: No space left on device\n")
+        3, f"rulekit {argv[0]}: error: stdout: cannot write: No space left on device\n")
 
 
 @pytest.mark.skipif(not FULL.exists(), reason="needs /dev/full")
 def test_a_full_disk_under_the_log_is_one_line_naming_it(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["simulate", "--hands", "20", "--log", str(FULL)], out=io.StringIO()) == 3
-    assert capsys.readouterr().err == ("rulekit: error: --log /dev/full: cannot write: "
+    assert capsys.readouterr().err == ("rulekit simulate: error: --log /dev/full: cannot write: "
                                        "No space left on device\n")
 
 

@@ -143,6 +143,9 @@ def replay(args: argparse.Namespace, out: TextIO) -> int:
         if rs is None:              # read_log refuses a record with neither
             raise GameUsageError(f"{args.log}: line {n}: no ruleset to replay it under")
         own_only = own_only and rs is own
+        if len(rec["players"]) != rs.players:
+            raise GameUsageError(f"{args.log}: line {n}: the hand has {len(rec['players'])} "
+                                 f"seats; {rs.name} seats {rs.players}")
         if rec["ruleset"] not in recorded:
             recorded.append(rec["ruleset"])
         names.update(rs.names)

@@ -26,7 +26,8 @@ def add_parser(sub: Any) -> None:
                    help="a built-in name (see `rulekit rulesets`) or a YAML path")
     m.add_argument("--hands", "-n", type=int, required=True,
                    help="hands to play (with --duplicate: deals, each played once per seat)")
-    m.add_argument("--seed", "-s", type=int, default=0)
+    m.add_argument("--seed", "-s", type=int, default=0,
+                   help="the master seed: hand i is dealt as simulate's hand i (default 0)")
     m.add_argument("--seat", action="append", default=[], metavar="PLAYER|cmd:COMMAND",
                    help="one per seat, in seat order: random, greedy, value, or cmd:COMMAND "
                         "(a bot program speaking docs/bots.md's protocol; run without a shell)")
@@ -37,7 +38,8 @@ def add_parser(sub: Any) -> None:
                         "4 times with 4 players")
     m.add_argument("--log", metavar="FILE", help="one JSON line per hand (rulekit replay)")
     m.add_argument("--session-hands", type=int, default=16,
-                   help="hands per session (the dealer carries within one; not --duplicate)")
+                   help="hands per session (the dealer carries within one; not --duplicate; "
+                        "default 16)")
     m.add_argument("--json", action="store_true", help="the same as --format json")
     m.add_argument("--format", choices=["text", "json"], default="text",
                    help="text for people or json for programs (default: text)")
