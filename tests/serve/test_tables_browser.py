@@ -111,10 +111,12 @@ def test_a_person_plays_a_whole_hand_at_phone_width(browser: Browser, tserver: S
     pays = [float(rows.nth(i).locator("td").nth(1).inner_text() or 0) for i in range(4)]
     assert sum(pays) == 0
     title = page.locator("#result-title").inner_text()
-    assert title.startswith("Hand 1: ") and ("wins" in title or "You win" in title
-                                             or "荒莊" in title)
-    if "荒莊" not in title:                                  # a win shows its breakdown
-        expect(page.locator("#result-score .explain li").first).to_be_visible()
+    assert title.startswith("第 1 盤：") and ("和 · " in title or "荒莊" in title)  # zh: no choice yet
+    if "荒莊" not in title:                    # a win shows the calculator's breakdown
+        expect(page.locator("#result-score #verdict")).to_have_text(re.compile(r"^和 \d+ 番$"))
+        expect(page.locator("#result-score #pattern-names .chip").first).to_be_visible()
+        expect(page.locator("#result-score #explain li").first).to_be_visible()
+        expect(page.locator("#result-score .arrangement .group").first).to_be_visible()
     page.screenshot(path=str(ART / "table-phone-result.png"), full_page=True)
     # the replay viewer of that hand steps through it, every seat's tiles shown
     page.click("#replay")
