@@ -234,3 +234,76 @@ def test_a_wrong_link_shows_nothing_of_the_table(browser: Browser, tserver: Serv
     assert page.locator("#table").is_hidden() and page.locator("#hand .t").count() == 0
     page.goto(f"{tserver.url}/tables/nosuchtable?seat=0&token=abc")
     expect(page.locator("#fatal")).to_have_text("no table with that id")
+
+
+def test_the_language_chosen_on_the_calculator_holds_at_the_table(browser: Browser,
+                                                                   tserver: Server) -> None:
+    """One toggle for every page: English picked on the calculator is the table's and the
+    replay's language; 中文 picked at the table is the calculator's again (rulekit.lang)."""
+    t = httpx.post(tserver.url + "/v1/tables", json={
+        "ruleset": "tianjin", "seats": ["human", "greedy", "greedy", "greedy"]}).json()
+    page = new_page(browser, PHONE)
+    page.goto(tserver.url + "/")
+    expect(page.locator("#lang")).to_have_text("EN")       # Chinese until someone picks
+    page.click("#lang")
+    expect(page.locator("#lang")).to_have_text("中文")
+    page.goto(tserver.url + t["seats"][0]["link"])
+    expect(page.locator("#lang")).to_have_text("中文")
+    expect(page.locator("#hand-no")).to_have_text(re.compile(r"^Hand 1/1"))
+    expect(page.locator("#totals-h")).to_have_text("Session")
+    expect(page.locator("#totals tbody tr").first).to_contain_text("You")
+    page.click("#lang")                                     # back to Chinese, here
+    expect(page.locator("#lang")).to_have_text("EN")
+    expect(page.locator("#hand-no")).to_have_text(re.compile(r"^第 1/1 盤"))
+    expect(page.locator("#totals-h")).to_have_text("本局")
+    expect(page.locator("#totals tbody tr").first).to_contain_text("你")
+    assert page.evaluate("document.documentElement.lang") == "zh-Hant"
+    page.goto(tserver.url + "/tables")                      # the lobby follows it too
+    expect(page.locator(".seat-kind").first.locator("option").first).to_have_text("人")
+    page.goto(tserver.url + "/")
+    expect(page.locator("#lang")).to_have_text("EN")       # remembered by the calculator
+    expect(page.locator("[data-i18n=h-result]")).to_have_text("番")
+    assert page.errors == []                                # type: ignore[attr-defined]
+
+
+def test_the_table_shows_a_win_with_the_calculators_breakdown(browser: Browser,
+                                                               tserver: Server) -> None:
+    """The table page's result is drawn by the calculator's own views (result-view.js): the
+    same verdict, pattern chips, explain lines and arrangement for the same score, and the
+    transfers by name. The win is the /v1/settle answer for a known hand, put where a
+    finished hand's result goes (`state.last`), so the test does not hang on a bot's luck."""
+    hand = {"indicator": "7p", "hand": "46m123456789s22z", "win_tile": "5m",
+            "win_by": "self_draw"}
+    settled = httpx.post(tserver.url + "/v1/settle", json={"ruleset": "tianjin", "settle": {
+        "dealer": 0, "dealer_sits": False, "pulls": [0, 0, 0, 0], "winner": 2, "hand": hand,
+        "kongs": [[], [], [], []], "chan": False, "stake": 1}}).json()
+    calc = new_page(browser, PHONE)
+    calc.goto(tserver.url + "/?hand=46m123456789s22z&win=5m&indicator=7p")
+    expect(calc.locator("#verdict")).to_have_text("和 14 番")
+    t = httpx.post(tserver.url + "/v1/tables", json={
+        "ruleset": "tianjin", "seats": ["human", "greedy", "greedy", "greedy"]}).json()
+    page = new_page(browser, PHONE)
+    page.goto(tserver.url + t["seats"][0]["link"])
+    expect(page.locator("#hand-no")).to_have_text(re.compile(r"^第 1/1 盤"))
+    expect(page.locator("#actions button.pass")).to_be_visible()   # the table waits on us
+    page.evaluate("""(s) => {
+        page.state.last = { hand: 0, winner: 2, win_by: "self_draw", hand_doc: s.hand,
+            score: s.score, payments: s.payments, transfers: s.transfers,
+            totals: s.payments };
+        drawResult(page.state); }""", {**settled, "hand": hand})
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#result-title")).to_have_text("第 1 盤：2 座和 · 自摸")
+    for sel in ("#verdict", "#pattern-names .chip", "#explain li", ".arrangement .group"):
+        want = calc.locator("#result-body " + sel).all_inner_texts()
+        assert want and page.locator("#result-score " + sel).all_inner_texts() == want, sel
+    shown = page.locator("#result-score").evaluate("e => e.innerHTML")
+    assert calc.locator("#result-body").evaluate("e => e.innerHTML") in shown
+    pays = page.locator("#settle tbody td.pay")
+    assert pays.all_inner_texts() == [("+" if p > 0 else "") + str(p)
+                                      for p in settled["payments"]]
+    assert "gain" in (pays.nth(2).get_attribute("class") or "")
+    expect(page.locator("#transfers li").first).to_contain_text("(和牌)")  # by name
+    page.click("#lang")
+    expect(page.locator("#result-score #verdict")).to_have_text("Win: 14 fan")
+    expect(page.locator("#transfers li").first).to_contain_text("(the win)")
+    assert page.errors == [] and calc.errors == []          # type: ignore[attr-defined]
