@@ -1,7 +1,8 @@
 """Live tables in a real headless Chromium (Debian's `chromium`, as the calculator's tests):
 a person at phone width opens a table under an overlay with three greedy bots and plays a
 whole hand by tapping; two people at one table each see only their own hand; the replay
-viewer steps through a finished hand. Screenshots at 390×844 and 1280×800 go to
+viewer steps through a finished hand; the language toggle is the calculator's; a win shows
+the calculator's breakdown. Screenshots at 390×844 and 1280×800 go to
 artifacts/screenshots/ (not committed; copies of one run are in artifacts/table-*.png).
 """
 from __future__ import annotations
@@ -131,6 +132,10 @@ def test_a_person_plays_a_whole_hand_at_phone_width(browser: Browser, tserver: S
                for s in range(4))                          # dealt and shown, each seat
     page.keyboard.press("End")
     expect(page.locator("#outcome")).to_be_visible()
+    if "荒莊" not in title:                    # the win by name, the calculator's breakdown
+        expect(page.locator("#outcome #verdict")).to_have_text(re.compile(r"^和 \d+ 番$"))
+        expect(page.locator("#outcome #pattern-names .chip").first).to_be_visible()
+    page.screenshot(path=str(ART / "replay-phone-end.png"), full_page=True)
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#step")).to_have_text(f"{total - 1} / {total}")
     page.screenshot(path=str(ART / "replay-phone.png"))
@@ -220,6 +225,11 @@ def test_a_killed_server_restarts_with_the_hands_and_totals(browser: Browser,
         expect(page.locator("#step")).to_have_text(re.compile(r"^0 / \d+$"))
         page.click("#next")
         expect(page.locator("#step")).to_have_text(re.compile(r"^1 / \d+$"))
+        result = httpx.get(f"{second.url}/v1/tables/{t['id']}/hands/1").json()["result"]
+        page.keyboard.press("End")
+        if result["winner"] is not None:                   # scored again, shown by name
+            expect(page.locator("#outcome #verdict")).to_have_text(
+                f"和 {result['total_fan']} 番")
         assert page.errors == []                            # type: ignore[attr-defined]
     finally:
         second.stop()
@@ -306,4 +316,9 @@ def test_the_table_shows_a_win_with_the_calculators_breakdown(browser: Browser,
     page.click("#lang")
     expect(page.locator("#result-score #verdict")).to_have_text("Win: 14 fan")
     expect(page.locator("#transfers li").first).to_contain_text("(the win)")
+    ART.mkdir(parents=True, exist_ok=True)
+    page.locator("#result").scroll_into_view_if_needed()
+    page.screenshot(path=str(ART / "table-phone-win.png"))
+    page.set_viewport_size(DESKTOP)                          # type: ignore[arg-type]
+    page.screenshot(path=str(ART / "table-desktop-win.png"))
     assert page.errors == [] and calc.errors == []          # type: ignore[attr-defined]

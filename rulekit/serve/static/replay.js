@@ -100,15 +100,15 @@ function draw() {
 }
 
 // the winning hand's score by name, with the calculator's breakdown: the record keeps pattern
-// ids only (it is what `rulekit replay` reads), so the server scores its settle document again
+// ids only (it is what `rulekit replay` reads), so the server scores its winning hand again
 async function scoreOf(tid, rec) {
-  if (rec.result.winner == null || !rec.settle) return null;
+  if (rec.result.winner == null || !rec.result.hand) return null;
   try {
     const y = await fetch(`/v1/tables/${tid}/ruleset.yaml`);
     const rules = y.ok ? { ruleset_yaml: await y.text() } : { ruleset: rec.ruleset };
-    const r = await fetch("/v1/settle", { method: "POST", headers: { "Content-Type": "application/json" },
-                                          body: JSON.stringify({ ...rules, settle: rec.settle }) });
-    return r.ok ? (await r.json()).score || null : null;
+    const r = await fetch("/v1/score", { method: "POST", headers: { "Content-Type": "application/json" },
+                                         body: JSON.stringify({ ...rules, hand: rec.result.hand }) });
+    return r.ok ? await r.json() : null;
   } catch (e) { return null; }
 }
 

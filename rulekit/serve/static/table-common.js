@@ -78,7 +78,7 @@ const TK = {
         discard: "打", pung: "碰", kong: "杠", concealed_kong: "暗杠", golden_kong: "金杠", added_kong: "加杠",
         win: "和", draw_game: "荒莊", chan: "鏟" },
       replayHead: (h, rs) => `第 ${h} 盤 · ${rs}`, noWinner: "荒莊：沒有人和。",
-      won: (s, by, fan, pats, pay) => `${s} 和 (${by})，${fan} 番：${pats}。輸贏：${pay}`,
+      won: (s, by, fan, pay) => `${s} 和 (${by})，${fan} 番。輸贏：${pay}`,
     },
     en: {
       langButton: "中文", table: "table", replayTitle: "replay", calculator: "calculator", newTable: "new table",
@@ -101,7 +101,7 @@ const TK = {
         replacement: "draws a replacement", discard: "discards", pung: "pungs", kong: "kongs", concealed_kong: "declares a concealed kong",
         golden_kong: "declares a golden kong", added_kong: "adds to a pung", win: "wins", draw_game: "— the wall is drawn out", chan: "— chan" },
       replayHead: (h, rs) => `Hand ${h} · ${rs}`, noWinner: "Drawn game: no winner.",
-      won: (s, by, fan, pats, pay) => `${s} won (${by}), ${fan} fan: ${pats}. Payments: ${pay}`,
+      won: (s, by, fan, pay) => `${s} won (${by}), ${fan} fan. Payments: ${pay}`,
     },
   },
 };
