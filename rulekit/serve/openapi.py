@@ -58,6 +58,100 @@ def _answers() -> dict[str, Any]:
     }
 
 
+# -- live tables (docs/serve.md "Tables"): shapes as the server answers, ids shortened ----------
+_TID = "GXl02lqxrjYm"
+_TOKEN = "kIAKcJtb7zsubgDAVoZJNLPc"
+_TABLE_REQUEST = {"ruleset": "tianjin", "seats": ["human", "greedy", "greedy", "remote"],
+                  "hands": 4, "think_time": 120}
+_SEAT_LINK = {"seat": 0, "kind": "human", "token": _TOKEN,
+              "link": f"/tables/{_TID}?seat=0&token={_TOKEN}",
+              "ws": f"/v1/tables/{_TID}/ws?seat=0&token={_TOKEN}"}
+_PUBLIC = {"id": _TID, "ruleset": "tianjin", "overlay": False,
+           "seats": [{"seat": 0, "kind": "human", "connected": True, "joined": True,
+                      "fallbacks": 0}, "..."],
+           "hands": 4, "hand": 1, "status": "playing", "finished_hands": [0],
+           "totals": [-2.0, -2.0, -2.0, 6.0], "pending": [0], "think_time": 120.0}
+_RECORD = {"format": 2, "hand": 0, "ruleset": "tianjin",
+           "players": ["human", "greedy", "greedy", "remote"], "seed": 7, "dealer": 0,
+           "indicator": "7p", "wall": "...", "events": [
+               {"seat": 0, "action": "deal", "tile": None, "rule": "拿牌: 8m1148899p13s357z"},
+               {"seat": 0, "action": "discard", "tile": "9p", "rule": None}, "..."],
+           "result": {"winner": 3, "win_by": "self_draw", "patterns": ["..."], "total_fan": 2,
+                      "payments": [-2, -2, -2, 6], "next_dealer": 3}, "settle": {"...": "..."},
+           "digest": "..."}
+_WS = ("The seat's WebSocket, `ws://HOST/v1/tables/{id}/ws?seat=S&token=T` (`&view=1` adds "
+       "`state` messages, as the table page asks). It carries the bot protocol rulekit-bot/1 "
+       "(docs/bots.md): the server sends `start`, `event`, `request` (with `observation` and "
+       "`legal`) and `end`, one JSON object per message; the seat answers a request with "
+       "exactly one element of `legal`, e.g. {\"action\": \"discard\", \"tile\": \"9p\"}. An "
+       "answer not in `legal` gets {\"type\": \"error\", \"seat\", \"message\"} and the request "
+       "stands. A wrong seat or token is closed with code 4403 before it opens; a seat that "
+       "leaves gets the fallback until it reconnects, and reconnecting resumes.")
+
+
+def _get(summary: str, ok: str, answer: Any = None, media: str = "application/json",
+         refused: str = "404") -> dict[str, Any]:
+    """A GET under /v1/tables/{id}: the id in the path, an example answer, the refusals."""
+    response: dict[str, Any] = {"description": ok}
+    if answer is not None:
+        response["content"] = {media: {"example": answer}}
+    responses: dict[str, Any] = {"200": response}
+    for code in refused.split():
+        responses[code] = {"description": "refused", "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/Error"}}}}
+    return {"get": {"summary": summary, "parameters": [
+        {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": responses}}
+
+
+def _tables() -> dict[str, Any]:
+    """The live tables' endpoints (rulekit/serve/tables/routes.py), the WebSocket in text."""
+    create = _post("Open a table: a ruleset (by name, or an overlay as `ruleset_yaml`), one "
+                   "seat kind per player (`human`, `remote`, or a built-in bot `greedy`, "
+                   "`value`, `random`), `hands` (1 to 64) and `think_time` (seconds a person "
+                   "has per decision, 1 to 3600). Each human or remote seat gets a token: its "
+                   "link is its key.", {"type": "object", "required": ["seats"], "properties": {
+                       **_RULESET, "seats": {"type": "array", "items": {"type": "string"}},
+                       "hands": {"type": "integer", "minimum": 1, "maximum": 64},
+                       "think_time": {"type": "number", "minimum": 1, "maximum": 3600}}},
+                   _TABLE_REQUEST, "", "400 413 422 429")
+    ok = create["post"]["responses"].pop("200")
+    create["post"]["responses"] = {"201": {**ok, "description": "the table's id, a link per "
+                                           "seat, the public state", "content": {
+        "application/json": {"example": {"id": _TID, "seats": [
+            _SEAT_LINK, {"seat": 1, "kind": "greedy"}, "..."], "table": _PUBLIC}}}},
+        **create["post"]["responses"]}
+    show = _get("The public state of a table (seats, hand, status, finished hands, running "
+                "`totals`); with `?seat=S&token=T`, that seat's `state` message (its "
+                "observation, `legal`, seconds left, the last hand's result)", "the table",
+                _PUBLIC, refused="403 404")
+    show["get"]["parameters"] += [
+        {"name": n, "in": "query", "required": False, "schema": {"type": t}}
+        for n, t in (("seat", "integer"), ("token", "string"))]
+    hand = _get("A finished hand's record, the line `rulekit replay` reads (404 while it "
+                "is played)", "the record", _RECORD)
+    hand["get"]["parameters"].append({"name": "n", "in": "path", "required": True,
+                                      "schema": {"type": "integer"}})
+    return {
+        "/v1/tables": create,
+        "/v1/tables/{id}": show,
+        "/v1/tables/{id}/hands/{n}": hand,
+        "/v1/tables/{id}/hands.jsonl": _get(
+            "Every finished hand, one record a line: `rulekit replay t.jsonl`",
+            "JSON lines", "{...hand 0...}\n{...hand 1...}\n", "application/x-ndjson"),
+        "/v1/tables/{id}/ruleset.yaml": _get(
+            "The table's overlay, for `rulekit replay --ruleset` (404 for a named ruleset)",
+            "YAML", "extends: tianjin\nname: our kitchen table\n", "text/yaml"),
+        "/v1/tables/{id}/ws": {"get": {
+            "summary": "WebSocket: one seat's protocol", "description": _WS,
+            "parameters": [{"name": n, "in": p, "required": p != "query" or n != "view",
+                            "schema": {"type": "string"}}
+                           for n, p in (("id", "path"), ("seat", "query"), ("token", "query"),
+                                        ("view", "query"))],
+            "responses": {"101": {"description": "switching to the WebSocket protocol"}}}},
+    }
+
+
 _SETTLE: dict[str, Any] = {
     "dealer": 0, "dealer_sits": False, "pulls": [0, 0, 0, 0], "winner": 2,
     "hand": _HAND, "kongs": [[], [], [], []], "chan": False, "stake": 1}
@@ -74,7 +168,8 @@ def document(lim: ServeLimits) -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "rulekit", "version": rulekit.__version__, "description":
                  "Tianjin mahjong house rules as data: score, settle and waits under a "
-                 "built-in, served or pasted ruleset. Documents as in docs/api.md. " + limits},
+                 "built-in, served or pasted ruleset, and live tables people and bots play "
+                 "at (docs/serve.md, Tables). Documents as in docs/api.md. " + limits},
         "paths": {
             "/v1/score": _post("Score one hand", _envelope("hand", "a hand document"),
                                _HAND_EXAMPLE, "the score result (docs/api.md); a hand that "
@@ -138,6 +233,7 @@ def document(lim: ServeLimits) -> dict[str, Any]:
                     "seed": {"type": "integer"}, "html": {"type": "boolean"}}},
                 {"ruleset_yaml": "extends: tianjin\nname: mine\nkong_points: {golden: 8}\n",
                  "hands": 64}, "{rules_differ, warnings, corpus, simulation, bounded}"),
+            **_tables(),
         },
         "components": {"schemas": {
             "Error": _ERROR,
@@ -162,7 +258,7 @@ def _compact(value: Any, depth: int = 0) -> str:
 
 
 def _pre(value: Any) -> str:
-    return f"<pre>{html.escape(_compact(value))}</pre>"
+    return f"<pre>{html.escape(value if isinstance(value, str) else _compact(value))}</pre>"
 
 
 def _operation(path: str, method: str, op: dict[str, Any]) -> str:
@@ -170,12 +266,14 @@ def _operation(path: str, method: str, op: dict[str, Any]) -> str:
     request = op.get("requestBody", {}).get("content", {}).get("application/json", {})
     parts = [f"<section><h2><code>{method.upper()} {html.escape(path)}</code></h2>",
              f"<p>{html.escape(op['summary'])}</p>"]
+    if "description" in op:
+        parts.append(f"<p>{html.escape(op['description'])}</p>")
     if "example" in request:
         parts.append("<h3>Request</h3>" + _pre(request["example"]))
     parts.append("<h3>Responses</h3><dl class=responses>")
     refused = []
     for code, answer in op["responses"].items():
-        body = answer.get("content", {}).get("application/json", {})
+        body: dict[str, Any] = next(iter(answer.get("content", {}).values()), {})
         if body.get("schema", {}).get("$ref", "").endswith("/Error"):
             refused.append(code)
             continue

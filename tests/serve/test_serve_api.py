@@ -402,6 +402,29 @@ def test_openapi_and_docs(client: TestClient) -> None:
     assert "POST /v1/score:batch" in page
 
 
+def test_openapi_lists_the_table_endpoints_with_examples(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    paths = spec["paths"]
+    assert {"/v1/tables", "/v1/tables/{id}", "/v1/tables/{id}/hands/{n}",
+            "/v1/tables/{id}/hands.jsonl", "/v1/tables/{id}/ruleset.yaml",
+            "/v1/tables/{id}/ws"} <= set(paths)
+    create = paths["/v1/tables"]["post"]
+    example = create["requestBody"]["content"]["application/json"]["example"]
+    assert example["seats"] == ["human", "greedy", "greedy", "remote"]
+    answer = create["responses"]["201"]["content"]["application/json"]["example"]
+    assert answer["seats"][0]["link"].startswith(f"/tables/{answer['id']}?seat=0&token=")
+    assert "429" in create["responses"] and "200" not in create["responses"]
+    show = paths["/v1/tables/{id}"]["get"]
+    assert {p["name"] for p in show["parameters"]} == {"id", "seat", "token"}
+    assert "403" in show["responses"]
+    ws = paths["/v1/tables/{id}/ws"]["get"]
+    assert "legal" in ws["description"] and "4403" in ws["description"]
+    page = client.get("/docs").text
+    assert "POST /v1/tables</code>" in page and "GET /v1/tables/{id}/hands.jsonl" in page
+    assert "closed with code 4403" in page                  # the WebSocket, in text
+    assert "extends: tianjin\nname: our kitchen table" in page   # a YAML answer, as text
+
+
 def test_rule_sheet_shows_values_and_examples(client: TestClient) -> None:
     r = client.get("/rules/tianjin")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")

@@ -1,10 +1,12 @@
 // The rulekit calculator: a tile pad, the API's answers, and the state in the URL.
 // Plain JavaScript, no build step. No rule lives here: every value and every name a player
 // reads comes from the server; a typed hand is read by the server too (/v1/parse).
-// Tiles are drawn by tiles.js (window.RulekitTiles), loaded before this file.
+// Tiles are drawn by tiles.js (window.RulekitTiles), the score breakdown and transfers by
+// result-view.js (window.RulekitResult), both loaded before this file.
 "use strict";
 
 const T = window.RulekitTiles;
+const R = window.RulekitResult;     // the score and settle views (result-view.js)
 const OVERLAY = "__overlay__";
 const WIN_BY = ["self_draw", "kong_draw", "discard", "last_draw"];
 const KONG_KINDS = ["exposed", "concealed", "golden"];
@@ -389,9 +391,7 @@ function drawSummary(res) {
     : r.win ? `${tr("win")(r.total_fan)} · ${(r.pattern_names || []).join(" ")}` : tr("nowin")(reasonText(r));
 }
 
-function reasonText(r) {
-  return (r.reason_name && r.reason_name[T.lang()]) || r.reason || "";
-}
+const reasonText = (r) => R.reasonText(r);
 
 function drawResult(res) {
   drawSummary(res);
@@ -403,28 +403,7 @@ function drawResult(res) {
     return;
   }
   if (!res.ok) { box.className = "error"; box.textContent = errorText(res.data); return; }
-  const r = res.data;
-  const el = (tag, cls, text, id) => {
-    const e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (id) e.id = id;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
-  const head = el("p", "verdict " + (r.win ? "win" : "nowin"), r.win ? tr("win")(r.total_fan) : tr("nowin")(reasonText(r)), "verdict");
-  const detail = el("p", "muted", r.win ? tr("detail")(r.hand_fan, r.kong_fan) : "");
-  const names = el("p", "chips", undefined, "pattern-names");
-  (r.pattern_names || []).forEach((n) => names.append(el("span", "chip", n)));
-  const explain = el("ol", "explain", undefined, "explain");
-  (r.explain || []).forEach((line) => explain.append(el("li", "", line)));
-  const groups = el("div", "arrangement");
-  (r.arrangement || []).forEach((g) => {
-    const grp = el("span", "group" + (g.declared ? " declared" : "") + (g.win ? " haswin" : ""));
-    parseTiles(g.tiles).forEach((t) => grp.append(tileEl(t)));
-    if (g.hun_as) grp.append(el("small", "", "混→" + T.tileLabel(g.hun_as)));
-    groups.append(grp);
-  });
-  box.replaceChildren(head, detail, names, explain, groups);
+  box.replaceChildren(...R.score(res.data));     // result-view.js, shared with the table page
 }
 
 function drawWaits(res) {
@@ -563,14 +542,9 @@ function drawSettle(res) {
   status.textContent = tr("nextDealer")(seatName(res.data.next_dealer));
   res.data.payments.forEach((p, s) => {
     const td = document.querySelector(`[data-pay="${s}"]`);
-    if (td) { td.textContent = (p > 0 ? "+" : "") + p; td.className = "pay " + (p > 0 ? "gain" : p < 0 ? "loss" : ""); }
+    if (td) R.payCell(td, p);
   });
-  $("transfers").replaceChildren(...res.data.transfers.map((t) => {
-    const li = document.createElement("li");
-    const why = (t.why_name && t.why_name[T.lang()]) || t.why;
-    li.textContent = `${seatName(t.from)} → ${seatName(t.to)}: ${t.amount} (${why})`;
-    return li;
-  }));
+  $("transfers").replaceChildren(...R.transfers(res.data.transfers, seatName));
 }
 
 // -- rulesets and the overlay -----------------------------------------------------------------

@@ -1,9 +1,10 @@
 // The replay viewer: a finished hand's record, stepped event by event; every seat's tiles
-// are shown (the hand is over). The state at each step is rebuilt from the record's events.
+// are shown (the hand is over). The state at each step is rebuilt from the record's events;
+// the end shows the win with the calculator's breakdown (result-view.js).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const view = { rec: null, states: [], i: 0 };
+const view = { rec: null, states: [], i: 0, score: null };
 
 function rebuild(rec) {
   const n = rec.players.length;
@@ -56,14 +57,13 @@ function sortTiles(ts) {
 }
 
 function describe(e) {
-  if (!e) return "The wall is built; nothing dealt yet.";
-  const names = { deal: "is dealt", indicator: "turns the indicator", draw: "draws", replacement: "draws a replacement",
-    discard: "discards", pung: "pungs 碰", kong: "kongs 杠", concealed_kong: "declares a concealed kong 暗杠",
-    golden_kong: "declares a golden kong 金杠", added_kong: "adds to a pung 明杠", win: "wins 和",
-    draw_game: "— the wall is drawn out 荒莊", chan: "— 鏟" };
-  return `Seat ${e.seat} ${names[e.action] || e.action}` + (e.tile ? " " + TK.label(e.tile) + ` (${e.tile})` : "") +
+  if (!e) return TK.t("start");
+  const who = `${TK.t("winds")[seatWind(e.seat)]} ${TK.t("seat", e.seat)}`;
+  return `${who} ${TK.t("did")[e.action] || e.action}` + (e.tile ? " " + TK.label(e.tile) + ` (${e.tile})` : "") +
     (e.rule && e.action !== "deal" ? ` · ${e.rule}` : "");
 }
+
+function seatWind(s) { const n = view.rec.players.length; return ((s - view.rec.dealer) % n + n) % n; }
 
 function draw() {
   const st = view.states[view.i], rec = view.rec;
@@ -77,7 +77,7 @@ function draw() {
     div.dataset.seat = s;
     const head = document.createElement("div"); head.className = "seat-head";
     const b = document.createElement("b");
-    b.textContent = `${TK.wind(s, rec.dealer, rec.players.length)} Seat ${s} · ${rec.players[s]}`;
+    b.textContent = `${TK.t("winds")[seatWind(s)]} ${TK.t("seat", s)} · ${TK.t("kinds")[rec.players[s]] || rec.players[s]}`;
     head.append(b);
     const hand = document.createElement("div"); hand.className = "hand revealed";
     x.hand.forEach((t) => hand.append(TK.el(t, { cls: "small" })));
@@ -92,8 +92,24 @@ function draw() {
   const out = $("outcome");
   out.hidden = view.i !== view.states.length - 1;
   const r = rec.result;
-  out.textContent = r.winner == null ? "荒莊: no winner." :
-    `Seat ${r.winner} won (${r.win_by}), ${r.total_fan} 番: ${r.patterns.join(", ")}. Payments: ${r.payments.join(" / ")}`;
+  const line = document.createElement("p");
+  line.textContent = r.winner == null ? TK.t("noWinner") :
+    TK.t("won", TK.t("seat", r.winner), TK.t("by")[r.win_by] || r.win_by, r.total_fan, r.payments.join(" / "));
+  out.replaceChildren(line);
+  if (view.score) out.append(...window.RulekitResult.score(view.score));
+}
+
+// the winning hand's score by name, with the calculator's breakdown: the record keeps pattern
+// ids only (it is what `rulekit replay` reads), so the server scores its winning hand again
+async function scoreOf(tid, rec) {
+  if (rec.result.winner == null || !rec.result.hand) return null;
+  try {
+    const y = await fetch(`/v1/tables/${tid}/ruleset.yaml`);
+    const rules = y.ok ? { ruleset_yaml: await y.text() } : { ruleset: rec.ruleset };
+    const r = await fetch("/v1/score", { method: "POST", headers: { "Content-Type": "application/json" },
+                                         body: JSON.stringify({ ...rules, hand: rec.result.hand }) });
+    return r.ok ? await r.json() : null;
+  } catch (e) { return null; }
 }
 
 function go(i) { view.i = Math.max(0, Math.min(view.states.length - 1, i)); draw(); }
@@ -109,7 +125,10 @@ async function start() {
   if (!r.ok) { $("replay").hidden = true; $("fatal").hidden = false; $("fatal").textContent = data.error.message; return; }
   view.rec = data;
   view.states = rebuild(data);
-  $("title").textContent = `Hand ${data.hand + 1} · ${data.ruleset}`;
+  view.score = await scoreOf(m[1], data);
+  const head = () => { $("title").textContent = TK.t("replayHead", data.hand + 1, data.ruleset); };
+  head();
+  TK.langButton(() => { head(); draw(); });
   $("indicator").replaceChildren(TK.el(data.indicator, { cls: "small" }));
   const ind = data.events.find((e) => e.action === "indicator");
   const hun = ind && ind.rule ? TK.parse((ind.rule.split("hun")[1] || "").replace(/ /g, "")) : [];

@@ -1,12 +1,12 @@
 // The table page: the lobby at /tables, a seat at /tables/ID?seat=S&token=T.
 // It speaks the seat's WebSocket protocol (docs/bots.md) like any bot; `view=1` adds the
 // `state` messages it draws from. No rule lives here: legal actions come from the server.
+// Labels follow the calculator's language toggle (TK.t, table-common.js); a win's score and
+// its transfers are drawn by the calculator's own views (result-view.js).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const KINDS = ["human", "greedy", "value", "random", "remote"];
-const ACTION_LABEL = { win: "和 Win", pung: "碰 Pung", kong: "杠 Kong", pass: "過 Pass",
-  sit: "坐莊 Sit", pull: "拉莊 Pull", ready: "天聽 Ready" };
 const KEYS = { w: "win", p: "pung", k: "kong", x: "pass", Escape: "pass" };
 
 const page = {
@@ -23,10 +23,10 @@ async function lobby() {
     const data = await r.json();
     for (const rs of data.rulesets) sel.append(new Option(rs.name + (rs.title ? " · " + rs.title : ""), rs.name));
   } catch (e) { sel.append(new Option("tianjin", "tianjin")); }
-  sel.append(new Option("Pasted overlay…", "__overlay__"));
+  sel.append(new Option(TK.t("overlayChoice"), "__overlay__"));
   sel.addEventListener("change", () => { $("overlay-box").hidden = sel.value !== "__overlay__"; });
   document.querySelectorAll(".seat-kind").forEach((s, i) => {
-    KINDS.forEach((k) => s.append(new Option(k, k)));
+    KINDS.forEach((k) => s.append(new Option(TK.t("kinds")[k], k)));
     s.value = i === 0 ? "human" : "greedy";
   });
   $("create").addEventListener("submit", async (ev) => {
@@ -49,10 +49,10 @@ function showLinks(data) {
   list.replaceChildren();
   data.seats.forEach((s) => {
     const li = document.createElement("li");
-    if (!s.link) { li.textContent = `Seat ${s.seat}: ${s.kind} (bot)`; list.append(li); return; }
+    if (!s.link) { li.textContent = TK.t("botSeat", s.seat, TK.t("kinds")[s.kind] || s.kind); list.append(li); return; }
     const a = document.createElement("a");
     a.href = s.link; a.className = "sit"; a.dataset.seat = s.seat;
-    a.textContent = s.kind === "remote" ? `Seat ${s.seat}: remote bot` : `Sit at seat ${s.seat} 入座`;
+    a.textContent = s.kind === "remote" ? TK.t("remoteSeat", s.seat) : TK.t("sitAt", s.seat);
     const url = document.createElement("input");
     url.readOnly = true; url.className = "link-url";
     url.value = new URL(s.kind === "remote" ? s.ws : s.link, location.href).href
@@ -73,7 +73,7 @@ function connect() {
   let opened = false;
   ws.onopen = () => { opened = true; page.retry = 500; say(""); };
   ws.onclose = async (ev) => {
-    if (ev.code === 4403) { fatal("This link opens no seat of this table."); return; }
+    if (ev.code === 4403) { fatal(TK.t("noSeat")); return; }
     if (page.state && page.state.table.status === "finished") return;
     if (!opened) {                 // refused before it opened: the browser hides why; ask
       try {
@@ -82,7 +82,7 @@ function connect() {
         if (r.status === 403 || r.status === 404) { fatal((await r.json()).error.message); return; }
       } catch (e) { /* the server is away: retry below */ }
     }
-    say("Connection lost; reconnecting…");
+    say(TK.t("lost"));
     setTimeout(connect, page.retry);
     page.retry = Math.min(page.retry * 2, 8000);
   };
@@ -108,22 +108,24 @@ function fatal(text) { $("table").hidden = true; $("fatal").hidden = false; $("f
 function seatName(s, st) {
   const obs = st.observation;
   const kind = st.table.seats[s].kind;
-  const wind = obs ? TK.wind(s, obs.dealer, st.table.seats.length) : "";
-  return `${wind} ${s === page.seat ? "You" : "Seat " + s}${kind !== "human" || s !== page.seat ? " · " + kind : ""}`;
+  const n = st.table.seats.length;
+  const wind = obs ? TK.t("winds")[((s - obs.dealer) % n + n) % n] : "";
+  return `${wind} ${s === page.seat ? TK.t("you") : TK.t("seat", s)}` +
+    (s !== page.seat ? " · " + (TK.t("kinds")[kind] || kind) : "");
 }
 
 function draw() {
   const st = page.state;
   if (!st) return;
   const t = st.table, obs = st.observation;
-  $("hand-no").textContent = `Hand ${Math.min(t.hand + 1, t.hands)}/${t.hands}` +
-    (t.status === "finished" ? " · finished" : "");
+  $("hand-no").textContent = TK.t("handNo", Math.min(t.hand + 1, t.hands), t.hands) +
+    (t.status === "finished" ? " · " + TK.t("finished") : "");
   $("indicator").replaceChildren(obs && obs.indicator ? TK.el(obs.indicator, { cls: "small" }) : "–");
   $("hun").replaceChildren(...(obs && obs.hun ? obs.hun.map((h) => TK.el(h, { cls: "small hun" })) : []));
   $("wall-left").textContent = obs ? obs.wall_left : "–";
   const waiting = t.seats.filter((s) => !s.joined && (s.kind === "human" || s.kind === "remote"));
-  $("turn").textContent = waiting.length ? `Waiting for seat ${waiting.map((s) => s.seat).join(", ")} to join`
-    : page.legal.length ? "Your move" : t.pending.length ? `Seat ${t.pending.join(",")} to move` : "";
+  $("turn").textContent = waiting.length ? TK.t("waiting", waiting.map((s) => s.seat).join(", "))
+    : page.legal.length ? TK.t("yourMove") : t.pending.length ? TK.t("toMove", t.pending.join(",")) : "";
   page.deadline = st.seconds_left != null ? Date.now() + st.seconds_left * 1000 : 0;
   drawOthers(st);
   drawMe(st);
@@ -147,7 +149,7 @@ function drawOthers(st) {
     head.innerHTML = "";
     const name = document.createElement("b"); name.textContent = seatName(s, st);
     const held = document.createElement("span"); held.className = "muted";
-    held.textContent = obs ? ` ${obs.tiles_held[s]} tiles` : "";
+    held.textContent = obs ? " " + TK.t("tilesHeld", obs.tiles_held[s]) : "";
     const tot = document.createElement("span"); tot.className = "total"; tot.textContent = fmt(st.table.totals[s]);
     head.append(name, held, tot);
     const melds = document.createElement("div"); melds.className = "melds";
@@ -197,16 +199,16 @@ function drawMe(st) {
   page.legal.filter((a) => a.action !== "discard").forEach((a) => {
     const b = document.createElement("button");
     b.type = "button"; b.className = "act " + a.action; b.dataset.action = a.action;
-    b.textContent = (ACTION_LABEL[a.action] || a.action) + (a.tile ? " " + TK.label(a.tile) : "") +
-      (a.kind ? ` (${a.kind})` : "") + (a.count ? ` ×${a.count}` : "") +
-      (a.action === "win" && obs.win ? ` · ${obs.win.fan} 番` : "");
+    b.textContent = TK.t(a.action) + (a.tile ? " " + TK.label(a.tile) : "") +
+      (a.kind ? ` (${TK.t(a.kind)})` : "") + (a.count ? ` ×${a.count}` : "") +
+      (a.action === "win" && obs.win ? " · " + window.RulekitResult.verdictText({ win: true, total_fan: obs.win.fan }) : "");
     b.addEventListener("click", () => send(a));
     actions.append(b);
   });
   if (discardable.size) {
     const hint = document.createElement("span");
     hint.className = "muted hint";
-    hint.textContent = "Tap a tile twice to discard 打牌";
+    hint.textContent = TK.t("tapTwice");
     actions.append(hint);
   }
 }
@@ -225,45 +227,37 @@ function drawResult(st) {
   const last = st.last;
   $("result").hidden = !last;
   if (!last) return;
+  const R = window.RulekitResult;                    // the calculator's views (result-view.js)
   const n = st.table.seats.length;
-  const how = { self_draw: "自摸 self-drawn", kong_draw: "杠開 on a kong", discard: "點炮 on a discard", last_draw: "海底撈 last tile" };
-  $("result-title").textContent = last.winner == null ? `Hand ${last.hand + 1}: 荒莊 drawn game`
-    : `Hand ${last.hand + 1}: ${last.winner === page.seat ? "You win" : "Seat " + last.winner + " wins"} · ${how[last.win_by] || last.win_by}`;
+  const name = (s) => seatName(s, st);
+  $("result-title").textContent = last.winner == null ? TK.t("draw", last.hand + 1)
+    : TK.t("wins", last.hand + 1, last.winner === page.seat ? TK.t("you") : TK.t("seat", last.winner),
+           TK.t("by")[last.win_by] || last.win_by, last.winner === page.seat);
   const box = $("result-score");
   box.replaceChildren();
   if (last.score) {
-    const head = document.createElement("p");
-    head.className = "fan";
-    head.textContent = `${last.score.total_fan} 番 · ` + last.score.pattern_names.join(" ");
-    const ol = document.createElement("ol"); ol.className = "explain";
-    last.score.explain.forEach((line) => { const li = document.createElement("li"); li.textContent = line; ol.append(li); });
     const hand = document.createElement("div"); hand.className = "hand revealed";
     if (last.hand_doc) {
       TK.parse(last.hand_doc.hand).forEach((t) => hand.append(TK.el(t, { cls: "small" })));
       hand.append(TK.el(last.hand_doc.win_tile, { cls: "small win" }));
       (last.hand_doc.melds || []).forEach((m) => TK.parse(m.tiles).forEach((t) => hand.append(TK.el(t, { cls: "small meldt" }))));
     }
-    box.append(head, hand, ol);
+    box.append(hand, ...R.score(last.score));
   }
   const body = $("settle").tBodies[0];
   body.replaceChildren();
   for (let s = 0; s < n; s++) {
     const tr = document.createElement("tr");
     if (s === page.seat) tr.className = "mine";
-    [seatName(s, st), fmt(last.payments[s]), fmt(last.totals[s])].forEach((v) => {
-      const td = document.createElement("td"); td.textContent = v; tr.append(td);
-    });
+    const who = document.createElement("td"); who.textContent = name(s);
+    const pay = document.createElement("td"); R.payCell(pay, last.payments[s]); pay.classList.add("pay");
+    const tot = document.createElement("td"); tot.textContent = fmt(last.totals[s]);
+    tr.append(who, pay, tot);
     body.append(tr);
   }
-  const tl = $("transfers");
-  tl.replaceChildren();
-  last.transfers.forEach((x) => {
-    const li = document.createElement("li");
-    li.textContent = `${seatName(x.from, st)} → ${seatName(x.to, st)}: ${fmt(x.amount)} (${x.why})`;
-    tl.append(li);
-  });
+  $("transfers").replaceChildren(...R.transfers(last.transfers, name));
   const a = document.createElement("a");
-  a.href = `/tables/${page.id}/hands/${last.hand}`; a.textContent = "Replay this hand 重播"; a.id = "replay";
+  a.href = `/tables/${page.id}/hands/${last.hand}`; a.textContent = TK.t("replay"); a.id = "replay";
   $("replay-link").replaceChildren(a);
 }
 
@@ -278,7 +272,7 @@ function drawTotals(st) {
     tr.append(a, b); body.append(tr);
   });
   const f = st.table.finished_hands;
-  $("finished").textContent = f.length ? `Finished hands: ${f.map((h) => h + 1).join(", ")}` : "";
+  $("finished").textContent = f.length ? TK.t("finishedHands", f.map((h) => h + 1).join(", ")) : "";
 }
 
 function fmt(v) { return v == null ? "" : (v > 0 ? "+" : "") + (Math.round(v * 100) / 100); }
@@ -310,6 +304,12 @@ function keys(ev) {
 }
 
 function start() {
+  TK.langButton(() => {
+    if (page.state) draw();
+    document.querySelectorAll(".seat-kind option").forEach((o) => { o.textContent = TK.t("kinds")[o.value]; });
+    const ov = document.querySelector('#ruleset option[value="__overlay__"]');
+    if (ov) ov.textContent = TK.t("overlayChoice");
+  });
   const m = location.pathname.match(/^\/tables\/([A-Za-z0-9_-]+)$/);
   if (!m) { lobby(); return; }
   const q = new URLSearchParams(location.search);

@@ -3,7 +3,8 @@
 `hand_record` is the line `rulekit simulate --log` writes and `rulekit replay` reads
 (docs/game.md, "Logs"), with the table's seats as `players`. `result_view` is what the
 table page shows after the end: the settle pipeline's payments and transfers and the
-winning hand's score with its breakdown, as the calculator shows them.
+winning hand's score with its breakdown, as the calculator shows them, with the same
+display names beside the codes (`why_name`, `reason_name`) as `/v1/settle`.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from rulekit.game.procedure import HandRecord
 from rulekit.game.rules import game_rules
 from rulekit.game.simulate import log_line
 from rulekit.ruleset.model import Ruleset
+from rulekit.serve.handlers import named_settle
 
 
 def hand_record(rec: HandRecord, rs: Ruleset, players: list[str], n: int) -> dict[str, Any]:
@@ -26,7 +28,7 @@ def hand_record(rec: HandRecord, rs: Ruleset, players: list[str], n: int) -> dic
 
 def result_view(record: dict[str, Any], rs: Ruleset) -> dict[str, Any]:
     """The end of a hand for people: who won how, the score's steps, who pays whom."""
-    settle = rulekit.settle(record["settle"], rs).to_dict()
+    settle = named_settle(rulekit.settle(record["settle"], rs).to_dict(), rs)
     res = record["result"]
     return {"hand": record["hand"], "winner": res["winner"], "win_by": res["win_by"],
             "dealer": record["dealer"], "payments": settle["payments"],
