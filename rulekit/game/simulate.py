@@ -35,16 +35,27 @@ def ruleset_text(rs: Ruleset) -> str:
 
 
 _LOADED: dict[str, Ruleset] = {}
+LOADED_MAX = 8
+"""Merged rulesets a process keeps (a long-lived caller simulates under a few at a time)."""
 
 
 def load_shipped(text: str, name: str) -> Ruleset:
     """A ruleset from its merged text, loaded once per process: as plain data, not as a
-    user's file (a chain at the size limits merges to more than one file may hold)."""
+    user's file (a chain at the size limits merges to more than one file may hold). A text
+    this process made from a ruleset it had loaded and checked (`tasks`) is that ruleset;
+    a forked worker inherits it, so it neither parses nor checks it again. Any other text
+    (a spawned worker, a cluster's) is checked in full by `load_merged`."""
     got = _LOADED.get(text)
     if got is None:
         got = load_merged(text, name)
-        _LOADED[text] = got
+        _remember(text, got)
     return got
+
+
+def _remember(text: str, rs: Ruleset) -> None:
+    if text not in _LOADED and len(_LOADED) >= LOADED_MAX:
+        del _LOADED[next(iter(_LOADED))]           # the oldest
+    _LOADED[text] = rs
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +135,10 @@ def tasks(rs: Ruleset, players: Sequence[str], hands: int, seed: int, *, chunks:
     sessions = -(-hands // session_hands)
     per = max(1, -(-sessions // max(1, chunks)))
     text = ruleset_text(rs)
+    _remember(text, rs)                 # checked when loaded: this process and its forks
     vtext = ruleset_text(versus) if versus is not None else None
+    if versus is not None and vtext is not None:
+        _remember(vtext, versus)
     out = []
     for s in range(0, sessions, per):
         first = s * session_hands
