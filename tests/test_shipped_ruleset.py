@@ -71,20 +71,22 @@ def test_a_shipped_text_past_what_a_chain_can_hold_is_refused() -> None:
     assert str(err.value).startswith("x: merged ruleset too large (")
 
 
-def test_the_parent_s_checked_ruleset_is_reused_and_any_other_text_is_checked() -> None:
-    """`tasks` remembers the ruleset it was given under its merged text: this process and
-    its forked workers use it as loaded (no second parse and check); a process without it
-    (a spawned worker, a cluster's) loads the text in full, to the same hands."""
+def test_the_parent_loads_the_shipped_text_once_and_any_other_process_checks_it() -> None:
+    """`tasks` loads the merged text in the parent: this process and its forked workers use
+    that copy (no second parse and check); a process without it (a spawned worker, a
+    cluster's) loads the text in full, to the same hands."""
     rs = rulekit.load_ruleset("tianjin")
     (task,) = simulate.tasks(rs, ["greedy"] * 4, 3, 5, chunks=1, log=False)
-    assert simulate.load_shipped(task.ruleset, task.name) is rs
+    loaded = simulate._LOADED[task.ruleset]
+    (again,) = simulate.tasks(rs, ["greedy"] * 4, 3, 5, chunks=1, log=False)
+    assert simulate.load_shipped(again.ruleset, task.name) is loaded
     here = simulate.run_task(task)
     saved = dict(simulate._LOADED)
     simulate._LOADED.clear()
     try:
         elsewhere = simulate.run_task(task)
         fresh = simulate._LOADED[task.ruleset]
-        assert fresh is not rs and simulate.ruleset_text(fresh) == task.ruleset
+        assert fresh is not loaded and simulate.ruleset_text(fresh) == task.ruleset
     finally:
         simulate._LOADED.clear()
         simulate._LOADED.update(saved)

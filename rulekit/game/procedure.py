@@ -505,12 +505,3 @@ def _settle(hand: _Hand) -> tuple[dict[str, Any], dict[str, Any]]:
               "payments": out["payments"], "next_dealer": res.next_dealer,
               "hand": doc}
     return result, sdoc
-
-
-def __getattr__(name: str) -> Any:
-    """`play_hand` lives in rulekit.game.table (a loop over `Table`, which drives this
-    module); the old import path `rulekit.game.procedure.play_hand` still works."""
-    if name == "play_hand":
-        from rulekit.game.table import play_hand
-        return play_hand
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -41,10 +41,10 @@ LOADED_MAX = 8
 
 def load_shipped(text: str, name: str) -> Ruleset:
     """A ruleset from its merged text, loaded once per process: as plain data, not as a
-    user's file (a chain at the size limits merges to more than one file may hold). A text
-    this process made from a ruleset it had loaded and checked (`tasks`) is that ruleset;
-    a forked worker inherits it, so it neither parses nor checks it again. Any other text
-    (a spawned worker, a cluster's) is checked in full by `load_merged`."""
+    user's file (a chain at the size limits merges to more than one file may hold). `tasks`
+    loads its texts here in the parent, so a forked worker inherits them and neither parses
+    nor checks them again; a process without them (a spawned worker, a cluster's) checks
+    the text in full (`load_merged`)."""
     got = _LOADED.get(text)
     if got is None:
         got = load_merged(text, name)
@@ -135,10 +135,10 @@ def tasks(rs: Ruleset, players: Sequence[str], hands: int, seed: int, *, chunks:
     sessions = -(-hands // session_hands)
     per = max(1, -(-sessions // max(1, chunks)))
     text = ruleset_text(rs)
-    _remember(text, rs)                 # checked when loaded: this process and its forks
+    load_shipped(text, rs.name)         # loaded here once: forked workers inherit it
     vtext = ruleset_text(versus) if versus is not None else None
     if versus is not None and vtext is not None:
-        _remember(vtext, versus)
+        load_shipped(vtext, versus.name)
     out = []
     for s in range(0, sessions, per):
         first = s * session_hands
