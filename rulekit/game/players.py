@@ -20,6 +20,7 @@ from rulekit.game import actions
 from rulekit.game.actions import Action, find, tile_of
 from rulekit.game.greedy import greedy_discard, ranked_discards
 from rulekit.game.observation import Observation
+from rulekit.game.rules import GameRules
 from rulekit.game.state import ADDED, GOLDEN, PUNG
 from rulekit.ruleset.model import Ruleset
 from rulekit.tiles import TILE_NAMES
@@ -389,9 +390,11 @@ class Script:
 PLAYERS = ("random", "greedy", "value")
 
 
-def make_player(name: str, rs: Ruleset, seed: int) -> Player:
+def make_player(name: str, rs: Ruleset, seed: int, rules: GameRules | None = None
+                ) -> Player:
     """A built-in player by name (`random` is seeded with `seed`); it sits and pulls as the
-    ruleset's `game.dealer_sits` and `game.pulls` say."""
+    ruleset's `game.dealer_sits` and `game.pulls` say (`rules`: the ruleset's, if the
+    caller has them already)."""
     from rulekit.game.rules import game_rules
     makers: dict[str, Callable[[], Player]] = {
         "random": lambda: RandomPlayer(seed), "greedy": lambda: GreedyPlayer(rs),
@@ -399,6 +402,6 @@ def make_player(name: str, rs: Ruleset, seed: int) -> Player:
     if name not in makers:
         raise ValueError(f"unknown player {name!r}; built-in players: {', '.join(PLAYERS)}")
     p = makers[name]()
-    rules = game_rules(rs)
+    rules = rules or game_rules(rs)
     p.sits, p.pulls = rules.dealer_sits, rules.pulls
     return p

@@ -96,9 +96,9 @@ def run_task(task: Task) -> list[dict[str, Any]]:
 
 
 def _one(rs: Ruleset, task: Task, seed: int, dealer: int, index: int) -> dict[str, Any]:
-    players = [make_player(name, rs, hand_seed(seed, seat))
-               for seat, name in enumerate(task.players)]
     rules = game_rules(rs)
+    players = [make_player(name, rs, hand_seed(seed, seat), rules)
+               for seat, name in enumerate(task.players)]
     rec = play_hand(rs, players, seed=seed, dealer=dealer, rules=rules)
     outcome = outcome_of(rec)
     if task.log:
