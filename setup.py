@@ -41,15 +41,14 @@ HOT_PATH = [
     # the game's hot loop (issue 22 item 3): the referee and the procedure it drives, what
     # they stand on, greedy's discard order. `Table.act` takes a bot's answer as `object`
     # (a compiled signature checks types: a malformed answer must be IllegalMove, not
-    # TypeError); a compiled `Observation` is built by its constructor (observe: _NATIVE).
-    # Not players.py: `Player` is subclassed by users' classes
+    # TypeError). Not players.py (`Player` is subclassed by users' classes), not
+    # observation.py (it fills a frozen value's __dict__, which a compiled class has not)
     "rulekit/game/actions.py",
     "rulekit/game/wall.py",
     "rulekit/game/state.py",
     "rulekit/game/documents.py",
     "rulekit/game/procedure.py",
     "rulekit/game/table.py",
-    "rulekit/game/observation.py",
     "rulekit/game/greedy.py",
 ]
 # rulekit/api.py stays Python on purpose: the public functions keep their docstrings and

@@ -30,9 +30,9 @@ class WinOffer:
 
 @dataclass(frozen=True)
 class Observation:
-    """One seat's view of the table (field by field in docs/bots.md). Frozen; uncompiled,
-    `observe` fills its `__dict__` at once (a frozen dataclass's own constructor costs a
-    call per field, which the play loop would pay at every decision)."""
+    """One seat's view of the table (field by field in docs/bots.md). Frozen; `observe`
+    fills its `__dict__` at once (a frozen dataclass's own constructor costs a call per
+    field, which the play loop would pay at every decision)."""
 
     seat: int
     dealer: int
@@ -143,18 +143,12 @@ def observe(st: HandState, seat: int, wall_left: int, seen: Seen,
         if got is None:
             got = view[3][h] = held[:h] + (held[h] + 1,) + held[h + 1:]
         held = got
-    hand = tuple(seats[seat].counts)
-    indicator = st.wall.indicator if seen.dealt else None
-    hun = st.hun if seen.dealt else ()
-    if _NATIVE:                # compiled (setup.py): the constructor is one C call
-        return Observation(seat, st.dealer, hand, drawn, view[1], rivers[1], public[1],
-                           indicator, hun, held, wall_left, scores, seen.turn,
-                           seen.last_discard, public[2], public[3], seen.sits, public[4], win)
     obs: Observation = _new(Observation)
     _set(obs, "__dict__", {
-        "seat": seat, "dealer": st.dealer, "hand": hand, "drawn": drawn,
+        "seat": seat, "dealer": st.dealer, "hand": tuple(seats[seat].counts), "drawn": drawn,
         "melds": view[1], "discards": rivers[1], "flowers": public[1],
-        "indicator": indicator, "hun": hun, "tiles_held": held,
+        "indicator": st.wall.indicator if seen.dealt else None,
+        "hun": st.hun if seen.dealt else (), "tiles_held": held,
         "wall_left": wall_left, "scores": scores, "turn": seen.turn,
         "last_discard": seen.last_discard, "discarded_hun": public[2], "ready": public[3],
         "sits": seen.sits, "pulls": public[4], "win": win})
@@ -163,8 +157,6 @@ def observe(st: HandState, seat: int, wall_left: int, seen: Seen,
 
 _new = object.__new__
 _set = object.__setattr__
-_NATIVE = getattr(Observation, "__dictoffset__", 0) == 0
-"""Observation is a compiled class (no __dict__ to fill): build it with its constructor."""
 
 
 _FACE_DOWN = (CONCEALED, GOLDEN)
