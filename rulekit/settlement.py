@@ -221,11 +221,11 @@ def _table(doc: object, rs: Ruleset) -> _Table:
     )
 
 
-def _winning_score(doc: Mapping[str, Any], t: _Table, winner: int, rs: Ruleset
-                   ) -> ScoreResult:
+def _winning_score(doc: Mapping[str, Any], t: _Table, winner: int, rs: Ruleset,
+                   scored: ScoreResult | None = None) -> ScoreResult:
     """Score the winner's hand; a hand that cannot win, or whose kongs disagree, is bad input."""
     try:
-        score = score_document(doc["hand"], rs)
+        score = scored if scored is not None else score_document(doc["hand"], rs)
     except HandError as err:
         raise SettleError(f"hand.{err.field}", err.message) from None
     if not score.win:
@@ -348,10 +348,15 @@ def _out(x: Fraction) -> Number:
                           "smaller stake, or one with fewer digits") from None
 
 
-def settle_document(doc: Mapping[str, Any], rs: Ruleset) -> SettleResult:
-    """Validate a settle document, score the winner's hand, and work out every payment."""
+def settle_document(doc: Mapping[str, Any], rs: Ruleset, *,
+                    scored: ScoreResult | None = None) -> SettleResult:
+    """Validate a settle document, score the winner's hand, and work out every payment.
+
+    `scored`: the winner's hand already scored under `rs` (the game scored it when it
+    offered the win): used instead of scoring it again. Only for a score the caller made
+    itself from `doc["hand"]` and `rs`; every other check still runs."""
     t = _table(doc, rs)
-    score = None if t.winner is None else _winning_score(doc, t, t.winner, rs)
+    score = None if t.winner is None else _winning_score(doc, t, t.winner, rs, scored)
     owed = _transfers(t, rs, score)
     net = [Fraction(0)] * t.players
     transfers = []

@@ -69,3 +69,40 @@ def test_a_shipped_text_past_what_a_chain_can_hold_is_refused() -> None:
     with pytest.raises(RulesetError) as err:
         load_merged(json.dumps({"description": "x" * most}), "x")
     assert str(err.value).startswith("x: merged ruleset too large (")
+
+
+def test_the_parent_loads_the_shipped_text_once_and_any_other_process_checks_it() -> None:
+    """`tasks` loads the merged text in the parent: this process and its forked workers use
+    that copy (no second parse and check); a process without it (a spawned worker, a
+    cluster's) loads the text in full, to the same hands."""
+    rs = rulekit.load_ruleset("tianjin")
+    (task,) = simulate.tasks(rs, ["greedy"] * 4, 3, 5, chunks=1, log=False)
+    loaded = simulate._LOADED[task.ruleset]
+    (again,) = simulate.tasks(rs, ["greedy"] * 4, 3, 5, chunks=1, log=False)
+    assert simulate.load_shipped(again.ruleset, task.name) is loaded
+    here = simulate.run_task(task)
+    saved = dict(simulate._LOADED)
+    simulate._LOADED.clear()
+    try:
+        elsewhere = simulate.run_task(task)
+        fresh = simulate._LOADED[task.ruleset]
+        assert fresh is not loaded and simulate.ruleset_text(fresh) == task.ruleset
+    finally:
+        simulate._LOADED.clear()
+        simulate._LOADED.update(saved)
+    assert elsewhere == here
+    with pytest.raises(RulesetError):          # a changed text is never taken on trust
+        simulate.load_shipped(task.ruleset.replace('"when"', '"when_"', 1), task.name)
+
+
+def test_a_process_keeps_a_few_shipped_rulesets() -> None:
+    rs = rulekit.load_ruleset("tianjin")
+    saved = dict(simulate._LOADED)
+    try:
+        for i in range(simulate.LOADED_MAX + 3):
+            simulate._remember(f"text {i}", rs)
+        assert len(simulate._LOADED) == simulate.LOADED_MAX
+        assert "text 0" not in simulate._LOADED and f"text {i}" in simulate._LOADED
+    finally:
+        simulate._LOADED.clear()
+        simulate._LOADED.update(saved)

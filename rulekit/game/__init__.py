@@ -15,6 +15,12 @@ from rulekit.game.players import PLAYERS, Player, make_player
 from rulekit.game.procedure import HandRecord, IllegalMove
 from rulekit.game.rules import GameRules, game_rules
 from rulekit.game.table import Table, play_hand
+from rulekit.game import procedure as _procedure
+
+# `play_hand` lives in rulekit.game.table (a loop over `Table`, which drives the procedure);
+# the old import path `rulekit.game.procedure.play_hand` still works. Set here, not by a
+# module `__getattr__` in procedure.py, which mypyc-compiled modules cannot have (setup.py).
+setattr(_procedure, "play_hand", play_hand)
 
 __all__ = ["Action", "GameRules", "game_rules", "HandRecord", "IllegalMove", "Observation",
            "play_hand", "Player", "PLAYERS", "make_player", "Table", "WinOffer"]

@@ -18,7 +18,9 @@ from rulekit import shape
 from rulekit.errors import HandError
 from rulekit.game import actions
 from rulekit.game.actions import Action, find, tile_of
+from rulekit.game.greedy import greedy_discard, ranked_discards
 from rulekit.game.observation import Observation
+from rulekit.game.rules import GameRules
 from rulekit.game.state import ADDED, GOLDEN, PUNG
 from rulekit.ruleset.model import Ruleset
 from rulekit.tiles import TILE_NAMES
@@ -108,56 +110,6 @@ class RandomPlayer(Player):
             if k is not None:
                 return k
         return self.rng.choice(discards)
-
-
-def _keep_value(c: list[int], k: int) -> int:
-    """How connected a tile is (neighbours within two in its suit; pairs for honours):
-    among equally good discards the least connected goes first."""
-    if k >= 27:
-        return c[k] - 1
-    r = k % 9
-    base = k - r
-    lo = base + (r - 2 if r >= 2 else 0)
-    hi = base + (r + 3 if r <= 6 else 9)
-    total = -c[k]
-    for j in range(lo, hi):
-        total += c[j]
-    return total
-
-
-def ranked_discards(c: list[int], h: int, m: int) -> list[tuple[int, int, int]]:
-    """(deficiency after, connectedness, kind) for each non-hun kind held, best first."""
-    out = []
-    for k in range(34):
-        if c[k]:
-            c[k] -= 1
-            d = shape.deficiency(c, h, m)
-            c[k] += 1
-            out.append((d, _keep_value(c, k), k))
-    out.sort()
-    return out
-
-
-def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
-    """(kind, deficiency after) of `ranked_discards(...)[0]`, with fewer deficiency calls:
-    a 14-tile hand that does not win has a tile its best reading leaves unused, so the best
-    discard reaches max(deficiency of the 14, 1); the least connected tile that does wins."""
-    kinds = [k for k in range(34) if c[k]]
-    if not kinds:
-        return None
-    target = max(shape.deficiency(c, h, m), 1)
-    order = sorted(kinds, key=lambda k: _keep_value(c, k) * 64 + k) if len(kinds) > 1 \
-        else kinds
-    best = (order[0], 99)
-    for k in order:
-        c[k] -= 1
-        d = shape.deficiency(c, h, m)
-        c[k] += 1
-        if d == target:
-            return k, d
-        if d < best[1]:
-            best = (k, d)
-    return best
 
 
 class WaitScorer:
@@ -438,9 +390,11 @@ class Script:
 PLAYERS = ("random", "greedy", "value")
 
 
-def make_player(name: str, rs: Ruleset, seed: int) -> Player:
+def make_player(name: str, rs: Ruleset, seed: int, rules: GameRules | None = None
+                ) -> Player:
     """A built-in player by name (`random` is seeded with `seed`); it sits and pulls as the
-    ruleset's `game.dealer_sits` and `game.pulls` say."""
+    ruleset's `game.dealer_sits` and `game.pulls` say (`rules`: the ruleset's, if the
+    caller has them already)."""
     from rulekit.game.rules import game_rules
     makers: dict[str, Callable[[], Player]] = {
         "random": lambda: RandomPlayer(seed), "greedy": lambda: GreedyPlayer(rs),
@@ -448,6 +402,6 @@ def make_player(name: str, rs: Ruleset, seed: int) -> Player:
     if name not in makers:
         raise ValueError(f"unknown player {name!r}; built-in players: {', '.join(PLAYERS)}")
     p = makers[name]()
-    rules = game_rules(rs)
+    rules = rules or game_rules(rs)
     p.sits, p.pulls = rules.dealer_sits, rules.pulls
     return p

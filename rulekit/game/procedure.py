@@ -91,10 +91,11 @@ class _Offer:
     doc: dict[str, Any]
     rule: str
     win: WinOffer
+    score: ScoreResult              # kept for the settlement: each win is scored once
 
 
 def _offer(doc: dict[str, Any], rule: str, score: ScoreResult) -> _Offer:
-    return _Offer(doc, rule, WinOffer(score.total_fan, tuple(sorted(score.patterns))))
+    return _Offer(doc, rule, WinOffer(score.total_fan, tuple(sorted(score.patterns))), score)
 
 
 class _Hand:
@@ -110,6 +111,7 @@ class _Hand:
         self.pre_events: list[dict[str, Any]] = []  # 坐莊 / 拉莊 choices, shown to all
         self.first_round: list[int] = []         # discards of the first go-round (鏟)
         self.outcome: tuple[int, dict[str, Any], int | None] | None = None
+        self.scored: ScoreResult | None = None   # the winner's score, from its offer
         self.first = -1                          # the dealer's last dealt tile
         self.seen = Seen(turn=st.dealer)
         self.sits = rules.dealer_sits
@@ -273,7 +275,7 @@ class _Hand:
                               offer.win if offer is not None else None)
             what = a["action"]
             if what == "win" and offer is not None:
-                self.won(seat, drawn, offer.doc, offer.rule, None)
+                self.won(seat, drawn, offer, None)
                 return True
             if what != "kong":
                 self.discard(seat, actions.tile_of(a))
@@ -379,10 +381,10 @@ class _Hand:
         except HandError:
             return None
 
-    def won(self, seat: int, tile: int, doc: dict[str, Any], rule: str,
-            discarder: int | None) -> None:
-        self.log(seat, "win", tile, rule)
-        self.outcome = (seat, doc, discarder)
+    def won(self, seat: int, tile: int, offer: _Offer, discarder: int | None) -> None:
+        self.log(seat, "win", tile, offer.rule)
+        self.outcome = (seat, offer.doc, discarder)
+        self.scored = offer.score
 
     # -- discards and claims ---------------------------------------------------------------
     def discard(self, seat: int, t: int) -> None:
@@ -433,7 +435,7 @@ class _Hand:
             else:                                  # 搶杠: the kong stays a pung
                 loser.melds[-1] = Meld(t, PUNG)
                 self.seen.version += 1
-            self.won(seat, t, doc, rule, discarder)
+            self.won(seat, t, offer, discarder)
             return True
         return False
 
@@ -492,7 +494,7 @@ def _settle(hand: _Hand) -> tuple[dict[str, Any], dict[str, Any]]:
     if chan:
         hand.log(st.dealer, "chan", hand.first_round[0], "鏟: the dealer pays each follower")
     sdoc = documents.settle_doc(st, hand.sits, hand.pulls, winner, doc, chan, discarder)
-    res = settle_document(sdoc, hand.rs)
+    res = settle_document(sdoc, hand.rs, scored=hand.scored)
     score: ScoreResult | None = res.score
     out = res.to_dict()
     result = {"winner": winner,
@@ -503,4 +505,3 @@ def _settle(hand: _Hand) -> tuple[dict[str, Any], dict[str, Any]]:
               "payments": out["payments"], "next_dealer": res.next_dealer,
               "hand": doc}
     return result, sdoc
-

@@ -35,16 +35,27 @@ def ruleset_text(rs: Ruleset) -> str:
 
 
 _LOADED: dict[str, Ruleset] = {}
+LOADED_MAX = 8
+"""Merged rulesets a process keeps (a long-lived caller simulates under a few at a time)."""
 
 
 def load_shipped(text: str, name: str) -> Ruleset:
     """A ruleset from its merged text, loaded once per process: as plain data, not as a
-    user's file (a chain at the size limits merges to more than one file may hold)."""
+    user's file (a chain at the size limits merges to more than one file may hold). `tasks`
+    loads its texts here in the parent, so a forked worker inherits them and neither parses
+    nor checks them again; a process without them (a spawned worker, a cluster's) checks
+    the text in full (`load_merged`)."""
     got = _LOADED.get(text)
     if got is None:
         got = load_merged(text, name)
-        _LOADED[text] = got
+        _remember(text, got)
     return got
+
+
+def _remember(text: str, rs: Ruleset) -> None:
+    if text not in _LOADED and len(_LOADED) >= LOADED_MAX:
+        del _LOADED[next(iter(_LOADED))]           # the oldest
+    _LOADED[text] = rs
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +96,9 @@ def run_task(task: Task) -> list[dict[str, Any]]:
 
 
 def _one(rs: Ruleset, task: Task, seed: int, dealer: int, index: int) -> dict[str, Any]:
-    players = [make_player(name, rs, hand_seed(seed, seat))
-               for seat, name in enumerate(task.players)]
     rules = game_rules(rs)
+    players = [make_player(name, rs, hand_seed(seed, seat), rules)
+               for seat, name in enumerate(task.players)]
     rec = play_hand(rs, players, seed=seed, dealer=dealer, rules=rules)
     outcome = outcome_of(rec)
     if task.log:
@@ -129,7 +140,10 @@ def tasks(rs: Ruleset, players: Sequence[str], hands: int, seed: int, *, chunks:
     sessions = -(-hands // session_hands)
     per = max(1, -(-sessions // max(1, chunks)))
     text = ruleset_text(rs)
+    load_shipped(text, rs.name)         # loaded here once: forked workers inherit it
     vtext = ruleset_text(versus) if versus is not None else None
+    if versus is not None and vtext is not None:
+        load_shipped(vtext, versus.name)
     out = []
     for s in range(0, sessions, per):
         first = s * session_hands

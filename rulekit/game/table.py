@@ -85,17 +85,19 @@ class Table:
         r = self._open.get(seat)
         return list(map(dict.copy, r.legal)) if r is not None else []
 
-    def act(self, seat: int, action: Action) -> None:
-        """Apply the seat's answer and advance the hand to the next decision."""
+    def act(self, seat: int, action: object) -> None:
+        """Apply the seat's answer (an `Action`; anything else is refused as not legal, as
+        a bot may send anything) and advance the hand to the next decision."""
         r = self._open.get(seat)
         if r is None:
             raise IllegalMove(f"seat {seat} has nothing to decide now (pending: "
                               f"{list(self.pending())})")
-        try:
-            mine = r.legal[r.legal.index(action)]
-        except ValueError:
+        for mine in r.legal:
+            if mine == action:
+                break
+        else:
             raise IllegalMove(f"seat {seat}: {_shown(action)} is not legal; legal: "
-                              + ", ".join(_shown(a) for a in r.legal)) from None
+                              + ", ".join(_shown(a) for a in r.legal))
         if not self._group:
             self._advance(mine)
             return
