@@ -213,17 +213,23 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1", help="address to bind (default loopback)")
     sv.add_argument("--port", type=int, default=8000, help="TCP port to listen on")
     sv.add_argument("--rulesets", metavar="DIR", help="also serve the *.yaml rulesets here")
-    for flag, help_ in (("--max-body", "bytes of one request body"),
-                        ("--max-ruleset", "bytes of one inline ruleset_yaml"),
-                        ("--max-batch", "documents in one batch"),
-                        ("--timeout", "seconds of scoring per request"),
+    from rulekit.serve.limits import ServeLimits       # plain data: no server imported
+    lim = ServeLimits()
+    for flag, help_ in (("--max-body", f"bytes of one request body (default {lim.body_bytes})"),
+                        ("--max-ruleset", "bytes of one inline ruleset_yaml (default "
+                                          f"{lim.ruleset_bytes})"),
+                        ("--max-batch", f"documents in one batch (default {lim.batch})"),
+                        ("--timeout", f"seconds of scoring per request (default {lim.seconds:g})"),
                         ("--max-work", "steps one pattern of an inline ruleset may take "
-                                     "(default and most: the library budget)"),
-                        ("--threads", "scoring threads (named rulesets) per server process"),
+                                       f"(default and most: the library budget, {lim.work})"),
+                        ("--threads", "scoring threads (named rulesets) per server process "
+                                      f"(default {lim.threads})"),
                         ("--workers", "server processes (uvicorn workers; default 1)"),
-                        ("--processes", "worker processes for inline overlays"),
-                        ("--read-timeout", "seconds for a request's headers, and for its body"),
-                        ("--max-connections", "open connections")):
+                        ("--processes", "worker processes for inline overlays "
+                                        f"(default {lim.processes})"),
+                        ("--read-timeout", "seconds for a request's headers, and for its body "
+                                           f"(default {lim.header_seconds:g})"),
+                        ("--max-connections", f"open connections (default {lim.connections})")):
         sv.add_argument(flag, type=float if "timeout" in flag else int, help=help_)
     sv.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                     help="a name clients reach this server by (repeatable; '*' any); "
@@ -233,6 +239,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--max-tables", type=int, help="tables in play at once (default 100)")
     sv.add_argument("--think-time", type=float,
                     help="a person's default seconds per decision at a table (default 120)")
+    sv.add_argument("--bot-time", type=float,
+                    help="a bot's seconds per decision at a table, a remote one or built-in; "
+                         "then its seat's fallback plays (default 10)")
 
     sht = sub.add_parser("sheet", help="a ruleset as a printable HTML rule sheet")
     sht.add_argument("ruleset", help="a built-in name or a YAML path")

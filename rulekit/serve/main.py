@@ -89,9 +89,11 @@ def app_from_environment() -> Any:
 
 
 def tables_from(args: argparse.Namespace) -> TablesConfig:
-    """`--db`, `--max-tables`, `--think-time`: where tables are kept and their bounds."""
+    """`--db`, `--max-tables`, `--think-time`, `--bot-time`: where tables are kept and their
+    bounds."""
     tc = TablesConfig(db=getattr(args, "db", None) or str(default_path()))
-    for key, flag in (("max_tables", "max_tables"), ("think_time", "think_time")):
+    for key, flag in (("max_tables", "max_tables"), ("think_time", "think_time"),
+                      ("bot_time", "bot_time")):
         value = getattr(args, flag, None)
         if value is not None:
             if value <= 0:

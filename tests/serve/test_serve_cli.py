@@ -56,6 +56,7 @@ def test_the_server_leaves_what_it_loaded_out_of_collections(
     (["serve", "--rulesets", "/no/such/dir"], "not a directory"),
     (["serve", "--db", "/proc/no/tables.db"], "--db /proc/no/tables.db: cannot open"),
     (["serve", "--db", ":memory:", "--max-tables", "0"], "--max-tables must be positive"),
+    (["serve", "--db", ":memory:", "--bot-time", "0"], "--bot-time must be positive"),
 ])
 def test_bad_flags_are_one_line(argv: list[str], message: str,
                                 capsys: pytest.CaptureFixture[str]) -> None:
@@ -74,3 +75,13 @@ def test_sheet_of_a_ruleset_file_uses_the_cases_beside_it() -> None:
 def test_sheet_of_an_unknown_ruleset_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sheet", "no-such-ruleset"]) == 2
     assert "no such ruleset" in capsys.readouterr().err
+
+
+def test_bot_time_reaches_the_tables() -> None:
+    """`--bot-time`: a bot's seconds per decision at a table (remote or built-in), then the
+    fallback plays, as `rulekit match --think-time` bounds a bot."""
+    import rulekit.serve.main as serve_main
+    args = build_parser().parse_args(["serve", "--db", ":memory:", "--bot-time", "2.5"])
+    assert serve_main.tables_from(args).bot_time == 2.5
+    default = build_parser().parse_args(["serve", "--db", ":memory:"])
+    assert serve_main.tables_from(default).bot_time == 10.0
