@@ -17,12 +17,11 @@ from rulekit.cli import main
 if os.environ.get("RULEKIT_NO_BROWSER") == "1":
     pytest.skip("RULEKIT_NO_BROWSER=1: browser tests skipped on request", allow_module_level=True)
 
-from playwright.sync_api import Browser, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser  # noqa: E402
 
-CHROMIUM = os.environ.get("RULEKIT_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-SHOTS = Path(__file__).resolve().parents[1] / "artifacts" / "screenshots"
+import chromium  # noqa: E402
+from chromium import SHOTS  # noqa: E402
+
 OVERLAY = ("extends: tianjin\nname: hd3\nscoring: {multiply: {hun_diao: 3}}\n"
            "kong_points: {concealed: 3, golden: 6}\n")
 
@@ -40,13 +39,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no Chromium at {CHROMIUM}: `apt-get install chromium` (or set "
-                    f"RULEKIT_CHROMIUM), or RULEKIT_NO_BROWSER=1 to skip these tests")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from chromium.launched()
 
 
 def test_the_page_needs_nothing_from_outside(report: Path) -> None:

@@ -20,14 +20,11 @@ from serve.serve_helpers import HAND, Server
 if os.environ.get("RULEKIT_NO_BROWSER") == "1":
     pytest.skip("RULEKIT_NO_BROWSER=1: browser tests skipped on request", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-CHROMIUM = os.environ.get("RULEKIT_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+import chromium  # noqa: E402
+from chromium import DESKTOP, PHONE, SHOTS  # noqa: E402
+
 LINK = "/?ruleset=tianjin&hand=46m123456789s22z&win=5m&indicator=7p"
 BROKEN = ("extends: tianjin\nname: table 9\nwin:\n  minimum: 3\npatterns:\n  long:\n"
           "    name: 龍\n    when: \"some s in suits: run(s, 1) and\"\n")
@@ -35,13 +32,7 @@ BROKEN = ("extends: tianjin\nname: table 9\nwin:\n  minimum: 3\npatterns:\n  lon
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no Chromium at {CHROMIUM}: `apt-get install chromium` (or set "
-                    f"RULEKIT_CHROMIUM), or RULEKIT_NO_BROWSER=1 to skip these tests")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from chromium.launched()
 
 
 def open_page(browser: Browser, server: Server, path: str, size: dict[str, int]) -> Page:
@@ -465,6 +456,9 @@ def test_a_full_hand_says_so_when_tapped(browser: Browser, server: Server) -> No
 def test_the_pad_does_not_move_while_a_hand_is_entered(browser: Browser, server: Server) -> None:
     page = open_page(browser, server, "/", PHONE)
     pad = page.locator("#pad")
+    # measured once the page has loaded what it asks for (the rulesets' descriptions above
+    # the pad arrive after the first paint): the test is about entering a hand
+    page.wait_for_load_state("networkidle")
     before = pad.bounding_box()
     tiles = ["1m", "1m", "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "9m", "9m"]
     for i, t in enumerate(tiles):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from typing import Iterator
 
 import pytest
@@ -14,22 +13,17 @@ from serve.serve_helpers import Server
 if os.environ.get("RULEKIT_NO_BROWSER") == "1":
     pytest.skip("RULEKIT_NO_BROWSER=1: browser tests skipped on request", allow_module_level=True)
 
-from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, expect  # noqa: E402
 
-CHROMIUM = os.environ.get("RULEKIT_CHROMIUM", "/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+import chromium  # noqa: E402
+from chromium import SHOTS  # noqa: E402
+
 OVERLAY = "extends: tianjin\nname: hd3\nscoring: {multiply: {hun_diao: 3}}\n"
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no Chromium at {CHROMIUM}: `apt-get install chromium` (or set "
-                    f"RULEKIT_CHROMIUM), or RULEKIT_NO_BROWSER=1 to skip these tests")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
+    yield from chromium.launched()
 
 
 def test_what_does_this_change(browser: Browser, server: Server) -> None:

@@ -22,26 +22,17 @@ from serve.serve_helpers import Server
 if os.environ.get("RULEKIT_NO_BROWSER") == "1":
     pytest.skip("RULEKIT_NO_BROWSER=1: browser tests skipped on request", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-CHROMIUM = os.environ.get("RULEKIT_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ART = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"   # ignored by git
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+import chromium  # noqa: E402
+from chromium import DESKTOP, PHONE, SHOTS as ART  # noqa: E402
+
 OVERLAY = "extends: tianjin\nname: our kitchen table\n"
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no Chromium at {CHROMIUM}: `apt-get install chromium` (or set "
-                    f"RULEKIT_CHROMIUM), or RULEKIT_NO_BROWSER=1 to skip these tests")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from chromium.launched()
 
 
 @pytest.fixture(scope="module")
