@@ -48,7 +48,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-HOST = "127.0.0.1"
+from serve_load import HOST, free_port     # bench/ is this script's folder on sys.path
 HELLO = "/hello"
 CONTROL = "/hello-score"
 PAUSE = 0.005         # seconds before and after a timed block
@@ -113,13 +113,6 @@ def serve(port: int) -> None:
 
 
 # -- the client ------------------------------------------------------------------------------
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        port: int = s.getsockname()[1]
-        return port
-
 
 def start(port: int) -> subprocess.Popen[bytes]:
     import rulekit

@@ -223,13 +223,19 @@ line). An encoder keeps no state between `encode` calls, so threads may share th
 
 def dumps(value: Any) -> str:
     """Strict JSON text (no NaN or Infinity), valid UTF-8 whatever strings `value` holds."""
+    return _strict(value, _STRICT, _STRICT_ASCII)
+
+
+def _strict(value: Any, plain: json.JSONEncoder, ascii_only: json.JSONEncoder) -> str:
+    """`value` by `plain`, refusing NaN and Infinity; by `ascii_only` when a lone surrogate
+    would make the text invalid UTF-8 (the escapes keep it valid)."""
     try:
-        text: str = _STRICT.encode(value)
+        text: str = plain.encode(value)
     except ValueError:
         raise JsonError("the result holds a number that is not finite (NaN or Infinity), "
                         "which JSON cannot carry") from None
     if _SURROGATE.search(text):
-        text = _STRICT_ASCII.encode(value)
+        text = ascii_only.encode(value)
     return text
 
 
@@ -265,11 +271,4 @@ def encode(value: Any) -> bytes:
         else:
             if b"null" not in data:          # a NaN or Infinity would have written null
                 return data
-    try:
-        text: str = _COMPACT.encode(value)
-    except ValueError:
-        raise JsonError("the result holds a number that is not finite (NaN or Infinity), "
-                        "which JSON cannot carry") from None
-    if _SURROGATE.search(text):
-        text = _COMPACT_ASCII.encode(value)
-    return text.encode()
+    return _strict(value, _COMPACT, _COMPACT_ASCII).encode()
