@@ -70,18 +70,18 @@ def _play(args: argparse.Namespace, rs: Ruleset, other: Ruleset | None,
     chunks = max(1, -(-args.hands // args.session_hands))
     tasks = sim.tasks(rs, players, args.hands, args.seed, chunks=chunks,
                       log=bool(log_path), versus=other, session_hands=args.session_hands)
-    log = HandLog(log_path) if log_path else None      # each hand flushed as it comes
+    log = HandLog(log_path) if log_path else None      # each session flushed as it comes
     outs: list[dict[str, Any]] = []
     runs = parallel.run(tasks, args.workers, args.cluster)
     try:
         with Progress(args.hands, label) as bar, closing(runs):     # workers stop on any exit
             for res in runs:
-                for o in res:
-                    if log is not None:
-                        log.write(o.pop("log"))
+                if log is not None:              # the session's hands in one write
+                    log.write_all([o.pop("log") for o in res])
+                    for o in res:
                         if "versus" in o:
                             o["versus"].pop("log", None)
-                    outs.append(o)
+                outs.extend(res)
                 bar.advance(len(res))
     finally:
         if log is not None:

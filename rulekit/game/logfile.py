@@ -31,7 +31,12 @@ class HandLog:
 
     def write(self, record: str) -> None:
         """One record (a JSON line without its newline)."""
-        data = (record + "\n").encode("utf-8")
+        self.write_all([record])
+
+    def write_all(self, records: list[str]) -> None:
+        """Records that finished together (a task's session), in one write: a signal between
+        them cannot leave the session half logged."""
+        data = "".join(r + "\n" for r in records).encode("utf-8")
         try:
             done = 0
             while done < len(data):             # a raw write may take part of it
