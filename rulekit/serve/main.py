@@ -14,6 +14,7 @@ from typing import Any, TextIO
 import uvicorn
 
 from rulekit.errors import RulekitError
+from rulekit.game import recordkey
 from rulekit.serve import worker
 from rulekit.serve.app import create_app
 from rulekit.serve.limits import LOOPBACK, ServeConfig, ServeLimits
@@ -92,6 +93,10 @@ def tables_from(args: argparse.Namespace) -> TablesConfig:
     """`--db`, `--max-tables`, `--think-time`, `--bot-time`: where tables are kept and their
     bounds."""
     tc = TablesConfig(db=getattr(args, "db", None) or str(default_path()))
+    key_file = getattr(args, "key_file", None)
+    if key_file:                # what records.hand_record reads (the key of this process)
+        os.environ[recordkey.ENV] = os.path.abspath(key_file)
+    recordkey.load_or_create()  # a bad key file stops the start, not the first hand's end
     for key, flag in (("max_tables", "max_tables"), ("think_time", "think_time"),
                       ("bot_time", "bot_time")):
         value = getattr(args, flag, None)
