@@ -255,7 +255,10 @@ def _replay_text(rep: dict[str, Any], names: dict[str, str]) -> str:
         lines = [f"{rep['hands']} hands, {rep['reproduced']} reproduced exactly"
                  + (f", {rep['authentic']} authentic" if rep["authentic"] else "")]
         for d in rep["unauthenticated"][:20]:
-            lines.append(f"  line {d['line']}: not authenticated: {d['why']}")
+            seats = ", ".join(str(s) for s in d["seats"])
+            lines.append(f"  line {d['line']}: not authenticated: {d['why']}"
+                         + (f" (seats {seats}: their moves are proved legal only)"
+                            if seats else ""))
         for d in rep["not_authentic"][:20]:
             lines.append(f"  line {d['line']}: not authentic: {d['why']}")
         for d in rep["not_reproduced"][:20]:

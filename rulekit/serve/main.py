@@ -90,13 +90,13 @@ def app_from_environment() -> Any:
 
 
 def tables_from(args: argparse.Namespace) -> TablesConfig:
-    """`--db`, `--max-tables`, `--think-time`, `--bot-time`: where tables are kept and their
-    bounds."""
+    """`--db`, `--max-tables`, `--think-time`, `--bot-time`, `--key-file`: where tables are
+    kept, their bounds and the key their records are sealed with."""
     tc = TablesConfig(db=getattr(args, "db", None) or str(default_path()))
-    key_file = getattr(args, "key_file", None)
-    if key_file:                # what records.hand_record reads (the key of this process)
-        os.environ[recordkey.ENV] = os.path.abspath(key_file)
-    recordkey.load_or_create()  # a bad key file stops the start, not the first hand's end
+    # `--key-file`: a bad one stops the start, not the first hand's end; this process's
+    # tables seal with it (records.hand_record reads $RULEKIT_KEY_FILE)
+    sealer = recordkey.load_or_create(getattr(args, "key_file", None))
+    os.environ[recordkey.ENV] = os.path.abspath(sealer.path)
     for key, flag in (("max_tables", "max_tables"), ("think_time", "think_time"),
                       ("bot_time", "bot_time")):
         value = getattr(args, flag, None)
