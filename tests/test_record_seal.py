@@ -243,7 +243,8 @@ def bad_key(tmp_path: Path, kind: str) -> Path:
     elif kind == "fifo":
         os.mkfifo(path, 0o600)
     else:
-        path.write_text({"garbage": "not hex\n", "short": "ab" * 16 + "\n"}.get(kind, "ab" * 32 + "\n"))
+        text = {"garbage": "not hex\n", "short": "ab" * 16 + "\n"}.get(kind, "ab" * 32 + "\n")
+        path.write_text(text)
         path.chmod({"group": 0o640, "world": 0o604, "writable": 0o620}.get(kind, 0o600))
     return path
 

@@ -36,7 +36,8 @@ MATCH_INPUTS = ("deal", "rotation")
 DEALT = ("dice", "hun_dice", "indicator", "wall")
 """The derived fields the seed and dealer give whoever plays: all a record with a bot
 (`cmd:` player, never run again by a replay) can be re-derived to; its moves are checked
-by re-playing them (`replay.replay`) and its fields by the digest."""
+by re-playing them (`replay.replay`: legal), its fields by the digest, and that they are
+the moves made by the seal (rulekit.game.sealing)."""
 DERIVED = ("dice", "hun_dice", "indicator", "wall", "events", "result", "dealer_sits",
            "pulls")
 FIELDS = ("format",) + INPUTS + DERIVED
@@ -49,11 +50,12 @@ _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")               # a pattern id (the sc
 _LABEL = re.compile(r"[^\x00-\x1f\x7f]{1,64}")           # a ruleset's name: any label
 _HEX = re.compile(r"[0-9a-f]{64}")
 _KEY_ID = re.compile(r"[0-9a-f]{16}")
-_WORD = re.compile(r"[a-z_]{1,20}")
+_WORD = re.compile(r"[a-z_]{1,20}")                     # an event's action, a win_by
 _BOT = re.compile(r"cmd:[^\x00-\x1f\x7f]{1,400}")      # a `rulekit match` bot's seat spec
 SEATED = ("human", "remote")
 """A person or a remote bot at a `rulekit serve` table (docs/serve.md, "Tables"): like a
-`cmd:` bot, a seat whose moves a replay re-plays but cannot derive."""          # an event's action, a result's win_by
+`cmd:` bot, a seat whose moves a replay re-plays but cannot derive: only the record's
+seal (rulekit.game.sealing) says they are the moves made."""
 
 
 class RecordError(RulekitError):

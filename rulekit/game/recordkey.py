@@ -23,6 +23,10 @@ from rulekit.errors import RulekitError
 ENV = "RULEKIT_KEY_FILE"
 KEY_BYTES = 32
 _HEX = re.compile(rb"[0-9a-f]{64}\n?")
+_NO_WAIT = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+"""A FIFO or a terminal in the key's place is opened without waiting (then refused)."""
+_PRIVATE = os.name == "posix"
+"""Only POSIX modes say who else may read a file (elsewhere the user's profile does)."""
 
 
 class KeyFileError(RulekitError):
@@ -61,7 +65,7 @@ def load(path: str | None = None) -> RecordKey | None:
     """The key at `path` (default: `default_path()`), None if there is no such file."""
     path = path or default_path()
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | _NO_WAIT)
     except FileNotFoundError:
         return None
     except OSError as err:
@@ -70,7 +74,7 @@ def load(path: str | None = None) -> RecordKey | None:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise KeyFileError(f"{path}: the record key is not a regular file")
-        if st.st_mode & 0o077:
+        if _PRIVATE and st.st_mode & 0o077:
             raise KeyFileError(f"{path}: the record key may be read or written by others "
                                f"(mode {stat.S_IMODE(st.st_mode):04o}); chmod 600 it")
         data = os.read(fd, 200)
@@ -101,7 +105,7 @@ def _create(path: str) -> None:
     tmp = f"{path}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_WAIT, 0o600)
         try:
             os.write(fd, secrets.token_bytes(KEY_BYTES).hex().encode("ascii") + b"\n")
             os.fsync(fd)
