@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from rulekit import api, cli
 from rulekit.game import record, recordkey, sealing
-from rulekit.game.replay import replay as scripted
+from rulekit.game.replay import field_of, replay as scripted
 from rulekit.tiles import NUM_ALL_KINDS, TILE_NAMES
 from test_replay_tamper import leaves, other
 
@@ -67,9 +67,11 @@ def test_a_match_log_is_sealed_and_replays_authentic(matched: list[dict[str, Any
                                                      tmp_path: Path) -> None:
     key = this_key()
     assert all(r["players"][0] == BOT and list(r)[-1] == "seal" for r in matched)
-    assert all(r["seal"] == {"alg": "hmac-sha256", "key": key.id,
-                             "mac": sealing.mac(key.secret, r["digest"]["record"])}
-               for r in matched)
+    for r in matched:
+        tags = {k: v[:32] for k, v in r["digest"]["fields"].items()}
+        assert r["seal"] == {"alg": "hmac-sha256", "key": key.id, "fields": tags,
+                             "mac": sealing.mac(key.secret, key.id, tags)}
+        assert list(tags) == [k for k in r if k not in ("digest", "seal")]
     assert run(tmp_path, matched) == (0, "3 hands, 3 reproduced exactly, 3 authentic\n", "")
     code, out, err = run(tmp_path, matched, "--format", "json")
     rep = json.loads(out)
@@ -109,9 +111,8 @@ def test_a_bots_discard_changed_to_another_legal_tile_is_caught(
     assert forged["seal"] == matched[0]["seal"] and record.edited(forged) is None
     code, out, err = run(tmp_path, [forged])
     assert (code, err) == (1, "")
-    assert out == ("1 hands, 0 reproduced exactly\n  line 1: not authentic: seal: its mac "
-                   "does not match the record: the record (its digest recomputed, so no "
-                   "field can be named) or the seal was edited after this key sealed it\n")
+    assert out == ("1 hands, 0 reproduced exactly\n  line 1: not authentic: events: changed "
+                   "since this key sealed the record (the seal's hash of it differs)\n")
     # without the seal it would pass: that is what the key is for
     code, out, err = run(tmp_path, [{k: v for k, v in forged.items() if k != "seal"}])
     assert (code, out) == (0, "1 hands, 1 reproduced exactly\n  line 1: not authenticated: "
@@ -164,9 +165,11 @@ def test_any_single_field_edit_of_a_sealed_record_is_caught(
     if code == 1:
         rep = json.loads(out)
         assert rep["reproduced"] == 0 and rep["authentic"] == 0
-        assert rep["not_authentic"][0]["line"] == 1
+        why = rep["not_authentic"][0]["why"]
     else:
         assert err.count("\n") == 1 and ": line 1: " in err
+        why = err.split(": line 1: ", 1)[1]
+    assert field_of(why) == path[0], (path, why)       # the field edited, named
 
 
 def test_another_key_says_so_and_require_seal_refuses(
@@ -292,3 +295,16 @@ def test_two_writers_making_the_key_at_once_agree(tmp_path: Path) -> None:
     recordkey._create(path)              # a second maker finds one: it keeps it
     assert second is not None and recordkey.load(path) == second != first
     assert sorted(os.listdir(tmp_path / "k")) == ["record.key"]    # no temporary left
+
+
+def test_a_seal_whose_tags_were_edited_is_named(matched: list[dict[str, Any]],
+                                               tmp_path: Path) -> None:
+    """Tags made to fit an edit (without the key, no mac fits them): the seal is named."""
+    rec = copy.deepcopy(matched[2])
+    rec["players"][1] = "value"
+    rec = record.seal(rec)
+    rec["seal"]["fields"]["players"] = rec["digest"]["fields"]["players"][:32]
+    code, out, _ = run(tmp_path, [rec])
+    assert (code, out) == (1, "1 hands, 0 reproduced exactly\n  line 1: not authentic: seal: "
+                              "its mac does not match its field hashes: the seal was edited "
+                              "since this key made it\n")

@@ -185,13 +185,15 @@ def _authentic(rec: dict[str, Any], own: Any, key: Any, strict: bool
                ) -> tuple[str | None, dict[str, Any]]:
     """Why `rec` is not authentic (None: it is, as far as its proof and seal go) and what
     its seal says: `{"status", "why", "seats"}`, `seats` those whose moves only the seal
-    could vouch for. An edit the proof names is named; an edit only the seal sees is
-    `seal: ...`; a seal this key cannot check is an error only under --require-seal."""
+    could vouch for. The seal names an edited field (its tags are trusted), the proof the
+    item in it where it can; a seal this key cannot check is an error only under
+    --require-seal."""
     from rulekit.game import record, sealing
     verdict = sealing.verify(rec, key)
     seats = record.underived_seats(rec)
     why = replay_mod.proof(rec, own)
-    if why is None and verdict.edited:
+    # the seal names the field; the proof, where it agrees, the item in it
+    if verdict.edited and (why is None or replay_mod.field_of(why) != verdict.field):
         why = verdict.why
     elif why is None and strict and not verdict.authentic:
         why = f"seal: {verdict.why} (--require-seal)"

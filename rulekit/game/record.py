@@ -50,6 +50,7 @@ _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")               # a pattern id (the sc
 _LABEL = re.compile(r"[^\x00-\x1f\x7f]{1,64}")           # a ruleset's name: any label
 _HEX = re.compile(r"[0-9a-f]{64}")
 _KEY_ID = re.compile(r"[0-9a-f]{16}")
+_TAG = re.compile(r"[0-9a-f]{32}")
 _WORD = re.compile(r"[a-z_]{1,20}")                     # an event's action, a win_by
 _BOT = re.compile(r"cmd:[^\x00-\x1f\x7f]{1,400}")      # a `rulekit match` bot's seat spec
 SEATED = ("human", "remote")
@@ -250,12 +251,16 @@ def _check_digest(d: Any) -> None:
 
 
 def _check_seal(s: Any) -> None:
-    if not isinstance(s, dict) or set(s) != {"alg", "key", "mac"}:
-        raise _fail(("seal",), "{alg, key, mac}")
+    if not isinstance(s, dict) or set(s) != {"alg", "key", "fields", "mac"}:
+        raise _fail(("seal",), "{alg, key, fields, mac}")
     if s["alg"] != "hmac-sha256":
         raise _fail(("seal", "alg"), f"{shown(s['alg'])} is not a seal this version checks "
                     "(hmac-sha256)")
     _text(s["key"], ("seal", "key"), _KEY_ID)
+    if not isinstance(s["fields"], dict) or len(s["fields"]) > 2 * len(FIELDS):
+        raise _fail(("seal", "fields"), "{field: its hash's first 32 hex digits}")
+    for k, v in s["fields"].items():
+        _text(v, ("seal", "fields", str(k)[:40]), _TAG)
     _text(s["mac"], ("seal", "mac"), _HEX)
 
 
