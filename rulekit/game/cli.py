@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from rulekit import api
 from rulekit.errors import RulekitError
-from rulekit.game import across, parallel, simulate as sim, summary
+from rulekit.game import across, parallel, recordkey, simulate as sim, summary
 from rulekit.game.logfile import HandLog
 from rulekit.game import replay as replay_mod
 from rulekit.game.players import PLAYERS
@@ -130,7 +130,6 @@ def replay(args: argparse.Namespace, out: TextIO) -> int:
     under --ruleset. Exit 1 if a record is not authentic or (own ruleset only) does not
     reproduce; 2 if one is not a hand record at all."""
     import sys
-    from rulekit.game import recordkey
     from rulekit.game.replay import read_log
     given = api.load_ruleset(args.ruleset) if args.ruleset else None
     key = recordkey.load(getattr(args, "key_file", None))
@@ -181,8 +180,8 @@ def replay(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if not own_only or report["reproduced"] == report["hands"] else 1
 
 
-def _authentic(rec: dict[str, Any], own: Any, key: Any, strict: bool
-               ) -> tuple[str | None, dict[str, Any]]:
+def _authentic(rec: dict[str, Any], own: Ruleset | None, key: recordkey.RecordKey | None,
+               strict: bool) -> tuple[str | None, dict[str, Any]]:
     """Why `rec` is not authentic (None: it is, as far as its proof and seal go) and what
     its seal says: `{"status", "why", "seats"}`, `seats` those whose moves only the seal
     could vouch for. The seal names an edited field (its tags are trusted), the proof the
