@@ -15,7 +15,6 @@ the editor recomputed the digest: the tags it is compared with are the sealed on
 """
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 from dataclasses import dataclass
@@ -35,7 +34,7 @@ _TAIL = ',"digest":{"record":"'
 def mac(secret: bytes, key_id: str, tags: Mapping[str, str]) -> str:
     """HMAC-SHA256 under `secret` of the key's ID and the field tags, canonical JSON."""
     body = record.canonical({"key": key_id, "fields": dict(tags)})
-    return hmac.new(secret, _DOMAIN + body, hashlib.sha256).hexdigest()
+    return hmac.digest(secret, _DOMAIN + body, "sha256").hex()
 
 
 def seal_of(field_hashes: Mapping[str, str], key: RecordKey) -> dict[str, Any]:
