@@ -20,6 +20,7 @@ from rulekit import api, cli
 from rulekit.game import record, recordkey, sealing
 from rulekit.game.replay import field_of, replay as scripted
 from rulekit.tiles import NUM_ALL_KINDS, TILE_NAMES
+from conftest import examples
 from test_replay_tamper import leaves, other
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,7 +133,7 @@ def test_an_edit_the_digest_sees_is_named_even_when_sealed(
         "written (its digest does not match)" in out
 
 
-@settings(max_examples=120, deadline=None,
+@settings(max_examples=examples(120), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_any_single_field_edit_of_a_sealed_record_is_caught(
