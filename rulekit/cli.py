@@ -237,6 +237,10 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--db", metavar="PATH", help="the live tables' SQLite file (default "
                     "$XDG_DATA_HOME/rulekit/tables.db; ':memory:' keeps nothing)")
     sv.add_argument("--max-tables", type=int, help="tables in play at once (default 100)")
+    sv.add_argument("--key-file", metavar="PATH",
+                    help="the key that seals the tables' hand records (default "
+                         "$RULEKIT_KEY_FILE, else ~/.config/rulekit/record.key; made if "
+                         "missing, mode 0600)")
     sv.add_argument("--think-time", type=float,
                     help="a person's default seconds per decision at a table (default 120)")
     sv.add_argument("--bot-time", type=float,
@@ -273,6 +277,11 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("log", metavar="FILE.jsonl", help="a log written by simulate --log")
     rp.add_argument("--ruleset", "-r", default=None,
                     help="re-score and re-settle the same play under this ruleset")
+    rp.add_argument("--key-file", metavar="PATH", default=None,
+                    help="the record key to check seals with (default $RULEKIT_KEY_FILE, "
+                         "else ~/.config/rulekit/record.key; never made by replay)")
+    rp.add_argument("--require-seal", action="store_true",
+                    help="a record this key did not seal is not authentic (exit 1)")
     _format_arg(rp)
     from rulekit.game import match_cli      # rulekit match (docs/bots.md)
     match_cli.add_parser(sub)

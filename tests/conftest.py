@@ -5,6 +5,9 @@ from pathlib import Path
 from typing import Any
 
 import os
+import shutil
+import tempfile
+import atexit
 
 import pytest
 import yaml
@@ -14,6 +17,12 @@ import rulekit
 from rulekit.resources import cases_dir
 
 DATA = Path(__file__).parent / "data"
+
+# Every record a test writes is sealed with a key of the test run, never the user's
+# (~/.config/rulekit/record.key): set before any test, so CLI subprocesses inherit it too.
+_KEYS = tempfile.mkdtemp(prefix="rulekit-test-key-")
+atexit.register(shutil.rmtree, _KEYS, True)
+os.environ["RULEKIT_KEY_FILE"] = os.path.join(_KEYS, "record.key")
 
 # Hypothesis profiles: `ci` runs every property test with the example counts written at it
 # (.ci/run sets HYPOTHESIS_PROFILE=ci; so does any environment with CI set); `dev`, the

@@ -221,9 +221,12 @@ def test_a_full_disk_under_the_log_is_one_line_naming_it(
 def test_a_log_write_that_fails_part_way_leaves_whole_records(tmp_path: Path) -> None:
     from rulekit.game.logfile import HandLog
     from rulekit.outputs import OutputError
+    from rulekit.game.sealing import seal_line
     path = tmp_path / "hands.jsonl"
     log = HandLog(str(path))
-    log.write('{"hand": 0}')
+    first, second = ('{"hand":%d,"digest":{"record":"%s","fields":{}}}' % (n, str(n) * 64)
+                     for n in (0, 1))
+    log.write(first)
     real = log.fh
 
     class Filling:
@@ -243,6 +246,6 @@ def test_a_log_write_that_fails_part_way_leaves_whole_records(tmp_path: Path) ->
     log.fh = Filling()  # type: ignore[assignment]
     with pytest.raises(OutputError, match=r"^--log .*hands.jsonl: cannot write: No space "
                                           r"left on device$"):
-        log.write('{"hand": 1}')
+        log.write(second)
     log.close()
-    assert path.read_bytes() == b'{"hand": 0}\n'
+    assert path.read_bytes() == (seal_line(first, log.key) + "\n").encode()

@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from rulekit import api
 from rulekit.errors import RulekitError
-from rulekit.game import across, parallel, simulate as sim, summary
+from rulekit.game import across, parallel, recordkey, simulate as sim, summary
 from rulekit.game.logfile import HandLog
 from rulekit.game import replay as replay_mod
 from rulekit.game.players import PLAYERS
@@ -132,6 +132,8 @@ def replay(args: argparse.Namespace, out: TextIO) -> int:
     import sys
     from rulekit.game.replay import read_log
     given = api.load_ruleset(args.ruleset) if args.ruleset else None
+    key = recordkey.load(getattr(args, "key_file", None))
+    strict = bool(getattr(args, "require_seal", False))
     rows: list[dict[str, Any]] = []
     unsealed = 0
     own_only = True
@@ -149,17 +151,21 @@ def replay(args: argparse.Namespace, out: TextIO) -> int:
         if rec["ruleset"] not in recorded:
             recorded.append(rec["ruleset"])
         names.update(rs.names)
-        why = replay_mod.proof(rec, own)
+        why, seal = _authentic(rec, own, key, strict)
         got = replay_one(rec, rs) if why is None else \
             {"same": False, "mismatch": why, "result": None}
         row = _row(n, rec, got, rs.name)
         row["authentic"] = why
+        row["seal"] = seal
         rows.append(row)
     if unsealed:
         sys.stderr.write(f"rulekit: warning: {args.log}: {unsealed} record(s) written before "
                          f"format 2 (no digest): an edit of their seed, dealer or players "
                          f"shows only as the fields it changes\n")
     report = _replay_report(rows, not own_only)
+    report["key"] = key.id if key is not None else None
+    if report["unauthenticated"]:
+        sys.stderr.write(_unauthenticated_warning(args.log, report["unauthenticated"]))
     if not own_only and given is not None:
         report.update({"ruleset": given.name, "recorded_under": recorded,
                        "difference": "ruleset - recorded",
@@ -172,6 +178,32 @@ def replay(args: argparse.Namespace, out: TextIO) -> int:
     if report["not_authentic"]:
         return 1
     return 0 if not own_only or report["reproduced"] == report["hands"] else 1
+
+
+def _authentic(rec: dict[str, Any], own: Ruleset | None, key: recordkey.RecordKey | None,
+               strict: bool) -> tuple[str | None, dict[str, Any]]:
+    """Why `rec` is not authentic (None: it is, as far as its proof and seal go) and what
+    its seal says: `{"status", "why", "seats"}`, `seats` those whose moves only the seal
+    could vouch for. The seal names an edited field (its tags are trusted), the proof the
+    item in it where it can; a seal this key cannot check is an error only under
+    --require-seal."""
+    from rulekit.game import record, sealing
+    verdict = sealing.verify(rec, key)
+    seats = record.underived_seats(rec)
+    why = replay_mod.proof(rec, own)
+    # the seal names the field; the proof, where it agrees, the item in it
+    if verdict.edited and (why is None or replay_mod.field_of(why) != verdict.field):
+        why = verdict.why
+    elif why is None and strict and not verdict.authentic:
+        why = f"seal: {verdict.why} (--require-seal)"
+    return why, {"status": verdict.status, "why": verdict.why, "seats": seats}
+
+
+def _unauthenticated_warning(log: str, rows: list[dict[str, Any]]) -> str:
+    whys = sorted({r["why"] for r in rows})
+    return (f"rulekit: warning: {log}: {len(rows)} record(s) not authenticated "
+            f"({'; '.join(whys)[:300]}): the moves of their cmd:, human or remote seats are "
+            "proved legal, not made by them; --require-seal refuses such records\n")
 
 
 def _row(line: int, rec: dict[str, Any], got: dict[str, Any], name: str) -> dict[str, Any]:
@@ -195,6 +227,11 @@ def _replay_report(rows: list[dict[str, Any]], other: bool) -> dict[str, Any]:
         "replayed": sum(1 for r in rows if not r["diverged"] and r["authentic"] is None),
         "not_authentic": [{"line": r["line"], "why": r["authentic"]}
                           for r in rows if r["authentic"] is not None],
+        "authentic": sum(1 for r in rows if r["authentic"] is None
+                         and r["seal"]["status"] == "authentic"),
+        "unauthenticated": [{"line": r["line"], "seats": r["seal"]["seats"],
+                             "why": r["seal"]["why"]} for r in rows
+                            if r["authentic"] is None and _unproved(r["seal"])],
         "diverged": [{"line": r["line"], "why": r["mismatch"]} for r in rows
                      if r["diverged"] and r["authentic"] is None],
         "changed": [{k: r[k] for k in ("line", "hand", "old", "new")} for r in changed],
@@ -206,10 +243,23 @@ def _replay_report(rows: list[dict[str, Any]], other: bool) -> dict[str, Any]:
     }
 
 
+def _unproved(seal: dict[str, Any]) -> bool:
+    """A seal that leaves something unproved: seats whose moves only it could vouch for, or
+    a key that is not this one (said even where the re-play proves every move)."""
+    return seal["status"] == "other_key" or \
+        (seal["status"] != "authentic" and bool(seal["seats"]))
+
+
 def _replay_text(rep: dict[str, Any], names: dict[str, str]) -> str:
     from rulekit.game.stats import shown
     if "ruleset" not in rep:
-        lines = [f"{rep['hands']} hands, {rep['reproduced']} reproduced exactly"]
+        lines = [f"{rep['hands']} hands, {rep['reproduced']} reproduced exactly"
+                 + (f", {rep['authentic']} authentic" if rep["authentic"] else "")]
+        for d in rep["unauthenticated"][:20]:
+            seats = ", ".join(str(s) for s in d["seats"])
+            lines.append(f"  line {d['line']}: not authenticated: {d['why']}"
+                         + (f" (seats {seats}: their moves are proved legal only)"
+                            if seats else ""))
         for d in rep["not_authentic"][:20]:
             lines.append(f"  line {d['line']}: not authentic: {d['why']}")
         for d in rep["not_reproduced"][:20]:

@@ -4,6 +4,10 @@ leaves a file of whole records that `rulekit replay` reads (docs/game.md, "Logs"
 
 A failed write is an `OutputError` naming the log (exit 3); what it left of a half-written
 record is cut off where the file can be truncated, so the file still ends on a whole line.
+
+Every record is sealed here, in the writing process, with the installation's key
+(rulekit.game.sealing; the key is loaded, or made, before the old file is emptied, so a bad
+key file leaves it as it was): one HMAC a record, and a worker never holds the key.
 """
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ import errno
 from typing import BinaryIO
 
 from rulekit.errors import RulekitError
+from rulekit.game import recordkey, sealing
 from rulekit.outputs import OutputError
 
 
@@ -21,8 +26,9 @@ class LogOpenError(RulekitError):
 class HandLog:
     """The log file, one record a line, each on disk (unbuffered) when `write` returns."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, key: recordkey.RecordKey | None = None) -> None:
         self.path = path
+        self.key = key or recordkey.load_or_create()
         try:
             self.fh: BinaryIO = open(path, "wb", buffering=0)
         except OSError as err:
@@ -36,7 +42,7 @@ class HandLog:
     def write_all(self, records: list[str]) -> None:
         """Records that finished together (a task's session), in one write: a signal between
         them cannot leave the session half logged."""
-        data = "".join(r + "\n" for r in records).encode("utf-8")
+        data = "".join(sealing.seal_line(r, self.key) + "\n" for r in records).encode("utf-8")
         try:
             done = 0
             while done < len(data):             # a raw write may take part of it

@@ -6,9 +6,10 @@ Three checks, each naming the first field that is wrong:
 - `check`: the shape (types, ranges, sizes), like any document a user hands us; a crafted
   `result` or `payments` is refused here, before anything computes with it.
 - `edited`: format 2 records carry `digest`: SHA-256 of the canonical JSON (sorted keys, no
-  spaces, UTF-8) of each other field and of the whole record. It is an integrity check
-  against edits, not a signature: anyone can recompute it after an edit. Per field, so the
-  field edited is named even where nothing else could tell (the seed, the players).
+  spaces, UTF-8) of each other field (but `seal`) and of the whole record. It is an
+  integrity check against edits, not a signature: anyone can recompute it after an edit.
+  Per field, so the field edited is named even where nothing else could tell (the seed,
+  the players). The keyed `seal` (rulekit.game.sealing) is what makes a record authentic.
 - `derive` and `first_difference`: the hand played again from the record's seed, dealer,
   players and ruleset, as `simulate` played it; every derived field (the dice, the wall,
   the indicator, each event, the result) must be what the record says.
@@ -35,7 +36,8 @@ MATCH_INPUTS = ("deal", "rotation")
 DEALT = ("dice", "hun_dice", "indicator", "wall")
 """The derived fields the seed and dealer give whoever plays: all a record with a bot
 (`cmd:` player, never run again by a replay) can be re-derived to; its moves are checked
-by re-playing them (`replay.replay`) and its fields by the digest."""
+by re-playing them (`replay.replay`: legal), its fields by the digest, and that they are
+the moves made by the seal (rulekit.game.sealing)."""
 DERIVED = ("dice", "hun_dice", "indicator", "wall", "events", "result", "dealer_sits",
            "pulls")
 FIELDS = ("format",) + INPUTS + DERIVED
@@ -47,11 +49,14 @@ _TILE = re.compile(r"[1-9][mps]|[1-7]z|[1-8]f")
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")               # a pattern id (the schema's)
 _LABEL = re.compile(r"[^\x00-\x1f\x7f]{1,64}")           # a ruleset's name: any label
 _HEX = re.compile(r"[0-9a-f]{64}")
-_WORD = re.compile(r"[a-z_]{1,20}")
+_KEY_ID = re.compile(r"[0-9a-f]{16}")
+_TAG = re.compile(r"[0-9a-f]{32}")
+_WORD = re.compile(r"[a-z_]{1,20}")                     # an event's action, a win_by
 _BOT = re.compile(r"cmd:[^\x00-\x1f\x7f]{1,400}")      # a `rulekit match` bot's seat spec
 SEATED = ("human", "remote")
 """A person or a remote bot at a `rulekit serve` table (docs/serve.md, "Tables"): like a
-`cmd:` bot, a seat whose moves a replay re-plays but cannot derive."""          # an event's action, a result's win_by
+`cmd:` bot, a seat whose moves a replay re-plays but cannot derive: only the record's
+seal (rulekit.game.sealing) says they are the moves made."""
 
 
 class RecordError(RulekitError):
@@ -63,15 +68,22 @@ def canonical(value: Any) -> bytes:
                       allow_nan=False).encode("utf-8")
 
 
+UNDIGESTED = ("digest", "seal")
+"""What the digest leaves out: itself, and the seal (an HMAC of what the digest covers)."""
+
+
 def digest_of(rec: Mapping[str, Any]) -> dict[str, Any]:
-    """The `digest` field of `rec` (which may hold one already: it is left out)."""
-    body = {k: v for k, v in rec.items() if k != "digest"}
+    """The `digest` field of `rec` (which may hold one already, and a seal: both are left
+    out)."""
+    body = {k: v for k, v in rec.items() if k not in UNDIGESTED}
     return {"record": hashlib.sha256(canonical(body)).hexdigest(),
             "fields": {k: hashlib.sha256(canonical(v)).hexdigest() for k, v in body.items()}}
 
 
 def seal(rec: dict[str, Any]) -> dict[str, Any]:
-    """`rec` as format 2: `format` first, `digest` last (what `simulate --log` writes)."""
+    """`rec` as format 2: `format` first, `digest` last (what `simulate --log` writes; the
+    writer then adds the keyed seal, `sealing.seal_line`). A `seal` already in `rec` is
+    kept as it is."""
     out = {"format": FORMAT, **{k: v for k, v in rec.items() if k not in ("format", "digest")}}
     out["digest"] = digest_of(out)
     return out
@@ -123,7 +135,7 @@ def check(rec: Any, players: int | None = None) -> str:
                     f"(1 or {FORMAT})")
     if fmt == 1 and "digest" in rec:
         raise _fail(("format",), f"a record with a digest is format {FORMAT}, not 1")
-    allowed = set(FIELDS) | set(MATCH_INPUTS) | ({"digest"} if fmt == FORMAT else set())
+    allowed = set(FIELDS) | set(MATCH_INPUTS) | (set(UNDIGESTED) if fmt == FORMAT else set())
     for key in rec:
         if key not in allowed:
             raise _fail((str(key)[:40],), "not a field of a hand record")
@@ -140,6 +152,8 @@ def check(rec: Any, players: int | None = None) -> str:
         _int(p, ("pulls", i), 0, 4)
     if fmt == FORMAT:
         _check_digest(rec["digest"])
+        if "seal" in rec:
+            _check_seal(rec["seal"])
         return ""
     return "written before format 2 (no digest): its seed, dealer and players are not sealed"
 
@@ -167,6 +181,12 @@ def _check_inputs(rec: dict[str, Any], players: int | None) -> int:
 def has_bots(rec: Mapping[str, Any]) -> bool:
     """Whether a seat of `rec` was played by a bot (whose moves no re-play can derive)."""
     return any(p not in PLAYERS for p in rec["players"])
+
+
+def underived_seats(rec: Mapping[str, Any]) -> list[int]:
+    """The seats whose moves no re-play can derive (`cmd:` bots, people, remote bots):
+    only the record's seal says they are the moves made."""
+    return [s for s, p in enumerate(rec["players"]) if p not in PLAYERS]
 
 
 def _check_deal(rec: dict[str, Any]) -> None:
@@ -228,6 +248,20 @@ def _check_digest(d: Any) -> None:
     _text(d["record"], ("digest", "record"), _HEX)
     for k, v in d["fields"].items():
         _text(v, ("digest", "fields", str(k)[:40]), _HEX)
+
+
+def _check_seal(s: Any) -> None:
+    if not isinstance(s, dict) or set(s) != {"alg", "key", "fields", "mac"}:
+        raise _fail(("seal",), "{alg, key, fields, mac}")
+    if s["alg"] != "hmac-sha256":
+        raise _fail(("seal", "alg"), f"{shown(s['alg'])} is not a seal this version checks "
+                    "(hmac-sha256)")
+    _text(s["key"], ("seal", "key"), _KEY_ID)
+    if not isinstance(s["fields"], dict) or len(s["fields"]) > 2 * len(FIELDS):
+        raise _fail(("seal", "fields"), "{field: its hash's first 32 hex digits}")
+    for k, v in s["fields"].items():
+        _text(v, ("seal", "fields", str(k)[:40]), _TAG)
+    _text(s["mac"], ("seal", "mac"), _HEX)
 
 
 def edited(rec: Mapping[str, Any]) -> str | None:

@@ -125,10 +125,15 @@ def proof(rec: Mapping[str, Any], rs: Ruleset | None) -> str | None:
         diff = next((d for k in fields
                      if (d := first_difference(rec[k], derived[k], (k,))) is not None), None)
     if edit is not None:
-        if diff is not None and re.split(r"[.\[:]", diff, maxsplit=1)[0] == edit:
+        if diff is not None and field_of(diff) == edit:
             return diff                 # the edited field, down to the item that differs
         return f"{edit}: edited since the record was written (its digest does not match)"
     return diff
+
+
+def field_of(why: str) -> str:
+    """The record field a reason names: `events` of `events[41].tile: recorded ...`."""
+    return re.split(r"[.\[:]", why, maxsplit=1)[0]
 
 
 def first_difference(have: Any, want: Any, path: tuple[str | int, ...]) -> str | None:

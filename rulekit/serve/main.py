@@ -14,6 +14,7 @@ from typing import Any, TextIO
 import uvicorn
 
 from rulekit.errors import RulekitError
+from rulekit.game import recordkey
 from rulekit.serve import worker
 from rulekit.serve.app import create_app
 from rulekit.serve.limits import LOOPBACK, ServeConfig, ServeLimits
@@ -89,9 +90,13 @@ def app_from_environment() -> Any:
 
 
 def tables_from(args: argparse.Namespace) -> TablesConfig:
-    """`--db`, `--max-tables`, `--think-time`, `--bot-time`: where tables are kept and their
-    bounds."""
+    """`--db`, `--max-tables`, `--think-time`, `--bot-time`, `--key-file`: where tables are
+    kept, their bounds and the key their records are sealed with."""
     tc = TablesConfig(db=getattr(args, "db", None) or str(default_path()))
+    # `--key-file`: a bad one stops the start, not the first hand's end; this process's
+    # tables seal with it (records.hand_record reads $RULEKIT_KEY_FILE)
+    sealer = recordkey.load_or_create(getattr(args, "key_file", None))
+    os.environ[recordkey.ENV] = os.path.abspath(sealer.path)
     for key, flag in (("max_tables", "max_tables"), ("think_time", "think_time"),
                       ("bot_time", "bot_time")):
         value = getattr(args, flag, None)
