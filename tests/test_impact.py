@@ -229,3 +229,16 @@ def test_one_worker_plays_a_task_per_session_so_progress_moves(
     monkeypatch.setattr(game_cli.parallel, "run", counting)
     code, _ = run("simulate", "--hands", "40", "--seed", "1", "--session-hands", "8")
     assert code == 0 and seen == [5]                 # 40 hands: 5 sessions, 5 advances
+
+
+def test_every_ruleset_key_of_the_schema_has_a_chinese_name() -> None:
+    """rulekit/data/rule_keys.json names each section and each key of a section the schema
+    lists (the report's `name`), so a new `game:` key is never shown bare."""
+    from rulekit.ruleset.schema import schema
+    names = impact.key_names()
+    props = schema()["properties"]
+    keys = [k for k in props if k not in impact.META_KEYS]
+    keys += [f"{k}.{sub}" for k in keys for sub in props[k].get("properties") or {}]
+    assert "game.declare_ready" in keys
+    assert [k for k in keys if k not in names] == []
+    assert names["game.declare_ready"] == "報天聽"

@@ -29,19 +29,13 @@ class GameRules:
     hun_successor: bool          # one hun kind, the indicator's successor (game.single_hun)
     ask_sit: bool                # 坐莊 is a choice the dealer makes (it changes payments)
     max_pulls: int               # 拉莊 is a choice of up to this many (0: not asked)
-    ready: bool                  # 天聽 can be declared (the ruleset values `tian_ting`)
+    ready: bool                  # 天聽 can be declared (game.declare_ready)
 
 
 def defaults() -> dict[str, Any]:
     """Each `game:` key's default, as the schema states it (one source for both)."""
     props = schema()["properties"]["game"]["properties"]
     return {k: v["default"] for k, v in props.items()}
-
-
-def _valued(rs: Ruleset, pattern: str) -> bool:
-    """The ruleset's scoring gives `pattern` a value (base, add or multiply)."""
-    sc = rs.data.get("scoring") or {}
-    return any(pattern in (sc.get(part) or {}) for part in ("base", "add", "multiply"))
 
 
 def game_rules(rs: Ruleset) -> GameRules:
@@ -68,5 +62,5 @@ def game_rules(rs: Ruleset) -> GameRules:
         hun_successor=rs.hun_successor,
         ask_sit=st.get("dealer_sits_multiplier") != 1,
         max_pulls=max_pulls,
-        ready=_valued(rs, "tian_ting"),
+        ready=bool(g["declare_ready"]),
     )
