@@ -393,6 +393,29 @@ def test_validate_accepts_raw_yaml_and_says_ok(client: TestClient) -> None:
     assert body["chain"] == ["<inline>", "rulesets/tianjin.yaml"]
 
 
+ONE_HUN = "extends: tianjin\nname: one-hun\nhun: {kinds: 1}\ngame: {single_hun: successor}\n"
+
+
+def test_the_hun_of_each_indicator_is_the_rulesets(client: TestClient) -> None:
+    """The calculator shows `hun_of` and never derives hun itself: two kinds under tianjin,
+    the successor alone under game.single_hun: successor, and a score that agrees."""
+    info = client.get("/v1/rulesets").json()["rulesets"][0]
+    assert info["name"] == "tianjin" and len(info["hun_of"]) == 34
+    assert (info["hun_of"]["7p"], info["hun_of"]["9m"], info["hun_of"]["4z"],
+            info["hun_of"]["7z"]) == (["7p", "8p"], ["9m", "1m"], ["4z", "1z"], ["7z", "5z"])
+    assert client.get("/v1/rulesets/tianjin").json()["hun_of"] == info["hun_of"]
+    body = client.post("/v1/validate", json={"ruleset_yaml": ONE_HUN}).json()
+    assert body["ok"] is True
+    assert (body["hun_of"]["7p"], body["hun_of"]["9s"]) == (["8p"], ["1s"])
+    # 8p, not 7p, stands in for the missing 5m: the score reads the same hun
+    hand = {"indicator": "7p", "hand": "46m123456789s2z8p", "win_tile": "2z"}
+    r = client.post("/v1/score", json={"ruleset_yaml": ONE_HUN, "hand": hand}).json()
+    assert r["win"] is True and "long" in r["patterns"], r
+    r = client.post("/v1/score", json={"ruleset_yaml": ONE_HUN,
+                                       "hand": {**hand, "hand": "46m123456789s2z7p"}}).json()
+    assert r["win"] is False, r
+
+
 def test_openapi_and_docs(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
     assert spec["openapi"].startswith("3.")
