@@ -242,3 +242,24 @@ def test_every_ruleset_key_of_the_schema_has_a_chinese_name() -> None:
     assert "game.declare_ready" in keys
     assert [k for k in keys if k not in names] == []
     assert names["game.declare_ready"] == "報天聽"
+
+
+def test_the_one_row_charts_share_their_frame() -> None:
+    """`html_report.intervals` and `boxes` draw on one frame (`_rows_frame`): 640 wide, the
+    axis from the lowest to the highest value with zero on it, a dashed zero line, both ends
+    labelled; rows of the first half in the first colour."""
+    from rulekit.game.html_report import boxes, intervals
+    rows = [("seat 0", {"value": 1.5, "low": -2.25, "high": 3.0}),
+            ("seat 1", {"value": -0.5, "low": -1.0, "high": 0.25})]
+    svg = intervals(rows)
+    assert 'viewBox="0 0 640 74"' in svg                      # 30 + 22 a row
+    assert '<line x1="374.3" y1="4" x2="374.3" y2="56"' in svg  # zero: 190 + 430 × 2.25/5.25
+    assert ">-2.250</text>" in svg and ">3.000</text>" in svg
+    assert '<circle cx="497.1" cy="14" r="4" fill="#2f6fb3">' in svg
+    assert '<circle cx="333.3" cy="36" r="4" fill="#d9822b">' in svg
+    sp = {"worst": -10, "best": 12.5,
+          "quantiles": {"5%": -8, "25%": -2, "50%": 1, "75%": 3, "95%": 9}}
+    svg = boxes([("a", sp)])
+    assert 'viewBox="0 0 640 54"' in svg                      # 30 + 24 a row
+    assert ">-10.0</text>" in svg and ">12.5</text>" in svg
+    assert '<line x1="381.1" y1="4" x2="381.1" y2="36"' in svg  # zero: 190 + 430 × 10/22.5

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -134,6 +136,34 @@ def test_favicon_is_served(client: TestClient) -> None:
     r = client.get("/favicon.ico")
     assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
     assert client.get("/static/tiles.js").status_code == 200
+
+
+def test_every_page_is_served_with_the_one_shared_head(client: TestClient,
+                                                       tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """index.html, table.html and replay.html name what their head loads on one line;
+    `static_files.page` writes the head they share (docs/serve.md)."""
+    from rulekit.serve import static_files
+    for path, title, css, js in (
+            ("/", "天津麻將 calculator", ["result-view.css", "app.css"],
+             ["tiles.js", "result-view.js", "app.js", "impact.js"]),
+            ("/tables", "天津麻將 table", ["table.css", "result-view.css"],
+             ["tiles.js", "result-view.js", "table-common.js", "table.js"]),
+            ("/tables/someid/hands/0", "replay", ["table.css", "result-view.css"],
+             ["tiles.js", "result-view.js", "table-common.js", "replay.js"])):
+        html = client.get(path).text
+        head, rest = html.split("</head>\n")
+        assert html.startswith("<!doctype html>\n<html lang=\"zh-Hant\">\n<head>\n")
+        assert f"<title>rulekit · {title}</title>" in head and "<!--" not in html[:200]
+        assert re.findall(r'href="/static/([^"]+)"', head) == css
+        assert re.findall(r'<script src="/static/([^"]+)" defer>', head) == js
+        assert '<meta name="referrer" content="no-referrer">' in head
+        assert '<link rel="icon" href="/favicon.ico"' in head
+        assert rest.startswith("<body>\n") and html.count("<head>") == 1
+    (tmp_path / "bare.html").write_text("<!doctype html><body></body>", encoding="utf-8")
+    monkeypatch.setattr(static_files, "static_dir", lambda: tmp_path)
+    with pytest.raises(ValueError, match="bare.html does not start with its <!-- head"):
+        static_files.page("bare.html")
 
 
 def test_settle_numbers_stay_json(client: TestClient) -> None:

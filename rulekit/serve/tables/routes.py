@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from rulekit import jsonio
 from rulekit.serve import body
 from rulekit.serve.errors import ApiError
-from rulekit.serve.static_files import static_dir
+from rulekit.serve.static_files import page
 from rulekit.serve.tables.hall import Tables
 from rulekit.serve.tables.live import Conn
 from rulekit.serve.tables import wire
@@ -49,10 +49,9 @@ def _api(fn: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awaitab
 
 
 def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
-    async def page(request: Request) -> Response:
-        text = (static_dir() / name).read_text(encoding="utf-8")
-        return HTMLResponse(text, headers=PAGE_HEADERS)
-    return page
+    async def endpoint(request: Request) -> Response:
+        return HTMLResponse(page(name), headers=PAGE_HEADERS)
+    return endpoint
 
 
 def routes(tables: Tables) -> list[BaseRoute]:
