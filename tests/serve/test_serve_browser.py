@@ -279,6 +279,11 @@ def test_three_player_ruleset_has_three_seats(browser: Browser, server: Server) 
     # 14 fan from each of the two others
     expect(page.locator("[data-pay]")).to_have_text(["+28", "-14", "-14"])
     expect(page.locator("#winner option")).to_have_count(4)      # three seats and 流局
+    # winds go round three seats: with the third seat dealing, the first is South
+    page.select_option("#dealer", "2")
+    expect(page.locator("#seat-rows th .t")).to_have_count(3)
+    assert [t.get_attribute("data-tile") for t in page.locator("#seat-rows th .t").all()] \
+        == ["2z", "3z", "1z"]
 
 
 def test_melds_from_the_pad(browser: Browser, server: Server) -> None:

@@ -443,9 +443,12 @@ function drawWaits(res) {
 
 // -- settle ----------------------------------------------------------------------------------
 // a seat is its player's name, else its wind (the dealer is East)
+// a seat's wind counted from the dealer among this ruleset's players (3 or 4): 0 is East
+function windOf(s) { return (s - state.dealer + 4 * state.players) % state.players; }
+
 function seatName(s) {
   if (state.names[s]) return state.names[s];
-  return tr("winds")[(s - state.dealer + 4 * state.players) % state.players];
+  return tr("winds")[windOf(s)];
 }
 
 function seatOptions(select, withDraw, byNumber) {
@@ -470,7 +473,7 @@ function winnerKongs() {
 function seatRow(s) {
   const tr_ = document.createElement("tr");
   const head = document.createElement("th");
-  const wind = T.tileEl(((s - state.dealer + 8) % 4 + 1) + "z", { extra: "mini" });
+  const wind = T.tileEl((windOf(s) + 1) + "z", { extra: "mini" });
   const name = document.createElement("input");
   name.type = "text"; name.dataset.name = s; name.maxLength = LIMIT.name; name.className = "seat-name";
   head.append(wind, name);
@@ -513,7 +516,7 @@ function drawSettleForm() {
   for (const inp of rows.querySelectorAll("input[data-name]")) {
     const s = Number(inp.dataset.name);
     if (document.activeElement !== inp) inp.value = state.names[s];
-    inp.placeholder = tr("winds")[(s - state.dealer + 4 * state.players) % state.players];
+    inp.placeholder = tr("winds")[windOf(s)];
   }
   const typing = document.activeElement;        // an answer arriving never undoes a keystroke
   for (const inp of rows.querySelectorAll("input[data-pull]")) {
