@@ -85,8 +85,9 @@ _WS = ("The seat's WebSocket, `ws://HOST/v1/tables/{id}/ws?seat=S&token=T` (`&vi
        "(docs/bots.md): the server sends `start`, `event`, `request` (with `observation` and "
        "`legal`) and `end`, one JSON object per message; the seat answers a request with "
        "exactly one element of `legal`, e.g. {\"action\": \"discard\", \"tile\": \"9p\"}. An "
-       "answer not in `legal` gets {\"type\": \"error\", \"seat\", \"message\"} and the request "
-       "stands. A wrong seat or token is closed with code 4403 before it opens; a seat that "
+       "answer not in `legal` is a fault, as in `rulekit match`: {\"type\": \"error\", \"seat\", "
+       "\"message\", \"fault\"}, the fallback plays that decision at once and the socket is "
+       "closed with 4400. A wrong seat or token is closed with code 4403 before it opens; a seat that "
        "leaves gets the fallback until it reconnects, and reconnecting resumes.")
 
 
