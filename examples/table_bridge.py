@@ -5,7 +5,8 @@ the seat's WebSocket goes to the bot as a line, each line the bot answers goes b
         python examples/bot_greedyish.py
 
 The same bot plays `rulekit match` and a table unchanged. Needs `websockets` (in the serve
-extra). Ends when the table closes the socket or the bot exits.
+extra). Ends when the table closes the socket (4400 after a fault: an answer not in `legal`,
+as `rulekit match` ends such a bot; the fallback then plays the seat) or the bot exits.
 """
 import json
 import subprocess
@@ -25,7 +26,7 @@ def main(argv):
             for text in ws:
                 message = json.loads(text)
                 if message.get("type") not in ("start", "event", "request", "end"):
-                    continue                       # a table's `error`: the request stands
+                    continue                       # a table's `error`: its `fault` ends us
                 bot.stdin.write(text + "\n")
                 bot.stdin.flush()
                 if message["type"] == "request":

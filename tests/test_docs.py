@@ -43,7 +43,8 @@ MENTION = re.compile(r"(?<![\w./:~-])((?:\.{1,2}/|/)?(?:[\w.*-]+/)+[\w.*-]*)")
 # a name that stands for any: NAME, ID, or a one-letter name
 PLACEHOLDER = re.compile(r"(?<=/)(?:[A-Z]+|[a-z])(?=\.|/|$)")
 # not files: the HTTP routes of `rulekit serve` (docs/serve.md) and Debian's browser binary
-NOT_FILES = ("/v1/", "/rules/", "/tables/", "/usr/bin/")
+NOT_FILES = ("/v1/", "/rules/", "/tables/", "/usr/bin/",
+             "artifacts/screenshots/")   # written by the browser tests, never committed
 BARE_MD = re.compile(r"(?<![\w./-])([\w-]+\.md)\b")
 
 

@@ -23,7 +23,9 @@ def test_game_rules_default_from_the_schema_and_tianjin_states_them() -> None:
     assert defaults() == {"break_dice": "dealer", "draw_game_at": "before_indicator_stack",
                           "pung_hun": False, "rob_kong": False, "flowers": False,
                           "dealer_sits": False, "pulls": 0, "claims_on_last_four": True,
-                          "earthly_as_heavenly": False, "single_hun": "indicator"}
+                          "earthly_as_heavenly": False, "single_hun": "indicator",
+                          "declare_ready": False}
+    assert r.ready is False
     assert (r.players, r.hun_kinds, r.break_dice, r.rob_kong, r.win_on_discard) == \
         (4, 2, "dealer", False, False)
     assert dict(rulekit.load_ruleset("tianjin").data["game"]) == defaults()

@@ -143,6 +143,37 @@ def test_xiao_xiang_gong_forbids_the_win_after_a_hun_discard() -> None:
     assert rec.result["winner"] == 1
 
 
+def test_a_hun_discards_label_names_the_forbid_rules_that_read_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The event of a discarded hun says what the ruleset makes of it, never a rule the
+    engine knows by name: tianjin's forbid 小相公 (the label pinned logs carry), a forbid
+    renamed, or nothing where no forbid reads `context.discarded_hun` (then the hun discard
+    is not 小相公, and seat 1 may win after it)."""
+    from rulekit.game.simulate import outcome_of
+    hands = [FAR[0], LONG_READY, FAR[2], FAR3B]
+    order = stacked(hands, "7z8s8s8p4p", IND, DICE)
+
+    class DeclineFirst(Plan):                 # as above: 白 drawn, the win declined
+        def choose_win(self, obs: Observation) -> bool:
+            return len(self.offered) > 1
+
+    def hun_label(rs: rulekit.Ruleset) -> tuple[str, int, object]:
+        rec = play_hand(rs, [Plan(), DeclineFirst("7z"), Plan(), Plan()], seed=None,
+                        order=order, hun_dice=DICE)
+        e = [e for e in rec.events if e[0] == 1 and e[1] == "discard"][0]
+        assert e[2] == 33
+        return e[3], outcome_of(rec)["xiao_xiang_gong"], rec.result["winner"]
+    assert hun_label(TJ) == ("小相公: this seat cannot win this hand", 1, None)
+    renamed = tmp_path / "renamed.yaml"
+    renamed.write_text("extends: tianjin\nname: renamed\nforbid:\n  xiao_xiang_gong:\n"
+                       "    name: small fool\n", encoding="utf-8")
+    assert hun_label(rulekit.load_ruleset(str(renamed))) == (
+        "small fool: this seat cannot win this hand", 1, None)
+    free = tmp_path / "free.yaml"
+    free.write_text("extends: tianjin\nname: free\nforbid: {xiao_xiang_gong: null}\n",
+                    encoding="utf-8")
+    assert hun_label(rulekit.load_ruleset(str(free))) == ("", 0, 1)
+
+
 def test_an_illegal_move_is_refused_naming_it() -> None:
     class Cheat(Plan):
         def choose_discard(self, obs: Observation, legal: list[Action]) -> int:

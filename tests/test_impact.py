@@ -229,3 +229,37 @@ def test_one_worker_plays_a_task_per_session_so_progress_moves(
     monkeypatch.setattr(game_cli.parallel, "run", counting)
     code, _ = run("simulate", "--hands", "40", "--seed", "1", "--session-hands", "8")
     assert code == 0 and seen == [5]                 # 40 hands: 5 sessions, 5 advances
+
+
+def test_every_ruleset_key_of_the_schema_has_a_chinese_name() -> None:
+    """rulekit/data/rule_keys.json names each section and each key of a section the schema
+    lists (the report's `name`), so a new `game:` key is never shown bare."""
+    from rulekit.ruleset.schema import schema
+    names = impact.key_names()
+    props = schema()["properties"]
+    keys = [k for k in props if k not in impact.META_KEYS]
+    keys += [f"{k}.{sub}" for k in keys for sub in props[k].get("properties") or {}]
+    assert "game.declare_ready" in keys
+    assert [k for k in keys if k not in names] == []
+    assert names["game.declare_ready"] == "報天聽"
+
+
+def test_the_one_row_charts_share_their_frame() -> None:
+    """`html_report.intervals` and `boxes` draw on one frame (`_rows_frame`): 640 wide, the
+    axis from the lowest to the highest value with zero on it, a dashed zero line, both ends
+    labelled; rows of the first half in the first colour."""
+    from rulekit.game.html_report import boxes, intervals
+    rows = [("seat 0", {"value": 1.5, "low": -2.25, "high": 3.0}),
+            ("seat 1", {"value": -0.5, "low": -1.0, "high": 0.25})]
+    svg = intervals(rows)
+    assert 'viewBox="0 0 640 74"' in svg                      # 30 + 22 a row
+    assert '<line x1="374.3" y1="4" x2="374.3" y2="56"' in svg  # zero: 190 + 430 × 2.25/5.25
+    assert ">-2.250</text>" in svg and ">3.000</text>" in svg
+    assert '<circle cx="497.1" cy="14" r="4" fill="#2f6fb3">' in svg
+    assert '<circle cx="333.3" cy="36" r="4" fill="#d9822b">' in svg
+    sp = {"worst": -10, "best": 12.5,
+          "quantiles": {"5%": -8, "25%": -2, "50%": 1, "75%": 3, "95%": 9}}
+    svg = boxes([("a", sp)])
+    assert 'viewBox="0 0 640 54"' in svg                      # 30 + 24 a row
+    assert ">-10.0</text>" in svg and ">12.5</text>" in svg
+    assert '<line x1="381.1" y1="4" x2="381.1" y2="36"' in svg  # zero: 190 + 430 × 10/22.5

@@ -27,6 +27,7 @@ _OVERLAYS = Path(tempfile.mkdtemp(prefix="rulekit-table-test-"))
 (_OVERLAYS / "every-switch.yaml").write_text(
     "extends: tianjin-dianpao\nname: every-switch\nscoring: {multiply: {tian_ting: 2}}\n"
     "game: {rob_kong: true, claims_on_last_four: false, earthly_as_heavenly: true,\n"
+    "       declare_ready: true,\n"
     "       pung_hun: true, draw_game_at: wall_empty}\n", encoding="utf-8")
 RULESETS = {name: rulekit.load_ruleset(name) for name in
             ("tianjin", "tianjin-flowers", "tianjin-dianpao", "tianjin-3p")}

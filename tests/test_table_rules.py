@@ -49,12 +49,14 @@ class Ready(Plan):
         return super().act(obs, legal)
 
 
-def test_tian_ting_where_the_ruleset_values_it(tmp_path: Path) -> None:
+def test_tian_ting_where_the_ruleset_allows_it(tmp_path: Path) -> None:
     """天聽 (000/Ⅳ 特殊規則): 「莊家打下第一張牌後，後旁家立手即聽牌，可報天聽，此後不能換張。
     和牌分數翻倍」. Seat 1 is dealt a ready 龍; asked after the dealer's first discard, it
     declares; it may then only discard what it draws (8s), and wins on 4p doubled:
-    龍 4 × 素 2 × 天聽 2 = 16 from each."""
-    rs = overlay(tmp_path, "ting", "scoring: {multiply: {tian_ting: 2}}")
+    龍 4 × 素 2 × 天聽 2 = 16 from each. The question is `game.declare_ready`'s, the value
+    `tian_ting`'s: each without the other changes what it alone says."""
+    rs = overlay(tmp_path, "ting", "scoring: {multiply: {tian_ting: 2}}\n"
+                                   "game: {declare_ready: true}")
     hands = [FAR[0], LONG_READY, FAR[2], FAR3B]
     order = stacked(hands, "8s8p8p8m4p", IND, DICE)
     seat1 = Ready(wins=True)
@@ -65,12 +67,22 @@ def test_tian_ting_where_the_ruleset_values_it(tmp_path: Path) -> None:
     assert rec.result["hand"]["ready_declared"] is True
     assert rec.result["patterns"] == ["long", "su", "tian_ting"]
     assert rec.result["payments"] == [-16, 48, -16, -16]
-    # without a value for tian_ting (tianjin) the question is never asked
+    # declared where tian_ting has no value: the tiles are bound, the win is not doubled
+    bare = overlay(tmp_path, "bare", "game: {declare_ready: true}")
     seat1 = Ready(wins=True)
-    rec = play_hand(TJ, [Plan(), seat1, Plan(), Plan()], seed=None, order=order,
+    rec = play_hand(bare, [Plan(), seat1, Plan(), Plan()], seed=None, order=order,
                     hun_dice=DICE)
-    assert not any(e[1] == "ready" for e in rec.events)
-    assert len(seat1.turns[0]) > 1
+    assert seat1.turns[0] == [{"action": "discard", "tile": "8s"}]
+    assert rec.result["patterns"] == ["long", "su"]
+    assert rec.result["payments"] == [-8, 24, -8, -8]
+    # valued but not allowed (and tianjin, neither): the question is never asked
+    valued = overlay(tmp_path, "valued", "scoring: {multiply: {tian_ting: 2}}")
+    for ruleset in (valued, TJ):
+        seat1 = Ready(wins=True)
+        rec = play_hand(ruleset, [Plan(), seat1, Plan(), Plan()], seed=None, order=order,
+                        hun_dice=DICE)
+        assert not any(e[1] == "ready" for e in rec.events)
+        assert len(seat1.turns[0]) > 1
 
 
 def test_earthly_paid_as_heavenly(tmp_path: Path) -> None:

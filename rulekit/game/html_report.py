@@ -6,7 +6,7 @@ justify a plotting dependency, and the page must open offline with nothing else.
 from __future__ import annotations
 
 from html import escape
-from typing import Any, Collection, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from rulekit.game import impact
 from rulekit.game.stats import num, shown, signed
@@ -221,50 +221,59 @@ def bars(series: dict[str, dict[str, int]]) -> str:
     return _svg(w, h, "".join(body), "fan distribution")
 
 
-def intervals(rows: Sequence[tuple[str, dict[str, Any]]]) -> str:
-    """One row per item: its value as a dot, its 95% interval as a line, zero marked."""
-    lo = min([0.0] + [float(r["low"]) for _, r in rows])
-    hi = max([0.0] + [float(r["high"]) for _, r in rows])
+ROWS_WIDTH, ROWS_LEFT, ROWS_RIGHT = 640, 190, 20     # a one-row-per-item chart's frame
+
+
+def _rows_frame(lows: Sequence[float], highs: Sequence[float], rows: int, row: int,
+                digits: int) -> tuple[int, Callable[[float], float], list[str]]:
+    """What the one-row-per-item charts share: their height, the value axis from the lowest
+    to the highest value (zero always on it), and a dashed line at zero with both ends
+    labelled (`digits` as `stats.num` takes them)."""
+    lo, hi = min([0.0, *lows]), max([0.0, *highs])
     span = (hi - lo) or 1.0
-    w, left, right, row = 640, 190, 20, 22
-    h = 30 + row * len(rows)
+    h = 30 + row * rows
 
     def x(v: float) -> float:
-        return left + (w - left - right) * (v - lo) / span
+        return ROWS_LEFT + (ROWS_WIDTH - ROWS_LEFT - ROWS_RIGHT) * (v - lo) / span
 
     body = [f"<line x1=\"{x(0):.1f}\" y1=\"4\" x2=\"{x(0):.1f}\" y2=\"{h - 18}\" "
             "stroke=\"#999\" stroke-dasharray=\"3 3\"/>",
-            _text(x(lo), h - 4, num(lo)), _text(x(hi), h - 4, num(hi))]
+            _text(x(lo), h - 4, num(lo, digits)), _text(x(hi), h - 4, num(hi, digits))]
+    return h, x, body
+
+
+def _row_colour(i: int, rows: int) -> str:
+    """The first half of the rows (the first ruleset's seats) in one colour, the rest in
+    the other's."""
+    return COLOURS[0 if i < rows / 2 or rows < 2 else 1]
+
+
+def intervals(rows: Sequence[tuple[str, dict[str, Any]]]) -> str:
+    """One row per item: its value as a dot, its 95% interval as a line, zero marked."""
+    row = 22
+    h, x, body = _rows_frame([float(r["low"]) for _, r in rows],
+                             [float(r["high"]) for _, r in rows], len(rows), row, 3)
     for i, (label, r) in enumerate(rows):
         y = 14 + i * row
-        colour = COLOURS[0 if i < len(rows) / 2 or len(rows) < 2 else 1]
-        body.append(_text(left - 8, y + 4, label, "end"))
+        colour = _row_colour(i, len(rows))
+        body.append(_text(ROWS_LEFT - 8, y + 4, label, "end"))
         body.append(f"<line x1=\"{x(r['low']):.1f}\" y1=\"{y}\" x2=\"{x(r['high']):.1f}\" "
                     f"y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"2\"/>")
         body.append(f"<circle cx=\"{x(r['value']):.1f}\" cy=\"{y}\" r=\"4\" fill=\"{colour}\">"
                     f"<title>{escape(label)}: {escape(shown(r, sign=True))}</title></circle>")
-    return _svg(w, h, "".join(body), "money per seat per hand")
+    return _svg(ROWS_WIDTH, h, "".join(body), "money per seat per hand")
 
 
 def boxes(rows: Sequence[tuple[str, dict[str, Any]]]) -> str:
     """One row per item: whiskers worst to best, a box 25%–75%, the median, 5%/95% ticks."""
-    lo = min([0.0] + [float(sp["worst"]) for _, sp in rows])
-    hi = max([0.0] + [float(sp["best"]) for _, sp in rows])
-    span = (hi - lo) or 1.0
-    w, left, right, row = 640, 190, 20, 24
-    h = 30 + row * len(rows)
-
-    def x(v: float) -> float:
-        return left + (w - left - right) * (v - lo) / span
-
-    body = [f"<line x1=\"{x(0):.1f}\" y1=\"4\" x2=\"{x(0):.1f}\" y2=\"{h - 18}\" "
-            "stroke=\"#999\" stroke-dasharray=\"3 3\"/>",
-            _text(x(lo), h - 4, num(lo, 1)), _text(x(hi), h - 4, num(hi, 1))]
+    row = 24
+    h, x, body = _rows_frame([float(sp["worst"]) for _, sp in rows],
+                             [float(sp["best"]) for _, sp in rows], len(rows), row, 1)
     for i, (label, sp) in enumerate(rows):
         y = 14 + i * row
         q = sp["quantiles"]
-        colour = COLOURS[0 if i < len(rows) / 2 or len(rows) < 2 else 1]
-        body.append(_text(left - 8, y + 4, label, "end"))
+        colour = _row_colour(i, len(rows))
+        body.append(_text(ROWS_LEFT - 8, y + 4, label, "end"))
         body.append(f"<line x1=\"{x(sp['worst']):.1f}\" y1=\"{y}\" x2=\"{x(sp['best']):.1f}\" "
                     f"y2=\"{y}\" stroke=\"#777\"/>")
         for t in (q["5%"], q["95%"]):
@@ -277,4 +286,4 @@ def boxes(rows: Sequence[tuple[str, dict[str, Any]]]) -> str:
                     f"{num(q['50%'], 1)}, best {num(sp['best'], 1)}</title></rect>")
         body.append(f"<line x1=\"{x(q['50%']):.1f}\" y1=\"{y - 7}\" x2=\"{x(q['50%']):.1f}\" "
                     f"y2=\"{y + 7}\" stroke=\"{colour}\" stroke-width=\"2\"/>")
-    return _svg(w, h, "".join(body), "money per seat per session")
+    return _svg(ROWS_WIDTH, h, "".join(body), "money per seat per session")

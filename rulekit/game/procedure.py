@@ -400,7 +400,7 @@ class _Hand:
         if st.is_hun(t):
             s.discarded_hun = True
             self.seen.version += 1
-            rule = "小相公: this seat cannot win this hand"
+            rule = self.rules.hun_discard_rule
         if st.claims == 0 and len(self.first_round) < st.players:
             self.first_round.append(t)
         self.log(seat, "discard", t, rule)

@@ -1,6 +1,7 @@
 """The ruleset's `game:` section as a typed value, its defaults read from the schema."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +30,8 @@ class GameRules:
     hun_successor: bool          # one hun kind, the indicator's successor (game.single_hun)
     ask_sit: bool                # 坐莊 is a choice the dealer makes (it changes payments)
     max_pulls: int               # 拉莊 is a choice of up to this many (0: not asked)
-    ready: bool                  # 天聽 can be declared (the ruleset values `tian_ting`)
+    ready: bool                  # 天聽 can be declared (game.declare_ready)
+    hun_discard_rule: str        # a discarded hun's event label: the forbid rules reading it
 
 
 def defaults() -> dict[str, Any]:
@@ -38,10 +40,15 @@ def defaults() -> dict[str, Any]:
     return {k: v["default"] for k, v in props.items()}
 
 
-def _valued(rs: Ruleset, pattern: str) -> bool:
-    """The ruleset's scoring gives `pattern` a value (base, add or multiply)."""
-    sc = rs.data.get("scoring") or {}
-    return any(pattern in (sc.get(part) or {}) for part in ("base", "add", "multiply"))
+_DISCARDED_HUN = re.compile(r"\bcontext\.discarded_hun\b")
+
+
+def hun_discard_rule(rs: Ruleset) -> str:
+    """What the event of a discarded hun says: the `forbid` rules whose condition reads
+    `context.discarded_hun` (小相公 in tianjin), by name, or nothing where none does."""
+    names = [str((e or {}).get("name") or fid) for fid, e in (rs.data.get("forbid") or {}).items()
+             if _DISCARDED_HUN.search(str((e or {}).get("when") or ""))]
+    return f"{' / '.join(names)}: this seat cannot win this hand" if names else ""
 
 
 def game_rules(rs: Ruleset) -> GameRules:
@@ -68,5 +75,6 @@ def game_rules(rs: Ruleset) -> GameRules:
         hun_successor=rs.hun_successor,
         ask_sit=st.get("dealer_sits_multiplier") != 1,
         max_pulls=max_pulls,
-        ready=_valued(rs, "tian_ting"),
+        ready=bool(g["declare_ready"]),
+        hun_discard_rule=hun_discard_rule(rs),
     )

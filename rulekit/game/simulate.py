@@ -112,8 +112,8 @@ def outcome_of(rec: HandRecord) -> dict[str, Any]:
             "patterns": r["patterns"], "total_fan": r["total_fan"],
             "payments": r["payments"], "next_dealer": r["next_dealer"], "chan": r["chan"],
             "kongs": r["kongs"],
-            "xiao_xiang_gong": sum(1 for e in rec.events if e[1] == "discard"
-                                   and e[3].startswith("小相公")),
+            # a discard labelled is a hun's where a forbid rule reads it (rules.hun_discard_rule)
+            "xiao_xiang_gong": sum(1 for e in rec.events if e[1] == "discard" and e[3]),
             # for the impact report (rulekit.game.impact): who sat and pulled, 天和, length
             "dealer_sits": bool(rec.settle.get("dealer_sits")),
             "pulls": list(rec.settle.get("pulls") or []),

@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Any, Sequence
 
 from rulekit.game import impact
+from rulekit.game.state import GOLDEN
 from rulekit.game.stats import Sessions, rate, shown, signed, spread
 from rulekit.ruleset.model import Ruleset
 
@@ -33,7 +34,7 @@ def summarise(outs: Sequence[dict[str, Any]], rs: Ruleset, players: Sequence[str
     pats: Counter[str] = Counter(p for o in wins for p in o["patterns"])
     fans: Counter[str] = Counter(_fan_key(o["total_fan"]) for o in wins)
     seats = len(players)
-    golden = sum(1 for o in outs if any("golden" in k for k in o["kongs"]))
+    golden = sum(1 for o in outs if any(GOLDEN in seat for seat in o["kongs"]))
     return {
         "ruleset": rs.name, "hands": n, "sessions": boot.count,
         "session_hands": session_hands, "players": list(players),
@@ -152,7 +153,7 @@ def versus(outs: Sequence[dict[str, Any]], first: Ruleset, other: Ruleset,
 
 
 def _gold_or_chan(o: dict[str, Any]) -> bool:
-    return bool(o["chan"]) or any("golden" in k for k in o["kongs"])
+    return bool(o["chan"]) or any(GOLDEN in seat for seat in o["kongs"])
 
 
 def _result(o: dict[str, Any]) -> tuple[Any, ...]:

@@ -32,7 +32,7 @@ from rulekit.serve.guard import Guard
 from rulekit.serve.limits import ServeConfig
 from rulekit.serve.pool import STARTUP_SECONDS, OverlayPool
 from rulekit.serve.registry import Registry
-from rulekit.serve.static_files import static_dir as static_dir      # re-exported
+from rulekit.serve.static_files import page, static_dir as static_dir      # re-exported
 from rulekit.serve.tables import Tables, TablesConfig, routes as table_routes
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -215,7 +215,7 @@ def _endpoint(fn: Callable[[Request], Awaitable[Any]]) -> Handler:
 
 
 async def _index(request: Request) -> Response:
-    return HTMLResponse((static_dir() / "index.html").read_text(encoding="utf-8"))
+    return HTMLResponse(page("index.html"))
 
 
 async def _favicon(request: Request) -> Response:

@@ -3,8 +3,9 @@
 - `Host` must be a name this server was told it has (421 otherwise): a page on another site
   whose name is made to resolve to 127.0.0.1 (DNS rebinding) sends its own name as Host.
 - A state-changing request (POST and the rest) carrying an `Origin` must come from the
-  server's own origin (403 otherwise): a page elsewhere can POST `text/plain` to a local
-  server without asking first, but its browser always names the page's origin. Clients that
+  server's own origin, scheme, host and port alike (403 otherwise): a page elsewhere can POST
+  `text/plain` to a local server without asking first, but its browser always names the
+  page's origin. `https://127.0.0.1:PORT` is not this http server's origin. Clients that
   are not browsers send no Origin and are not affected.
 - A request body must arrive within `body_seconds` (408, and the connection is closed).
 - A WebSocket handshake is held to the Host and Origin checks as a POST is (refused 403).
@@ -26,6 +27,8 @@ from rulekit.serve.errors import ApiError
 from rulekit.serve.limits import ServeConfig
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_WEB_SCHEME = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+_DEFAULT_PORT = {"http": 80, "https": 443}
 
 
 def host_name(value: str) -> str:
@@ -35,6 +38,32 @@ def host_name(value: str) -> str:
     if value.startswith("["):
         return value[1:value.find("]")] if "]" in value else value
     return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+Origin_ = tuple[str, str, int]
+"""An origin as a browser compares it: scheme, host (lower case), port (the default filled in)."""
+
+
+def origin_of(scheme: str, netloc: str) -> Origin_ | None:
+    """`(scheme, host, port)` of a scheme and a `host[:port]`, or None for what is not a web
+    origin (another scheme, an empty host, a port that is no number)."""
+    web = _WEB_SCHEME.get(scheme.lower())
+    if web is None:
+        return None
+    try:
+        parts = urlsplit(f"{web}://{netloc.strip()}")
+        port, host = parts.port, parts.hostname
+    except ValueError:
+        return None
+    if not host:
+        return None
+    return web, host, port if port is not None else _DEFAULT_PORT[web]
+
+
+def own_origin(scope: Scope, host: str) -> Origin_ | None:
+    """This request's own origin: the scheme it came by (a WebSocket's ws/wss as http/https)
+    and its Host header."""
+    return origin_of(str(scope.get("scheme") or "http"), host)
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -57,8 +86,9 @@ def refusal(scope: Scope, allowed: Iterable[str]) -> ApiError | None:
         return None
     origin = _header(scope, b"origin")
     if origin is not None:
-        netloc = urlsplit(origin).netloc.lower() if origin != "null" else ""
-        if not netloc or host is None or netloc != host.strip().lower():
+        parts = urlsplit(origin.strip()) if origin != "null" else None
+        theirs = origin_of(parts.scheme, parts.netloc) if parts is not None else None
+        if theirs is None or host is None or theirs != own_origin(scope, host):
             return ApiError(403, "origin", "requests from pages on other sites are refused")
     if _header(scope, b"sec-fetch-site") == "cross-site":
         return ApiError(403, "origin", "requests from pages on other sites are refused")

@@ -12,9 +12,11 @@ import rulekit
 from rulekit import report
 from rulekit.errors import (DslError, HandError, RulekitError, RulesetError, SettleError,
                             TileError)
+from rulekit.hand import hun_of
 from rulekit.ruleset.model import Ruleset
 from rulekit.serve.errors import ApiError, first_problem, problem_dict
 from rulekit.serve.registry import Registry
+from rulekit.tiles import NUM_KINDS, TILE_NAMES
 
 
 def _object(value: Any, field: str) -> dict[str, Any]:
@@ -128,12 +130,20 @@ def batch(reg: Registry, docs: list[Any], default: str | None,
     return out
 
 
+def hun_by_indicator(rs: Ruleset) -> dict[str, list[str]]:
+    """Each indicator's hun under `rs` (hun.kinds, game.single_hun), as scoring reads them:
+    the calculator shows these and never derives hun itself."""
+    return {TILE_NAMES[t]: [TILE_NAMES[h] for h in hun_of(t, rs.hun_kinds, rs.hun_successor)]
+            for t in range(NUM_KINDS)}
+
+
 def describe(reg: Registry, name: str, rs: Ruleset) -> dict[str, Any]:
     entry = reg.entries.get(name)
     first = rs.description.splitlines()[0] if rs.description else ""
     return {"name": name, "origin": entry.origin if entry else "inline", "title": first,
             "players": rs.players, "hun_kinds": rs.hun_kinds, "win_by": sorted(rs.win_by),
-            "golden_kong": rs.golden_kong_allowed, "max_pulls": int(rs.settlement["max_pulls"])}
+            "golden_kong": rs.golden_kong_allowed, "max_pulls": int(rs.settlement["max_pulls"]),
+            "hun_of": hun_by_indicator(rs)}
 
 
 def rulesets(reg: Registry) -> dict[str, Any]:
@@ -165,4 +175,4 @@ def validate(reg: Registry, text: Any) -> dict[str, Any]:
     return {"ok": True, "name": rs.name, "patterns": [{"id": p.id, "name": p.name}
                                                       for p in rs.patterns],
             "players": rs.players, "chain": list(rs.chain), "golden_kong": rs.golden_kong_allowed,
-            "max_pulls": int(rs.settlement["max_pulls"])}
+            "max_pulls": int(rs.settlement["max_pulls"]), "hun_of": hun_by_indicator(rs)}

@@ -68,9 +68,10 @@ _SEAT_LINK = {"seat": 0, "kind": "human", "token": _TOKEN,
               "ws": f"/v1/tables/{_TID}/ws?seat=0&token={_TOKEN}"}
 _PUBLIC = {"id": _TID, "ruleset": "tianjin", "overlay": False,
            "seats": [{"seat": 0, "kind": "human", "connected": True, "joined": True,
-                      "fallbacks": 0}, "..."],
+                      "fallbacks": 0, "faults": 0}, "..."],
            "hands": 4, "hand": 1, "status": "playing", "finished_hands": [0],
-           "totals": [-2.0, -2.0, -2.0, 6.0], "pending": [0], "think_time": 120.0}
+           "totals": [-2.0, -2.0, -2.0, 6.0], "pending": [0], "think_time": 120.0,
+           "seeded": False}
 _RECORD = {"format": 2, "hand": 0, "ruleset": "tianjin",
            "players": ["human", "greedy", "greedy", "remote"], "seed": 7, "dealer": 0,
            "indicator": "7p", "wall": "...", "events": [
@@ -84,8 +85,9 @@ _WS = ("The seat's WebSocket, `ws://HOST/v1/tables/{id}/ws?seat=S&token=T` (`&vi
        "(docs/bots.md): the server sends `start`, `event`, `request` (with `observation` and "
        "`legal`) and `end`, one JSON object per message; the seat answers a request with "
        "exactly one element of `legal`, e.g. {\"action\": \"discard\", \"tile\": \"9p\"}. An "
-       "answer not in `legal` gets {\"type\": \"error\", \"seat\", \"message\"} and the request "
-       "stands. A wrong seat or token is closed with code 4403 before it opens; a seat that "
+       "answer not in `legal` is a fault, as in `rulekit match`: {\"type\": \"error\", \"seat\", "
+       "\"message\", \"fault\"}, the fallback plays that decision at once and the socket is "
+       "closed with 4400. A wrong seat or token is closed with code 4403 before it opens; a seat that "
        "leaves gets the fallback until it reconnects, and reconnecting resumes.")
 
 
@@ -109,11 +111,15 @@ def _tables() -> dict[str, Any]:
     create = _post("Open a table: a ruleset (by name, or an overlay as `ruleset_yaml`), one "
                    "seat kind per player (`human`, `remote`, or a built-in bot `greedy`, "
                    "`value`, `random`), `hands` (1 to 64) and `think_time` (seconds a person "
-                   "has per decision, 1 to 3600). Each human or remote seat gets a token: its "
+                   "has per decision, 1 to 3600), and for reproducible tests a `seed` (0 to "
+                   "2^62 - 1; the table then says `seeded`: its creator knows every wall). "
+                   "Each human or remote seat gets a token: its "
                    "link is its key.", {"type": "object", "required": ["seats"], "properties": {
                        **_RULESET, "seats": {"type": "array", "items": {"type": "string"}},
                        "hands": {"type": "integer", "minimum": 1, "maximum": 64},
-                       "think_time": {"type": "number", "minimum": 1, "maximum": 3600}}},
+                       "think_time": {"type": "number", "minimum": 1, "maximum": 3600},
+                       "seed": {"type": "integer", "minimum": 0,
+                                "maximum": 2 ** 62 - 1}}},
                    _TABLE_REQUEST, "", "400 413 422 429")
     ok = create["post"]["responses"].pop("200")
     create["post"]["responses"] = {"201": {**ok, "description": "the table's id, a link per "

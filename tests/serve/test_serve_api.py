@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -134,6 +136,34 @@ def test_favicon_is_served(client: TestClient) -> None:
     r = client.get("/favicon.ico")
     assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
     assert client.get("/static/tiles.js").status_code == 200
+
+
+def test_every_page_is_served_with_the_one_shared_head(client: TestClient,
+                                                       tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """index.html, table.html and replay.html name what their head loads on one line;
+    `static_files.page` writes the head they share (docs/serve.md)."""
+    from rulekit.serve import static_files
+    for path, title, css, js in (
+            ("/", "天津麻將 calculator", ["result-view.css", "app.css"],
+             ["tiles.js", "result-view.js", "app.js", "impact.js"]),
+            ("/tables", "天津麻將 table", ["table.css", "result-view.css"],
+             ["tiles.js", "result-view.js", "table-common.js", "table.js"]),
+            ("/tables/someid/hands/0", "replay", ["table.css", "result-view.css"],
+             ["tiles.js", "result-view.js", "table-common.js", "replay.js"])):
+        html = client.get(path).text
+        head, rest = html.split("</head>\n")
+        assert html.startswith("<!doctype html>\n<html lang=\"zh-Hant\">\n<head>\n")
+        assert f"<title>rulekit · {title}</title>" in head and "<!--" not in html[:200]
+        assert re.findall(r'href="/static/([^"]+)"', head) == css
+        assert re.findall(r'<script src="/static/([^"]+)" defer>', head) == js
+        assert '<meta name="referrer" content="no-referrer">' in head
+        assert '<link rel="icon" href="/favicon.ico"' in head
+        assert rest.startswith("<body>\n") and html.count("<head>") == 1
+    (tmp_path / "bare.html").write_text("<!doctype html><body></body>", encoding="utf-8")
+    monkeypatch.setattr(static_files, "static_dir", lambda: tmp_path)
+    with pytest.raises(ValueError, match="bare.html does not start with its <!-- head"):
+        static_files.page("bare.html")
 
 
 def test_settle_numbers_stay_json(client: TestClient) -> None:
@@ -391,6 +421,29 @@ def test_validate_accepts_raw_yaml_and_says_ok(client: TestClient) -> None:
     body = r.json()
     assert body["ok"] is True and body["name"] == "strict"
     assert body["chain"] == ["<inline>", "rulesets/tianjin.yaml"]
+
+
+ONE_HUN = "extends: tianjin\nname: one-hun\nhun: {kinds: 1}\ngame: {single_hun: successor}\n"
+
+
+def test_the_hun_of_each_indicator_is_the_rulesets(client: TestClient) -> None:
+    """The calculator shows `hun_of` and never derives hun itself: two kinds under tianjin,
+    the successor alone under game.single_hun: successor, and a score that agrees."""
+    info = client.get("/v1/rulesets").json()["rulesets"][0]
+    assert info["name"] == "tianjin" and len(info["hun_of"]) == 34
+    assert (info["hun_of"]["7p"], info["hun_of"]["9m"], info["hun_of"]["4z"],
+            info["hun_of"]["7z"]) == (["7p", "8p"], ["9m", "1m"], ["4z", "1z"], ["7z", "5z"])
+    assert client.get("/v1/rulesets/tianjin").json()["hun_of"] == info["hun_of"]
+    body = client.post("/v1/validate", json={"ruleset_yaml": ONE_HUN}).json()
+    assert body["ok"] is True
+    assert (body["hun_of"]["7p"], body["hun_of"]["9s"]) == (["8p"], ["1s"])
+    # 8p, not 7p, stands in for the missing 5m: the score reads the same hun
+    hand = {"indicator": "7p", "hand": "46m123456789s2z8p", "win_tile": "2z"}
+    r = client.post("/v1/score", json={"ruleset_yaml": ONE_HUN, "hand": hand}).json()
+    assert r["win"] is True and "long" in r["patterns"], r
+    r = client.post("/v1/score", json={"ruleset_yaml": ONE_HUN,
+                                       "hand": {**hand, "hand": "46m123456789s2z7p"}}).json()
+    assert r["win"] is False, r
 
 
 def test_openapi_and_docs(client: TestClient) -> None:

@@ -117,6 +117,34 @@ def test_broken_overlay_shows_its_error_line(browser: Browser, server: Server) -
     expect(again.locator("#long .val")).to_have_text("+4")
 
 
+def test_the_hun_shown_is_the_rulesets(browser: Browser, server: Server) -> None:
+    """Beside the indicator the page shows the hun the server describes for the ruleset
+    (hun.kinds, game.single_hun), never its own guess: 7p makes 7p and 8p under tianjin,
+    8p alone under an overlay with one hun kind, the successor."""
+    page = open_page(browser, server, LINK, PHONE)
+    expect_the_seed_hand(page)
+    hun = page.locator("#hun-of")
+    expect(hun).to_have_attribute("data-hun", "7p 8p")
+    expect(hun.locator(".t")).to_have_count(2)
+    page.select_option("#ruleset", "__overlay__")
+    page.fill("#overlay", "extends: tianjin\nname: one-hun\nhun: {kinds: 1}\n"
+                          "game: {single_hun: successor}\n")
+    expect(page.locator("#overlay-status")).to_contain_text("✓ one-hun")
+    expect(hun).to_have_attribute("data-hun", "8p")
+    expect(hun.locator(".t")).to_have_attribute("data-tile", "8p")
+    shot(page, "phone-one-hun.png")
+    page.fill("#overlay", "extends: tianjin\nname: one-hun\nhun: {kinds: 3}\n")
+    expect(page.locator("#overlay-status")).to_have_class("error")
+    expect(hun).to_have_attribute("data-hun", "")             # an invalid overlay: no guess
+    page.select_option("#ruleset", "tianjin")
+    page.locator("#indicator-tiles .t").click()                 # the indicator comes off
+    expect(hun).to_have_attribute("data-hun", "")
+    page.locator('.targets [data-target="indicator"]').click()
+    page.locator('#pad [data-tile="9m"]').click()
+    expect(hun).to_have_attribute("data-hun", "9m 1m")
+    assert page.errors == []                       # type: ignore[attr-defined]
+
+
 def test_shared_link_shows_the_same_breakdown(browser: Browser, server: Server) -> None:
     api = rulekit.score(HAND).to_dict()
     for size, name in ((PHONE, "phone-shared-link.png"), (DESKTOP, "desktop-shared-link.png")):
@@ -251,6 +279,11 @@ def test_three_player_ruleset_has_three_seats(browser: Browser, server: Server) 
     # 14 fan from each of the two others
     expect(page.locator("[data-pay]")).to_have_text(["+28", "-14", "-14"])
     expect(page.locator("#winner option")).to_have_count(4)      # three seats and 流局
+    # winds go round three seats: with the third seat dealing, the first is South
+    page.select_option("#dealer", "2")
+    expect(page.locator("#seat-rows th .t")).to_have_count(3)
+    assert [t.get_attribute("data-tile") for t in page.locator("#seat-rows th .t").all()] \
+        == ["2z", "3z", "1z"]
 
 
 def test_melds_from_the_pad(browser: Browser, server: Server) -> None:

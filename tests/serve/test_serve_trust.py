@@ -188,6 +188,12 @@ def test_a_foreign_host_is_421_with_a_json_error(guarded: TestClient) -> None:
     ({"Origin": "http://evil.example", "Content-Type": "text/plain"}, 403),
     ({"Origin": "null"}, 403),
     ({"Origin": "http://localhost:9999"}, 403),         # another origin on this machine
+    ({"Origin": "https://testserver"}, 403),             # same host, another scheme
+    ({"Origin": "https://testserver:80"}, 403),          # ... even on this port
+    ({"Origin": "http://testserver:8080"}, 403),         # same host, another port
+    ({"Origin": "ftp://testserver"}, 403),               # not a web origin
+    ({"Origin": "http://testserver:80"}, 200),           # the default port written out
+    ({"Origin": "HTTP://TestServer"}, 200),              # case does not matter
     ({"Sec-Fetch-Site": "cross-site"}, 403),
     ({"Origin": "http://testserver"}, 200),              # the calculator's own page
     ({"Sec-Fetch-Site": "same-origin", "Origin": "http://testserver"}, 200),
@@ -201,6 +207,33 @@ def test_state_changing_requests_from_other_origins_are_403(
         assert r.json()["error"]["field"] == "origin"
     else:
         assert r.json()["hand_fan"] == 14
+
+
+def test_an_origin_is_scheme_host_and_port() -> None:
+    """A page served over https on the same name and port is another origin than this http
+    server (scheme compared); a ws/wss handshake is compared as http/https."""
+    from rulekit.serve.guard import origin_of, refusal
+
+    def post(origin: str, host: str = "127.0.0.1:8000", scheme: str = "http",
+             kind: str = "http") -> int:
+        scope = {"type": kind, "scheme": scheme, "method": "POST",
+                 "headers": [(b"host", host.encode()), (b"origin", origin.encode())]}
+        err = refusal(scope, {"127.0.0.1", "localhost", "::1"})
+        return 200 if err is None else err.status
+    assert origin_of("https", "127.0.0.1:8000") == ("https", "127.0.0.1", 8000)
+    assert origin_of("HTTP", "[::1]") == ("http", "::1", 80)
+    assert origin_of("wss", "a.example") == ("https", "a.example", 443)
+    assert origin_of("http", "a.example:x") is None and origin_of("file", "") is None
+    assert post("http://127.0.0.1:8000") == 200
+    assert post("https://127.0.0.1:8000") == 403
+    assert post("http://127.0.0.1:8001") == 403
+    assert post("http://localhost:8000") == 403                  # another name: another origin
+    assert post("https://127.0.0.1:8000", scheme="https") == 200  # served over TLS
+    assert post("http://127.0.0.1:8000", scheme="https") == 403
+    assert post("http://[::1]:8000", host="[::1]:8000") == 200
+    assert post("http://127.0.0.1:8000", scheme="ws", kind="websocket") == 200
+    assert post("https://127.0.0.1:8000", scheme="ws", kind="websocket") == 403
+    assert post("https://127.0.0.1:8000", scheme="wss", kind="websocket") == 200
 
 
 def test_reads_from_other_origins_are_answered(guarded: TestClient) -> None:
@@ -228,7 +261,7 @@ def test_websocket_handshakes_are_held_to_host_and_origin() -> None:
     with c.websocket_connect("/ws") as ws:                      # a bot: no Origin
         assert ws.receive_text() == "hello"
     for headers in ({"Origin": "http://evil.example"}, {"Host": "evil.example"},
-                    {"Origin": "null"}):
+                    {"Origin": "null"}, {"Origin": "https://testserver"}):
         with pytest.raises(WebSocketDisconnect) as refused:
             with c.websocket_connect("/ws", headers=headers):
                 pass

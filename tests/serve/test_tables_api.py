@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any, Callable
 
 import pytest
 from starlette.testclient import TestClient
@@ -75,31 +76,57 @@ def test_a_wrong_token_sees_nothing(c: TestClient) -> None:
     assert c.get(f"/v1/tables/{tid}/hands/0").status_code == 404    # not over: not shown
 
 
-def test_an_illegal_action_is_refused_and_the_request_stands(c: TestClient) -> None:
-    t = create(c, THREE_BOTS, think_time=60)
-    with c.websocket_connect(t["seats"][0]["ws"]) as ws:
-        start = until(ws, "start")
-        assert start["protocol"] == "rulekit-bot/1" and start["think_time"] == 60
-        req = until(ws, "request")
-        while req["legal"][-1]["action"] != "discard":    # 拉莊 and such: pass, to the discard
-            ws.send_text(json.dumps(req["legal"][0]))
+def test_a_refused_answer_is_a_fault_the_fallback_plays_at_once(c: TestClient) -> None:
+    """As in `rulekit match` (docs/bots.md, "When a bot fails"): an answer that is no element
+    of `legal` is a fault. The seat hears why (`fault` names the kind), the fallback plays
+    that decision at once (the think time is ten minutes: the table does not wait for it),
+    and the connection is closed (4400); the seat may come back and plays on."""
+    t = create(c, THREE_BOTS, think_time=600)
+    url = t["seats"][0]["ws"]
+    for n, (text, kind) in enumerate(((None, "illegal"), ("not json at all", "garbage"),
+                                      ("[" * 9 + "]" * 9, "garbage")), start=1):
+        with c.websocket_connect(url) as ws:
+            start = until(ws, "start")
+            assert start["protocol"] == "rulekit-bot/1" and start["think_time"] == 600
             req = until(ws, "request")
-        held = {a.get("tile") for a in req["legal"]}
-        absent = next(f"{r}{s}" for s in "mpsz" for r in range(1, 8) if f"{r}{s}" not in held)
-        ws.send_text(json.dumps({"action": "discard", "tile": absent}))
-        err = until(ws, "error")
-        assert f'"tile": "{absent}"' in err["message"] and "is not legal; legal:" in err["message"]
-        ws.send_text("not json at all")
-        assert until(ws, "error")["message"].startswith("not JSON")
-        pick = req["legal"][-1]
-        ws.send_text(json.dumps(pick))                   # the request still stands
-        nxt = until(ws, "event")
-        assert nxt["event"]["seat"] == 0 and nxt["event"]["action"] == "discard"
-        assert nxt["event"]["tile"] == pick["tile"]
+            held = {a.get("tile") for a in req["legal"]}
+            absent = next(f"{r}{s}" for s in "mpsz" for r in range(1, 8)
+                          if f"{r}{s}" not in held)
+            ws.send_text(text or json.dumps({"action": "discard", "tile": absent}))
+            err = until(ws, "error")
+            assert err["fault"] == kind and err["seat"] == 0
+            assert err["message"].endswith("; the fallback plays this decision")
+            if kind == "illegal":
+                assert f'"tile": "{absent}"' in err["message"]
+                assert "is not legal; legal:" in err["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                until(ws, "never")
+            assert closed.value.code == 4400
+        st = _seat_count(c, t["id"], "fallbacks", n)
+        if st["status"] != "playing":
+            break                                   # a bot won early: the point is made
+        # the fault's decision, and any asked while the seat was away (grace 0 here)
+        assert st["seats"][0]["faults"] == n and st["seats"][0]["fallbacks"] >= n
+    assert st["seats"][0]["faults"] >= 1
+
+
+def _seat_count(c: TestClient, tid: str, key: str, n: int,
+                seconds: float = 60) -> dict[str, Any]:
+    """The public state once seat 0's `key` reached `n` (a bound, not a timing)."""
+    import time
+    deadline = time.monotonic() + seconds
+    while True:
+        st: dict[str, Any] = c.get(f"/v1/tables/{tid}").json()
+        if st["seats"][0][key] >= n or time.monotonic() > deadline:
+            return st
+        time.sleep(0.02)
 
 
 def test_a_seat_that_leaves_gets_the_fallback_and_comes_back(c: TestClient) -> None:
-    t = create(c, ["human", "human", "greedy", "greedy"], think_time=60)
+    # seed 8: seat 0 deals (seed mod 4), so its 坐莊 question comes first and seat 1's
+    # 拉莊 after it (with seat 1 dealing, seat 0 was asked only once seat 1's think time
+    # had run out, and seat 1's late answer then hit its next request)
+    t = create(c, ["human", "human", "greedy", "greedy"], think_time=60, seed=8)
     s0, s1 = t["seats"][0]["ws"], t["seats"][1]["ws"]
     with c.websocket_connect(s1) as ws1:
         with c.websocket_connect(s0) as ws0:
@@ -281,3 +308,107 @@ def test_tables_can_be_turned_off() -> None:
         assert c.get("/tables").status_code == 404
         assert c.post("/v1/score", json={"hand": {"indicator": "7p", "hand": "46m123456789s22z",
                                                   "win_tile": "5m"}}).json()["win"] is True
+
+
+def test_a_seed_makes_a_table_reproducible(c: TestClient) -> None:
+    """`seed` (optional, for tests): the same seed, ruleset and seats play the same hands,
+    record for record; the public state says the table was seeded (its creator knows every
+    wall). A bad seed is a 422 naming the field."""
+    seats = ["greedy", "value", "random", "greedy"]
+    runs = []
+    for _ in range(2):
+        t = create(c, seats, hands=2, seed=20261201)
+        assert t["table"]["seeded"] is True
+        assert wait_status(c, t["id"], "finished")["finished_hands"] == [0, 1]
+        runs.append(c.get(f"/v1/tables/{t['id']}/hands.jsonl").text)
+    assert runs[0] == runs[1]
+    recs = [json.loads(x) for x in runs[0].splitlines()]
+    assert recs[0]["dealer"] == 20261201 % 4
+    other = create(c, seats, hands=2)
+    assert other["table"]["seeded"] is False
+    wait_status(c, other["id"], "finished")
+    assert c.get(f"/v1/tables/{other['id']}/hands.jsonl").text != runs[0]
+    for bad in (-1, 2 ** 62, True, "7", 1.5):
+        r = c.post("/v1/tables", json={"ruleset": "tianjin", "seats": seats, "seed": bad})
+        assert (r.status_code, r.json()["error"]["field"]) == (422, "seed"), bad
+
+
+def test_finished_tables_leave_memory_and_are_read_back_from_the_store(tmp_path: Path) -> None:
+    """At most `keep_finished` finished tables stay in memory (and none past
+    `finished_seconds`); a dropped one answers from the store as before, and a restarted
+    server loads only the unfinished."""
+    db = tmp_path / "tables.db"
+    with tables_client(db, keep_finished=1) as c:
+        hall = c.app.state.tables                       # type: ignore[attr-defined]
+        ids: list[str] = []
+        for _ in range(3):
+            t = create(c, ["greedy"] * 4, hands=1, seed=len(ids))
+            ids.append(t["id"])
+            wait_status(c, t["id"], "finished")
+        assert _eventually(lambda: len(hall.live) <= 1)
+        assert ids[0] not in hall.live and ids[1] not in hall.live
+        shown = {}
+        for tid in ids:                                 # each read back: shown as before
+            st = c.get(f"/v1/tables/{tid}").json()
+            assert (st["status"], st["finished_hands"], st["seeded"]) == ("finished", [0], True)
+            shown[tid] = st["totals"]
+            rec = c.get(f"/v1/tables/{tid}/hands/0").json()
+            assert [round(p, 9) for p in rec["result"]["payments"]] == \
+                [round(x, 9) for x in st["totals"]]
+            assert len(hall.live) <= 1 and tid in hall.live
+    with tables_client(db, finished_seconds=0) as c:
+        hall = c.app.state.tables                       # type: ignore[attr-defined]
+        assert hall.live == {}                          # nothing to play: nothing loaded
+        assert c.get(f"/v1/tables/{ids[0]}").json()["totals"] == shown[ids[0]]
+        assert hall.live == {}                          # read, shown, dropped at once
+        assert c.get(f"/v1/tables/{ids[2]}/hands.jsonl").text.count("\n") == 1
+        assert c.get("/v1/tables/nosuchtable").status_code == 404
+
+
+def _eventually(ok: Callable[[], bool], seconds: float = 30) -> bool:
+    """`ok()` once it holds, polling (a bound, not a timing)."""
+    import time
+    deadline = time.monotonic() + seconds
+    while not ok() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return ok()
+
+
+def test_a_four_bot_table_restarted_mid_hand_replays(tmp_path: Path) -> None:
+    """A server stopped after twelve moves of an all-bot hand: the next one replays the
+    stored moves, asking each built-in bot again (its answer dropped) so that its random
+    draws go on as `rulekit replay` makes them, and the hand's record replays exactly.
+    (Without asking again, the random bots drew afresh after the restart.)"""
+    import rulekit
+    from rulekit.game import make_player
+    from rulekit.game.simulate import hand_seed
+    from rulekit.serve.tables.engine import Engine
+    from rulekit.serve.tables.store import Store, TableRow
+    db, seats, seed = tmp_path / "tables.db", ["random", "random", "greedy", "random"], 77
+    rs = rulekit.load_ruleset("tianjin")
+    store = Store(db)
+    store.add_table(TableRow(id="stopped", created=0.0, ruleset="tianjin", ruleset_yaml=None,
+                             seats=tuple(seats), token_hashes=("-",) * 4, hands=1,
+                             think_time=60.0, seed=seed, status="playing",
+                             totals=(0.0,) * 4, seeded=True))
+    hs, dealer = hand_seed(seed, 0), seed % 4
+    store.start_hand("stopped", 0, hs, dealer)
+    eng = Engine(rs, hs, dealer, [0.0] * 4)              # hand 0 as the table plays it
+    bots = [make_player(k, rs, hand_seed(hs, i)) for i, k in enumerate(seats)]
+    moves = 0
+    while moves < 12:
+        asked = eng.pending()
+        answers = [bots[s].act(*eng.question(s)) for s in asked]
+        for s, a in zip(asked, answers):
+            eng.act(s, a)
+            store.add_action("stopped", 0, moves, s, a)
+            moves += 1
+    assert not eng.over
+    store.close()
+    with tables_client(db) as c:
+        st = wait_status(c, "stopped", "finished")
+        assert st["finished_hands"] == [0]
+        path = tmp_path / "h.jsonl"
+        path.write_text(c.get("/v1/tables/stopped/hands.jsonl").text, encoding="utf-8")
+    rep = replay(path)
+    assert (rep["hands"], rep["reproduced"], rep["exit"]) == (1, 1, 0), rep

@@ -58,6 +58,28 @@ def test_an_older_file_is_migrated_and_a_newer_one_refused(tmp_path: Path,
         Store(path)
 
 
+def test_a_version_1_file_gains_seeded_and_unfinished_tables_are_listed(tmp_path: Path) -> None:
+    """Migration 2 adds `seeded` (a table from before it was never seeded); `tables(unfinished=
+    True)` is what a restart loads."""
+    path = tmp_path / "t.db"
+    with sqlite3.connect(path) as raw:             # the file rulekit wrote before `seeded`
+        raw.executescript(store_mod.MIGRATIONS[0] + "PRAGMA user_version=1;")
+        raw.execute("INSERT INTO tables VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    ("old", 1.0, "tianjin", None, '["greedy"]', '["x"]', 1, 60.0, 5,
+                     "finished", "[0.0]"))
+    s = Store(path)
+    assert s.version() == VERSION == 2
+    old = s.table("old")
+    assert old is not None and (old.seeded, old.seed, old.status) == (False, 5, "finished")
+    s.add_table(ROW)
+    seeded = TableRow(**{**{f: getattr(ROW, f) for f in ROW.__slots__}, "id": "t2",
+                         "created": 2.0, "seeded": True})
+    s.add_table(seeded)
+    assert [t.id for t in s.tables()] == ["old", "t1", "t2"]
+    assert s.tables(unfinished=True) == [ROW, seeded]
+    s.close()
+
+
 def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "t.db"
     path.write_bytes(b"this is not sqlite at all" * 100)

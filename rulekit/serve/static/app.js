@@ -20,7 +20,7 @@ const L = {
     "t-hand": "手牌", "t-win": "和", "t-indicator": "混", "t-pung": "碰", "t-kong": "明杠", "t-ckong": "暗杠",
     "t-flowers": "花", "s-hand": "手牌", "s-win": "和牌", "s-indicator": "混 (翻牌)", "s-flowers": "花",
     "s-melds": "碰 / 杠", undo: "⌫ 退回", clear: "清除", "won-by": "和法", "by-self_draw": "自摸",
-    "by-kong_draw": "杠開", "by-discard": "點炮", "by-last_draw": "海底撈", heavenly: "天和", dhun: "打過混",
+    "by-kong_draw": "杠開", "by-discard": "點炮", "by-last_draw": "海底撈", heavenly: "天和", dhun: "打過混", hun: "混",
     "as-text": "整手牌打字 (手牌，然後 和 混 碰 杠 暗杠 花)", read: "讀入", "h-result": "番", "h-waits": "聽",
     "h-settle": "結算", dealer: "莊家", sits: "坐莊", winner: "和牌", discarder: "點炮", chan: "鏟", stake: "底",
     "c-seat": "座", "c-pulls": "拉莊", "c-exposed": "明杠", "c-concealed": "暗杠", "c-golden": "金杠",
@@ -44,7 +44,7 @@ const L = {
     "s-indicator": "Indicator", "s-flowers": "Flowers", "s-melds": "Pungs / kongs", undo: "⌫ Undo",
     clear: "Clear", "won-by": "Won by", "by-self_draw": "self-draw", "by-kong_draw": "kong draw",
     "by-discard": "discard", "by-last_draw": "last tile", heavenly: "Heavenly (天和)",
-    dhun: "Discarded a hun", "as-text": "Type the whole hand (tiles, then win, ind, pung, kong, ckong, flowers)",
+    dhun: "Discarded a hun", hun: "hun", "as-text": "Type the whole hand (tiles, then win, ind, pung, kong, ckong, flowers)",
     read: "Read", "h-result": "Result", "h-waits": "Waits", "h-settle": "Settle", dealer: "Dealer",
     sits: "Dealer sits (坐莊)", winner: "Winner", discarder: "Discarder", chan: "Chan (鏟)", stake: "Stake",
     "c-seat": "Seat", "c-pulls": "Pulls", "c-exposed": "Kong", "c-concealed": "Conc.", "c-golden": "Golden",
@@ -301,6 +301,7 @@ function drawSlots() {
   fill("hand-tiles", state.hand, (i) => { remember(); state.hand.splice(i, 1); state.target = "hand"; changed(); });
   fill("win-tiles", state.win ? [state.win] : [], () => { remember(); state.win = ""; changed(); });
   fill("indicator-tiles", state.indicator ? [state.indicator] : [], () => { remember(); state.indicator = ""; changed(); });
+  drawHun();
   fill("flower-tiles", state.flowers, (i) => { remember(); state.flowers.splice(i, 1); changed(); });
   $("pad").classList.toggle("flowers", state.target === "flowers");
   $("meld-tiles").replaceChildren(...state.melds.map((m, i) => {
@@ -323,6 +324,15 @@ function drawSlots() {
     b.classList.toggle("on", b.dataset.target === state.target);
     b.setAttribute("aria-checked", b.dataset.target === state.target);
   }
+}
+
+// the hun the indicator makes under this ruleset, as the server describes it (hun.kinds,
+// game.single_hun): never derived here, so the page cannot disagree with the score
+function drawHun() {
+  const info = state.ruleset === OVERLAY ? overlayInfo : rulesetInfo[state.ruleset];
+  const hun = state.indicator && info && info.hun_of ? info.hun_of[state.indicator] || [] : [];
+  $("hun-of").replaceChildren(...(hun.length ? ["→ " + tr("hun") + " ", ...hun.map((t) => T.tileEl(t))] : []));
+  $("hun-of").dataset.hun = hun.join(" ");
 }
 
 function buildPad() {
@@ -433,9 +443,12 @@ function drawWaits(res) {
 
 // -- settle ----------------------------------------------------------------------------------
 // a seat is its player's name, else its wind (the dealer is East)
+// a seat's wind counted from the dealer among this ruleset's players (3 or 4): 0 is East
+function windOf(s) { return (s - state.dealer + 4 * state.players) % state.players; }
+
 function seatName(s) {
   if (state.names[s]) return state.names[s];
-  return tr("winds")[(s - state.dealer + 4 * state.players) % state.players];
+  return tr("winds")[windOf(s)];
 }
 
 function seatOptions(select, withDraw, byNumber) {
@@ -460,7 +473,7 @@ function winnerKongs() {
 function seatRow(s) {
   const tr_ = document.createElement("tr");
   const head = document.createElement("th");
-  const wind = T.tileEl(((s - state.dealer + 8) % 4 + 1) + "z", { extra: "mini" });
+  const wind = T.tileEl((windOf(s) + 1) + "z", { extra: "mini" });
   const name = document.createElement("input");
   name.type = "text"; name.dataset.name = s; name.maxLength = LIMIT.name; name.className = "seat-name";
   head.append(wind, name);
@@ -503,7 +516,7 @@ function drawSettleForm() {
   for (const inp of rows.querySelectorAll("input[data-name]")) {
     const s = Number(inp.dataset.name);
     if (document.activeElement !== inp) inp.value = state.names[s];
-    inp.placeholder = tr("winds")[(s - state.dealer + 4 * state.players) % state.players];
+    inp.placeholder = tr("winds")[windOf(s)];
   }
   const typing = document.activeElement;        // an answer arriving never undoes a keystroke
   for (const inp of rows.querySelectorAll("input[data-pull]")) {
@@ -549,6 +562,7 @@ function drawSettle(res) {
 
 // -- rulesets and the overlay -----------------------------------------------------------------
 const rulesetInfo = {};
+let overlayInfo = null;         // the pasted overlay's description, once /v1/validate said ok
 
 async function loadRulesets() {
   const r = await fetch("/v1/rulesets");
@@ -611,6 +625,7 @@ async function validateOverlay() {
   const list = $("overlay-errors");
   const status = $("overlay-status");
   list.replaceChildren();
+  if (!(res.ok && res.data.ok)) { overlayInfo = null; drawHun(); }
   if (!res.ok) {
     state.overlayOk = false; status.className = "error"; status.textContent = errorText(res.data);
     if (res.status === 503 || res.status === 0) {       // busy: the player decides to try again
@@ -626,7 +641,9 @@ async function validateOverlay() {
   if (d.ok) {
     status.className = "ok";
     status.textContent = `✓ ${d.name}: ${d.patterns.length} patterns, ${d.chain.join(" ← ")}`;
+    overlayInfo = d;
     useRules(d);
+    drawHun();
     return;
   }
   status.className = "error";

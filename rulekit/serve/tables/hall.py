@@ -1,5 +1,10 @@
 """The tables of one server: created, found by id, rebuilt from the store at start.
 
+Memory is bounded: tables in play (at most `max_tables`) and the `keep_finished` most
+recently finished, each for at most `finished_seconds`. A finished table dropped from
+memory (or one finished before a restart: start loads only the unfinished) is read back from
+the store when someone asks for it; its records are read from the store directly.
+
 A table's id and each seat's token are `secrets.token_urlsafe` values; the store keeps only
 each token's SHA-256, compared in constant time (`hmac.compare_digest`). The id alone shows
 the public state (seats, scores, finished hands); a seat's tiles and its WebSocket need the
@@ -11,6 +16,7 @@ import asyncio
 import secrets
 import sys
 import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +30,8 @@ from rulekit.serve.tables.live import PEOPLE, LiveTable, Timing, token_hash
 from rulekit.serve.tables.store import Store, TableRow
 
 KINDS = PEOPLE + PLAYERS
+UNFINISHED = ("waiting", "playing")
+SEED_LIMIT = 2 ** 62            # a table's seed, given or drawn (it fits SQLite's INTEGER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +47,8 @@ class TablesConfig:
     pause: float = 15.0             # seconds between hands when a person sits at a table
     grace: float = 5.0              # seconds a dropped seat is waited for (a page reload)
     threads: int = 4                # the referee's and the bots' threads
+    keep_finished: int = 32         # finished tables kept in memory, the latest first ...
+    finished_seconds: float = 600.0  # ... each for at most this long after it finished
     enabled: bool = True            # False: no store opened, no table routes (a server of
     #                                 several processes: a table lives in one process)
 
@@ -53,16 +63,18 @@ class Tables:
         self.pool = ThreadPoolExecutor(max_workers=self.config.threads,
                                        thread_name_prefix="rulekit-table")
         self.live: dict[str, LiveTable] = {}
+        self.done: OrderedDict[str, float] = OrderedDict()   # finished in memory: since when
         self.timing = Timing(self.config.think_time, self.config.bot_time, self.config.pause,
                              self.config.grace)
 
     # -- lifespan --------------------------------------------------------------------------
     async def startup(self) -> None:
-        """Every stored table back in memory; those not finished play on from their log."""
+        """Every unfinished table back in memory, playing on from its log (finished ones are
+        read from the store when asked for)."""
         loop = asyncio.get_running_loop()
         if not self.config.enabled:
             return
-        for row in self.store.tables():
+        for row in self.store.tables(unfinished=True):
             try:
                 rs = await loop.run_in_executor(self.pool, self.ruleset_of, row)
             except ApiError as err:
@@ -80,11 +92,33 @@ class Tables:
         self.store.close()
 
     def add(self, row: TableRow, rs: Ruleset) -> LiveTable:
-        table = LiveTable(row, rs, self.store, self.pool, self.timing)
+        table = LiveTable(row, rs, self.store, self.pool, self.timing, self.ended)
         self.live[row.id] = table
-        if row.status in ("waiting", "playing"):
+        if row.status in UNFINISHED:
             table.task = asyncio.get_running_loop().create_task(table.run())
+        else:
+            self.ended(table)
         return table
+
+    def ended(self, table: LiveTable) -> None:
+        """`table` is over: it stays in memory a while (its page shows the last result), then
+        only in the store."""
+        self.done[table.row.id] = time.monotonic()
+        self.done.move_to_end(table.row.id)
+        self.prune()
+        asyncio.get_running_loop().call_later(self.config.finished_seconds, self.prune)
+
+    def prune(self) -> None:
+        """Drop finished tables past `keep_finished`, oldest first, and those finished more
+        than `finished_seconds` ago."""
+        old = time.monotonic() - self.config.finished_seconds
+        while self.done and (len(self.done) > self.config.keep_finished
+                             or next(iter(self.done.values())) <= old):
+            tid, _ = self.done.popitem(last=False)
+            table = self.live.get(tid)
+            if table is not None and table.status not in UNFINISHED:
+                table.close_all()
+                del self.live[tid]
 
     def ruleset_of(self, row: TableRow) -> Ruleset:
         if row.ruleset_yaml is not None:
@@ -92,15 +126,30 @@ class Tables:
         return self.reg.get(row.ruleset)
 
     # -- finding ---------------------------------------------------------------------------
-    def get(self, table_id: str) -> LiveTable:
+    async def get(self, table_id: str) -> LiveTable:
+        """The table in memory, or a finished one read back from the store."""
         table = self.live.get(table_id)
-        if table is None:
-            raise ApiError(404, "id", "no table with that id")
-        return table
+        if table is not None:
+            return table
+        row = self.store.table(table_id) if self.config.enabled else None
+        if row is None or row.status in UNFINISHED:     # in play but not here: its ruleset
+            raise ApiError(404, "id", "no table with that id")   # did not load at start
+        loop = asyncio.get_running_loop()
+        try:
+            rs = await loop.run_in_executor(self.pool, self.ruleset_of, row)
+        except ApiError:
+            raise ApiError(404, "id", "no table with that id (its ruleset no longer "
+                                      "loads; its hands are still at /hands.jsonl)") from None
+        return self.live.get(table_id) or self.add(row, rs)
 
-    def seat(self, table_id: str, seat: Any, token: Any) -> tuple[LiveTable, int]:
+    def known(self, table_id: str) -> None:
+        """404 unless a table with that id is in memory or in the store."""
+        if table_id not in self.live and self.store.table(table_id) is None:
+            raise ApiError(404, "id", "no table with that id")
+
+    async def seat(self, table_id: str, seat: Any, token: Any) -> tuple[LiveTable, int]:
         """The table and seat a token opens; 403 (and nothing else) when it opens none."""
-        table = self.get(table_id)
+        table = await self.get(table_id)
         try:
             s = int(seat)
         except (TypeError, ValueError):
@@ -116,6 +165,10 @@ class Tables:
         loop = asyncio.get_running_loop()
         rs = await loop.run_in_executor(self.pool, self.reg.pick, req)
         seats, hands, think = self.check(req, rs)
+        seed = req.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                                 or not 0 <= seed < SEED_LIMIT):
+            raise ApiError(422, "seed", f"a whole number from 0 to {SEED_LIMIT - 1}")
         playing = sum(1 for t in self.live.values() if t.status in ("waiting", "playing"))
         if playing >= self.config.max_tables:
             raise ApiError(429, "body", f"this server runs at most {self.config.max_tables} "
@@ -126,8 +179,10 @@ class Tables:
                        ruleset=rs.name if overlay is None else f"{rs.name} (overlay)",
                        ruleset_yaml=overlay, seats=tuple(seats),
                        token_hashes=tuple(token_hash(t) for t in tokens), hands=hands,
-                       think_time=think, seed=secrets.randbits(62),
-                       status="playing", totals=tuple(0.0 for _ in seats))
+                       think_time=think,
+                       seed=secrets.randbits(62) if seed is None else seed,
+                       status="playing", totals=tuple(0.0 for _ in seats),
+                       seeded=seed is not None)
         self.store.add_table(row)
         table = self.add(row, rs)
         links = []
@@ -161,14 +216,14 @@ class Tables:
     # -- finished hands --------------------------------------------------------------------
     def record(self, table_id: str, n: Any) -> dict[str, Any]:
         """A finished hand's record (every tile revealed); 404 for one still in play."""
-        self.get(table_id)
+        self.known(table_id)
         for h in self.store.hands(table_id):
             if str(h.n) == str(n) and h.record is not None:
                 return exported(h.record)
         raise ApiError(404, "hand", "no finished hand with that number at this table")
 
     def records(self, table_id: str) -> list[dict[str, Any]]:
-        self.get(table_id)
+        self.known(table_id)
         return [exported(h.record) for h in self.store.hands(table_id) if h.record is not None]
 
 

@@ -5,7 +5,10 @@ which seat must decide, asks that seat (a person or a remote bot over its WebSoc
 built-in bot in a thread), hands the answer to the referee in the executor, writes it to the
 store and tells every seat what it may see. A seat with no connection, or one that does not
 answer within its think time, gets the fallback, the built-in `greedy` player's choice (as
-in `rulekit match`, docs/bots.md); it plays again from its next request. Nothing a seat sends reaches the referee unless it is one of `legal`.
+in `rulekit match`, docs/bots.md); it plays again from its next request. Nothing a seat sends
+reaches the referee unless it is one of `legal`: an answer that is not is a fault, as in
+`rulekit match` (docs/bots.md, "When a bot fails"): the fallback plays that decision at once
+and the connection that sent it is closed (FAULT_CLOSE); the seat may connect again.
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import sys
 import time
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from rulekit.errors import RulekitError
 from rulekit.game.protocol import rule_summary
@@ -35,6 +38,7 @@ from rulekit.serve.tables.store import Store, TableRow
 OUTBOX = 2000                 # messages queued to one connection before it is dropped
 PEOPLE = ("human", "remote")
 OPEN_CHOICES = ("discard", "sit", "pull")    # a question everyone knows is being asked
+FAULT_CLOSE = 4400            # the close code of a connection whose answer was a fault
 
 
 def token_hash(token: str) -> str:
@@ -77,6 +81,7 @@ class SeatLink:
     asked: tuple[list[Action], asyncio.Future[Action | None]] | None = None
     deadline: float = 0.0
     fallbacks: int = 0
+    faults: int = 0                 # answers refused (each one played by the fallback)
     gone_at: float = 0.0            # when its last connection closed
 
 
@@ -93,9 +98,10 @@ class LiveTable:
     """A table's session in memory; the store holds everything needed to rebuild it."""
 
     def __init__(self, row: TableRow, rs: Ruleset, store: Store, pool: Executor,
-                 timing: Timing) -> None:
+                 timing: Timing, ended: Callable[[LiveTable], None] | None = None) -> None:
         self.row, self.rs, self.store, self.pool = row, rs, store, pool
         self.timing = timing
+        self.ended = ended              # told once the session is over (the hall's memory)
         self.seats = [SeatLink(k) for k in row.seats]
         self.summary = rule_summary(rs, game_rules(rs))       # `start`'s ruleset, as in match
         self.totals = list(row.totals)
@@ -123,12 +129,13 @@ class LiveTable:
         return {"id": self.row.id, "ruleset": self.row.ruleset,
                 "overlay": self.row.ruleset_yaml is not None,
                 "seats": [{"seat": i, "kind": s.kind, "connected": bool(s.conns),
-                           "joined": s.joined, "fallbacks": s.fallbacks}
+                           "joined": s.joined, "fallbacks": s.fallbacks,
+                           "faults": s.faults}
                           for i, s in enumerate(self.seats)],
                 "hands": self.row.hands, "hand": self.hand, "status": self.status,
                 "finished_hands": list(self.finished), "totals": list(self.totals),
                 "pending": self.shown_pending(),
-                "think_time": self.row.think_time}
+                "think_time": self.row.think_time, "seeded": self.row.seeded}
 
     def shown_pending(self) -> list[int]:
         """Who is to move, as everyone may know it: a seat's own turn and the choices made
@@ -159,6 +166,8 @@ class LiveTable:
 
     def disconnect(self, seat: int, conn: Conn) -> None:
         link = self.seats[seat]
+        if conn not in link.conns:          # already let go (a fault, a slow client)
+            return
         link.conns.discard(conn)
         if not link.conns:
             link.gone_at = time.monotonic()
@@ -173,7 +182,10 @@ class LiveTable:
         asyncio.get_running_loop().call_later(max(0.0, delay), gone)
 
     def answer(self, seat: int, conn: Conn, text: str) -> None:
-        """A line from a seat: the answer to its request, or an `error` back."""
+        """A line from a seat: the answer to its request. One that is not an element of
+        `legal` is a fault (docs/bots.md): an `error` naming it, the fallback answers at once,
+        and this connection is closed. A line when nothing is asked only gets an `error`
+        (a tap may cross the fallback's move)."""
         link = self.seats[seat]
         if link.asked is None or link.asked[1].done():
             conn.put(wire.error(seat, f"nothing is asked of seat {seat} now"))
@@ -181,7 +193,12 @@ class LiveTable:
         try:
             action = wire.parse_answer(text, link.asked[0])
         except wire.ProtocolError as err:
-            conn.put(wire.error(seat, str(err)))
+            link.faults += 1
+            conn.put(wire.error(seat, f"{err}; the fallback plays this decision",
+                                fault=err.kind))
+            link.asked[1].set_result(None)
+            self.disconnect(seat, conn)
+            conn.close(FAULT_CLOSE)
             return
         link.asked[1].set_result(action)
 
@@ -267,6 +284,8 @@ class LiveTable:
             self.push_all()
             if self.status in ("finished", "broken"):
                 self.close_all()
+                if self.ended is not None:
+                    self.ended(self)
 
     async def play(self, n: int, dealer: int) -> int:
         """Hand `n` from its first (or its last stored) action to its record; the next dealer."""
@@ -278,9 +297,10 @@ class LiveTable:
                      for i, s in enumerate(self.seats) if s.kind in PLAYERS}
         eng = await loop.run_in_executor(
             self.pool, lambda: Engine(self.rs, seed, dealer, list(self.totals)))
-        for seat, action in self.store.actions(self.row.id, n):   # an unfinished hand resumes
-            await loop.run_in_executor(self.pool, eng.act, seat, action)
-        i = len(self.store.actions(self.row.id, n))
+        stored = self.store.actions(self.row.id, n)          # an unfinished hand resumes
+        for seat, action in stored:
+            await loop.run_in_executor(self.pool, self.again, eng, seat, action)
+        i = len(stored)
         self.engine, self.hand = eng, n
         self.push_all()
         while not eng.over:
@@ -292,6 +312,18 @@ class LiveTable:
                 i += 1
             self.push_all()
         return await self.finish(eng, n)
+
+    def again(self, eng: Engine, seat: int, action: Action) -> None:
+        """A stored action of a resumed hand, applied as first played: a built-in bot is
+        asked again first (its answer dropped), so that its random draws after the restart
+        are the ones `rulekit replay` makes (each decision asks it once, as `bot` did)."""
+        if seat in self.bots:
+            obs, legal = eng.question(seat)
+            try:
+                self.bots[seat].act(obs, legal)
+            except RulekitError:
+                pass
+        eng.act(seat, action)
 
     async def decide(self, eng: Engine, seat: int, legal: list[Action]) -> Action:
         link = self.seats[seat]

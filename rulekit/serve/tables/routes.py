@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from rulekit import jsonio
 from rulekit.serve import body
 from rulekit.serve.errors import ApiError
-from rulekit.serve.static_files import static_dir
+from rulekit.serve.static_files import page
 from rulekit.serve.tables.hall import Tables
 from rulekit.serve.tables.live import Conn
 from rulekit.serve.tables import wire
@@ -49,10 +49,9 @@ def _api(fn: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awaitab
 
 
 def _page(name: str) -> Callable[[Request], Awaitable[Response]]:
-    async def page(request: Request) -> Response:
-        text = (static_dir() / name).read_text(encoding="utf-8")
-        return HTMLResponse(text, headers=PAGE_HEADERS)
-    return page
+    async def endpoint(request: Request) -> Response:
+        return HTMLResponse(page(name), headers=PAGE_HEADERS)
+    return endpoint
 
 
 def routes(tables: Tables) -> list[BaseRoute]:
@@ -69,11 +68,11 @@ def routes(tables: Tables) -> list[BaseRoute]:
         tid = request.path_params["id"]
         q = request.query_params
         if "token" in q or "seat" in q:
-            table, seat = tables.seat(tid, q.get("seat"), q.get("token"))
+            table, seat = await tables.seat(tid, q.get("seat"), q.get("token"))
             asked = table.seats[seat].asked
             legal = asked[0] if asked is not None else []
             return wire.state(seat, table.snapshot(seat), legal)
-        return tables.get(tid).public()
+        return (await tables.get(tid)).public()
 
     async def hand(request: Request) -> Any:
         return tables.record(request.path_params["id"], request.path_params["n"])
@@ -84,7 +83,7 @@ def routes(tables: Tables) -> list[BaseRoute]:
                         media_type="application/x-ndjson")
 
     async def overlay(request: Request) -> Any:
-        table = tables.get(request.path_params["id"])
+        table = await tables.get(request.path_params["id"])
         if table.row.ruleset_yaml is None:
             raise ApiError(404, "id", f"this table plays the named ruleset "
                                       f"'{table.row.ruleset}'; it has no overlay")
@@ -108,7 +107,7 @@ async def seat_socket(tables: Tables, ws: WebSocket) -> None:
     messages out (from the table, through the connection's outbox) and its answers in."""
     q = ws.query_params
     try:
-        table, seat = tables.seat(ws.path_params["id"], q.get("seat"), q.get("token"))
+        table, seat = await tables.seat(ws.path_params["id"], q.get("seat"), q.get("token"))
     except ApiError:
         await ws.close(code=4403)
         return

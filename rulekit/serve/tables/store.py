@@ -52,6 +52,9 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (table_id, n, i)
     );
     """,
+    """
+    ALTER TABLE tables ADD COLUMN seeded INTEGER NOT NULL DEFAULT 0;  -- 1: the creator chose the seed
+    """,
 )
 VERSION = len(MIGRATIONS)
 
@@ -75,6 +78,7 @@ class TableRow:
     seed: int
     status: str
     totals: tuple[float, ...]
+    seeded: bool = False            # the creator chose `seed` (and so knows every wall)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,10 +141,10 @@ class Store:
     def add_table(self, t: TableRow) -> None:
         with self.lock:
             self.db.execute(
-                "INSERT INTO tables VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO tables VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (t.id, t.created, t.ruleset, t.ruleset_yaml, json.dumps(list(t.seats)),
                  json.dumps(list(t.token_hashes)), t.hands, t.think_time, t.seed, t.status,
-                 json.dumps(list(t.totals))))
+                 json.dumps(list(t.totals)), int(t.seeded)))
 
     def set_status(self, table_id: str, status: str, totals: list[float]) -> None:
         with self.lock:
@@ -152,9 +156,11 @@ class Store:
             row = self.db.execute("SELECT * FROM tables WHERE id=?", (table_id,)).fetchone()
         return _table(row) if row else None
 
-    def tables(self) -> list[TableRow]:
+    def tables(self, unfinished: bool = False) -> list[TableRow]:
+        """Every table, oldest first; with `unfinished`, only those still to be played."""
+        where = " WHERE status IN ('waiting', 'playing')" if unfinished else ""
         with self.lock:
-            rows = self.db.execute("SELECT * FROM tables ORDER BY created").fetchall()
+            rows = self.db.execute(f"SELECT * FROM tables{where} ORDER BY created").fetchall()
         return [_table(r) for r in rows]
 
     # -- hands and actions -----------------------------------------------------------------
@@ -200,4 +206,4 @@ class Store:
 
 def _table(r: tuple[Any, ...]) -> TableRow:
     return TableRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), tuple(json.loads(r[5])),
-                    r[6], r[7], r[8], r[9], tuple(json.loads(r[10])))
+                    r[6], r[7], r[8], r[9], tuple(json.loads(r[10])), bool(r[11]))

@@ -1,6 +1,6 @@
 """The messages a seat's WebSocket carries: the bot protocol's (`rulekit.game.protocol`,
-docs/bots.md), and two more that only a table sends: `error` (an answer refused; the
-request stands) and, to a client that asked for it with `&view=1`, `state` (what the table
+docs/bots.md), and two more that only a table sends: `error` (an answer refused: with
+`fault`, the fallback played the decision and the connection closes) and, to a client that asked for it with `&view=1`, `state` (what the table
 page draws). A bot never gets `state` unless it asks, and must ignore types it does not know.
 """
 from __future__ import annotations
@@ -14,9 +14,13 @@ __all__ = ["ProtocolError", "encode", "end", "event", "parse_answer", "request",
            "error", "state"]
 
 
-def error(seat: int, message: str) -> dict[str, Any]:
-    """An answer the referee refused, and why; the seat's request stands."""
-    return {"type": "error", "seat": seat, "message": message}
+def error(seat: int, message: str, fault: str | None = None) -> dict[str, Any]:
+    """An answer the referee refused, and why; `fault` the kind (docs/bots.md) when it was
+    the answer to a request, which the fallback then played."""
+    out: dict[str, Any] = {"type": "error", "seat": seat, "message": message}
+    if fault is not None:
+        out["fault"] = fault
+    return out
 
 
 def state(seat: int, snapshot: Mapping[str, Any], legal: Sequence[dict[str, Any]]
