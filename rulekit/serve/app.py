@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from rulekit import jsonio
-from rulekit.serve import body, handlers, handtext, openapi, sheet
+from rulekit.serve import body, cheap, handlers, handtext, openapi, sheet
 from rulekit.serve.errors import ApiError
 from rulekit.serve.guard import Guard
 from rulekit.serve.limits import ServeConfig
@@ -109,7 +109,19 @@ class _Api:
         return await self.work(lambda: fn(req))
 
     async def score(self, request: Request) -> Any:
-        return await self.one("score", request, lambda req: handlers.score(self.reg, req))
+        """A hand cheap enough by `cheap.py` (few hun, a ruleset of cheap patterns, a small
+        body) is scored here on the event loop: the hop to a thread would cost more than the
+        scoring. Any other goes to the threads or, with an overlay, to a worker process."""
+        raw = await body.read(request, self.lim.body_bytes)
+        req = body.parse(raw, self.lim.body_bytes)
+        overlay = _overlay(req)
+        if overlay is not None:
+            return await self.untrusted({"op": "score", "req": req}, overlay)
+        if len(raw) <= cheap.BODY_BYTES:
+            picked = handlers.cheap_hand(self.reg, req)
+            if picked is not None:
+                return handlers.score_read(*picked)
+        return await self.work(lambda: handlers.score(self.reg, req))
 
     async def settle(self, request: Request) -> Any:
         return await self.one("settle", request, lambda req: handlers.settle(self.reg, req))
