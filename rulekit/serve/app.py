@@ -68,6 +68,8 @@ class _Api:
         self.overlays = OverlayPool(config)
         self.dispatch = ThreadPoolExecutor(max_workers=4 * self.lim.processes + 4,
                                            thread_name_prefix="rulekit-overlay")
+        # where /v1/score requests were scored (counted on the event loop, so no lock)
+        self.scored = {"loop": 0, "threads": 0, "workers": 0}
 
     def deadline(self) -> float:
         return time.monotonic() + self.lim.seconds
@@ -116,11 +118,18 @@ class _Api:
         req = body.parse(raw, self.lim.body_bytes)
         overlay = _overlay(req)
         if overlay is not None:
+            self.scored["workers"] += 1
             return await self.untrusted({"op": "score", "req": req}, overlay)
         if len(raw) <= cheap.BODY_BYTES:
-            picked = handlers.cheap_hand(self.reg, req)
+            try:
+                picked = handlers.cheap_hand(self.reg, req)
+            except ApiError:
+                self.scored["loop"] += 1         # a hand its ruleset refuses: answered here
+                raise
             if picked is not None:
+                self.scored["loop"] += 1
                 return handlers.score_read(*picked)
+        self.scored["threads"] += 1
         return await self.work(lambda: handlers.score(self.reg, req))
 
     async def settle(self, request: Request) -> Any:
@@ -203,7 +212,7 @@ class _Api:
         """Cheap on purpose: it answers while every worker is busy."""
         return {"ok": True, "rulesets": len(self.reg.entries),
                 "inline_cached": self.overlays.stats()["cached"],
-                "overlay_pool": self.overlays.stats()}
+                "overlay_pool": self.overlays.stats(), "scored": dict(self.scored)}
 
 
 def _overlay(req: Any) -> str | None:
