@@ -3,12 +3,12 @@
 Why: the hop to the scoring threads (`run_in_executor`: a queue, a futex wake, the GIL
 handed to the thread and back, the loop sleeping in epoll and woken by its self-pipe) costs
 the server more CPU than scoring a dealt hand does. Measured compiled, per thread
-(`/proc/PID/task/*/schedstat`), on the project's shared two-core machine: a Starlette
-hello-world with the hop costs 1.4-1.7x the same endpoint without it (130 of 315 us); a
-hand scored in a server thread costs 1.0-1.9x its CPU in a tight loop, and the event loop's
-own work after the hop grows by 40-50 us when the thread scored (a thread that spins 44 us
-adds 3 us there, one that sweeps 3 MB adds 115: the scoring evicts the loop's caches).
-GIL hand-offs, collections (2-3 us a request) and memo lookups are not where it goes.
+(bench/serve_where.py, docs/serve.md): a Starlette hello-world with the hop costs 1.7-2x the
+same endpoint without it; a hand scored in a server thread costs 1.2-1.9x its CPU in a tight
+loop, and the event loop's own work after the hop grows by 40-63 us when the thread scored (a
+thread that spins 44 us changes it by -3 to +19 us, one that sweeps 3 MB adds 87-138: the
+scoring evicts the loop's caches). GIL hand-offs, collections (1-3 us a request) and memo
+lookups are not where it goes.
 
 When: only where the worst case is known small. Scoring on the loop holds the interpreter
 as a scoring thread does (there is one GIL: a thread stalls the loop for up to
