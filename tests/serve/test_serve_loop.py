@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -125,7 +124,6 @@ def test_which_rulesets_qualify(tmp_path: Path) -> None:
     costly.write_text("extends: tianjin\nname: costly\npatterns:\n  slow:\n    name: slow\n"
                       "    when: 'count(a in hand.tiles: count(b in hand.tiles: a == b) > 1)"
                       " > 4'\n", encoding="utf-8")
-    shutil.copy(SERVED / "table7.yaml", tmp_path / "table7.yaml")
     rs = rulekit.load_ruleset(costly)
     assert cheap.ruleset_steps(rs) > cheap.RULESET_STEPS
     assert not cheap.ruleset_ok(rs)
