@@ -152,10 +152,17 @@ def score_fresh(sc: Scorer, hand: Hand) -> ScoreResult:
 
 def score_document(doc: Mapping[str, Any], rs: Ruleset) -> ScoreResult:
     """Validate a hand document under the ruleset's options, then score it."""
+    return score_hand(read_hand(doc, rs), rs)
+
+
+def read_hand(doc: Mapping[str, Any], rs: Ruleset) -> Hand:
+    """A hand document validated under the ruleset's options (`HandError` if it is not
+    legal there): what `score_document` scores, for a caller that looks at the hand first
+    (the server picks where to score it by its hun)."""
     from rulekit.hand import parse_hand
     hand = parse_hand(doc, hun_kind_count=rs.hun_kinds, win_by_allowed=rs.win_by,
                       hun_successor=rs.hun_successor)
     if not rs.golden_kong_allowed and any(m.golden for m in hand.melds):
         from rulekit.errors import HandError
         raise HandError("melds", "this ruleset does not allow 金杠 (a kong of four hun)")
-    return score_hand(hand, rs)
+    return hand

@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from rulekit import jsonio
-from rulekit.serve import body, handlers, handtext, openapi, sheet
+from rulekit.serve import body, cheap, handlers, handtext, openapi, sheet
 from rulekit.serve.errors import ApiError
 from rulekit.serve.guard import Guard
 from rulekit.serve.limits import ServeConfig
@@ -68,6 +68,8 @@ class _Api:
         self.overlays = OverlayPool(config)
         self.dispatch = ThreadPoolExecutor(max_workers=4 * self.lim.processes + 4,
                                            thread_name_prefix="rulekit-overlay")
+        # where /v1/score requests were scored (counted on the event loop, so no lock)
+        self.scored = {"loop": 0, "threads": 0, "workers": 0}
 
     def deadline(self) -> float:
         return time.monotonic() + self.lim.seconds
@@ -109,7 +111,26 @@ class _Api:
         return await self.work(lambda: fn(req))
 
     async def score(self, request: Request) -> Any:
-        return await self.one("score", request, lambda req: handlers.score(self.reg, req))
+        """A hand cheap enough by `cheap.py` (few hun, a ruleset of cheap patterns, a small
+        body) is scored here on the event loop: the hop to a thread would cost more than the
+        scoring. Any other goes to the threads or, with an overlay, to a worker process."""
+        raw = await body.read(request, self.lim.body_bytes)
+        req = body.parse(raw, self.lim.body_bytes)
+        overlay = _overlay(req)
+        if overlay is not None:
+            self.scored["workers"] += 1
+            return await self.untrusted({"op": "score", "req": req}, overlay)
+        if len(raw) <= cheap.BODY_BYTES:
+            try:
+                picked = handlers.cheap_hand(self.reg, req)
+            except ApiError:
+                self.scored["loop"] += 1         # a hand its ruleset refuses: answered here
+                raise
+            if picked is not None:
+                self.scored["loop"] += 1
+                return handlers.score_read(*picked)
+        self.scored["threads"] += 1
+        return await self.work(lambda: handlers.score(self.reg, req))
 
     async def settle(self, request: Request) -> Any:
         return await self.one("settle", request, lambda req: handlers.settle(self.reg, req))
@@ -191,7 +212,7 @@ class _Api:
         """Cheap on purpose: it answers while every worker is busy."""
         return {"ok": True, "rulesets": len(self.reg.entries),
                 "inline_cached": self.overlays.stats()["cached"],
-                "overlay_pool": self.overlays.stats()}
+                "overlay_pool": self.overlays.stats(), "scored": dict(self.scored)}
 
 
 def _overlay(req: Any) -> str | None:

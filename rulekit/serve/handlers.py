@@ -6,17 +6,21 @@ Each takes the request's JSON object and returns the response's; library errors 
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 import rulekit
-from rulekit import report
+from rulekit import api, report
 from rulekit.errors import (DslError, HandError, RulekitError, RulesetError, SettleError,
                             TileError)
-from rulekit.hand import hun_of
+from rulekit.hand import Hand, hun_of
 from rulekit.ruleset.model import Ruleset
+from rulekit.scoring.score import read_hand, score_hand
+from rulekit.serve import cheap
 from rulekit.serve.errors import ApiError, first_problem, problem_dict
 from rulekit.serve.registry import Registry
 from rulekit.tiles import NUM_KINDS, TILE_NAMES
+
+T = TypeVar("T")
 
 
 def _object(value: Any, field: str) -> dict[str, Any]:
@@ -25,7 +29,7 @@ def _object(value: Any, field: str) -> dict[str, Any]:
     return value
 
 
-def library_errors(fn: Callable[[], dict[str, Any]], field: str) -> dict[str, Any]:
+def library_errors(fn: Callable[[], T], field: str) -> T:
     """Run `fn`, turning the library's input errors into 422s that name the field."""
     try:
         return fn()
@@ -78,6 +82,26 @@ def score(reg: Registry, req: Any, default: str | None = None) -> dict[str, Any]
     rs = reg.pick(req, default)
     doc = _object(req.get("hand"), "hand")
     return library_errors(lambda: named_score(rulekit.score(doc, rs).to_dict(), rs), "hand")
+
+
+def cheap_hand(reg: Registry, req: Any) -> tuple[Ruleset, Hand] | None:
+    """The ruleset and validated hand of a score request cheap enough to score on the event
+    loop (`cheap.py`), or None: the request goes to the scoring threads, as any other. A
+    hand its ruleset refuses raises the 422 `score` would (reading it is bounded by the
+    body's size, which the caller checked)."""
+    if not isinstance(req, dict) or req.get("ruleset_yaml") is not None:
+        return None
+    rs = reg.ready(req.get("ruleset", api.DEFAULT_RULESET))
+    doc = req.get("hand")
+    if rs is None or not isinstance(doc, dict) or not cheap.ruleset_ok(rs):
+        return None
+    hand = library_errors(lambda: read_hand(doc, rs), "hand")
+    return (rs, hand) if cheap.hand_ok(hand) else None
+
+
+def score_read(rs: Ruleset, hand: Hand) -> dict[str, Any]:
+    """`score`'s answer for a hand `cheap_hand` read."""
+    return library_errors(lambda: named_score(score_hand(hand, rs).to_dict(), rs), "hand")
 
 
 def settle(reg: Registry, req: Any) -> dict[str, Any]:

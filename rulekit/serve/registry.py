@@ -80,6 +80,12 @@ class Registry:
         self._loaded[name] = (rs, time.monotonic_ns() + RECHECK_NS)
         return rs
 
+    def ready(self, name: object) -> Ruleset | None:
+        """The ruleset `get(name)` answers when it is loaded and fresh, else None: never
+        reads a file (the event loop asks it, `cheap.py`)."""
+        hit = self._loaded.get(name) if isinstance(name, str) else None
+        return hit[0] if hit is not None and time.monotonic_ns() < hit[1] else None
+
     def inline(self, text: object) -> Ruleset:
         """Compile an overlay (cached by content hash); 413/422 with its lines when refused."""
         if not isinstance(text, str):
