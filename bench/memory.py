@@ -24,7 +24,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 HOST = "127.0.0.1"
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -196,7 +196,7 @@ def serve_run(requests: int, seed: int) -> bool:
     return flat and alone and errors == 0
 
 
-def send(port: int, docs: list[dict[str, Any]], count: list[int], start: int = 0) -> int:
+def send(port: int, docs: Iterable[dict[str, Any]], count: list[int], start: int = 0) -> int:
     """The requests over 4 keep-alive connections; how many were not answered 200 (or 422).
     `start` numbers the first request (overlays differ by their number)."""
     lock = threading.Lock()

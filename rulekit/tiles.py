@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import Final
 
 from . import codes
 from .errors import TileError
