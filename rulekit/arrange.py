@@ -253,6 +253,12 @@ def clear_memos() -> None:
     _REACH_BYTES[0] = 0
 
 
+def bound_suit_memo(limit: int) -> None:
+    """Set the bytes the suit-decomposition memo may hold (an overlay worker keeps less: it
+    scores a hand or two per ruleset, and a server runs several such workers)."""
+    _MEMO_BYTES_LIMIT[0] = limit
+
+
 def memo_size() -> tuple[int, int]:
     """Entries of the suit-decomposition memo and the estimate of its bytes."""
     return len(_MEMO), _MEMO_BYTES[0]

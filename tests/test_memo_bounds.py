@@ -387,3 +387,29 @@ def test_a_wait_scorers_memos_hold_what_they_are_allowed() -> None:
             ws.cache[(counts, (), rng.randrange(34), rng.randrange(34), rng.random() < .5)] = 1.0
         real = freed(ws.cache.clear)
     assert real <= players.WAIT_MEMO * players.WAIT_ENTRY_BYTES, real / players.WAIT_MEMO
+
+
+def test_the_group_facts_memo_holds_what_it_is_allowed() -> None:
+    from rulekit.arrange import RawGroup
+    from rulekit.codes import KONG, PAIR, RUN, SET
+    groups = []
+    for shape in (PAIR, SET, KONG, RUN):
+        for first in range(27 if shape == RUN else 34):
+            fillss = ([(), (first,), (first + 1,), (first + 2,), (first, first + 1),
+                       (first, first + 2), (first + 1, first + 2)] if shape == RUN
+                      else [(), (first,), (first, first)])
+            for fills in fillss:
+                for flags in range(8):
+                    groups.append(RawGroup(shape, first, fills, *(bool(flags >> i & 1)
+                                                                  for i in range(3))))
+    with traced():
+        facts.clear_memos()
+        for g in groups:
+            for has_win in (False, True):
+                for win_is_hun in (False, True):
+                    facts._fact_of(g, has_win, win_is_hun)
+        n = facts._fact_of.cache_info().currsize
+        real = freed(facts._fact_of.cache_clear)
+        facts.clear_memos()
+    assert n == facts.FACT_MEMO                     # more distinct groups than it keeps
+    assert real <= n * facts.FACT_ENTRY_BYTES, real / n
