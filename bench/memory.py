@@ -2,13 +2,15 @@
 
     python bench/memory.py             # both, full size (minutes)
     python bench/memory.py --quick     # 20k lines, 2,000 requests: a smoke run
-    python bench/memory.py --only serve
+    python bench/memory.py --only serve --requests 60000     # the long run (~12 min)
 
 Issue 18: the scorer cache kept every ruleset ever scored (5,000 overlays took a server from
 114 to 533 MB) and the suit memo grew by entries only. Each run samples the RSS of the
 process tree (a server's overlay workers included; pages the forked workers share count once
 per process, so the tree's figure overstates) a few times a second and prints the curve in
-ten steps. Inputs are distinct: a seeded corpus (`rulekit corpus`), and overlays
+ten steps, for the server's tree and for the server process alone, with the slope over the
+second half of the run (MB per 1,000 requests or lines: near 0 on a plateau, a leak's cost
+per request otherwise). Inputs are distinct: a seeded corpus (`rulekit corpus`), and overlays
 that differ in their text. Only 127.0.0.1 is contacted; every run is bounded by its count.
 """
 from __future__ import annotations
