@@ -169,7 +169,8 @@ def serve_run(requests: int, seed: int) -> bool:
     """`rulekit serve` over `requests` distinct requests, one in five a distinct overlay."""
     from rulekit.corpus import corpus
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "rulekit.cli", "serve", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "rulekit.cli", "serve", "--port", str(port),
+                             "--db", ":memory:"],
                             stderr=subprocess.DEVNULL, env=env(), cwd=tempfile.gettempdir())
     try:
         deadline = time.monotonic() + 30
