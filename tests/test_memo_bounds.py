@@ -13,14 +13,24 @@ end. The scores are compared with a scorer that never empties anything.
 """
 from __future__ import annotations
 
+import gc
+import itertools
 import random
 import sys
 import threading
-from typing import Any
+import tracemalloc
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 import pytest
 
 import rulekit
+from rulekit import arrange, facts, tiles
+from rulekit import hand as hand_mod
+from rulekit.resources import rulesets_dir
+from rulekit.ruleset.model import Ruleset, load_text
+from rulekit.scoring import result as result_mod
+from rulekit.scoring import scorer as scorer_mod
 from rulekit.corpus import random_hand
 from rulekit.hand import Hand, parse_hand
 from rulekit.scoring import ScoreResult, Scorer, score_with
@@ -172,16 +182,6 @@ def test_the_suit_memo_is_bounded_by_its_estimate_of_bytes_too() -> None:
 
 
 # -- bytes, measured ---------------------------------------------------------------------------
-import gc
-import tracemalloc
-from typing import Callable, Iterator
-from contextlib import contextmanager
-
-from rulekit import arrange, facts, hand as hand_mod, tiles
-from rulekit.ruleset.model import Ruleset, load_text
-from rulekit.resources import rulesets_dir
-from rulekit.scoring import result as result_mod
-from rulekit.scoring import scorer as scorer_mod
 
 
 @contextmanager
@@ -360,7 +360,6 @@ def test_the_meld_memo_holds_what_it_is_allowed() -> None:
 def test_the_short_tiles_memo_holds_what_it_is_allowed() -> None:
     # every text of up to 4 characters over digits, suits and a space: more valid ones
     # (1m2p, 123s, ' 12m', ...) than it keeps
-    import itertools
     alphabet = "123456789mpsz "
     texts = ["".join(t) for n in (2, 3, 4) for t in itertools.product(alphabet, repeat=n)]
     with traced():
