@@ -2,13 +2,15 @@
 
     python bench/memory.py             # both, full size (minutes)
     python bench/memory.py --quick     # 20k lines, 2,000 requests: a smoke run
-    python bench/memory.py --only serve
+    python bench/memory.py --only serve --requests 60000     # the long run (~12 min)
 
 Issue 18: the scorer cache kept every ruleset ever scored (5,000 overlays took a server from
 114 to 533 MB) and the suit memo grew by entries only. Each run samples the RSS of the
 process tree (a server's overlay workers included; pages the forked workers share count once
 per process, so the tree's figure overstates) a few times a second and prints the curve in
-ten steps. Inputs are distinct: a seeded corpus (`rulekit corpus`), and overlays
+ten steps, for the server's tree and for the server process alone, with the slope over the
+second half of the run (MB per 1,000 requests or lines: near 0 on a plateau, a leak's cost
+per request otherwise). Inputs are distinct: a seeded corpus (`rulekit corpus`), and overlays
 that differ in their text. Only 127.0.0.1 is contacted; every run is bounded by its count.
 """
 from __future__ import annotations
@@ -24,7 +26,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 HOST = "127.0.0.1"
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -61,16 +63,21 @@ def tree(root: int) -> list[tuple[int, int]]:
 
 
 class Sampler:
-    """RSS of a process tree every `every` seconds, with how far the run had got."""
+    """RSS of a process tree every `every` seconds, with how far the run had got; `own`
+    keeps the root process's RSS alone (a server without its overlay workers)."""
 
     def __init__(self, pid: int, progress: Callable[[], int], every: float = 0.25) -> None:
         self.samples: list[tuple[float, int, int]] = []      # (seconds, done, bytes)
+        self.own: list[tuple[float, int, int]] = []          # the same, the root alone
         self.stop = threading.Event()
         t0 = time.monotonic()
 
         def run() -> None:
             while not self.stop.is_set():
-                self.samples.append((time.monotonic() - t0, progress(), tree_rss(pid)))
+                rows = tree(pid)
+                t, done = time.monotonic() - t0, progress()
+                self.samples.append((t, done, sum(rss for _, rss in rows)))
+                self.own.append((t, done, sum(rss for p, rss in rows if p == pid)))
                 self.stop.wait(every)
         self.thread = threading.Thread(target=run, daemon=True)
         self.thread.start()
@@ -99,7 +106,21 @@ def report(title: str, samples: list[tuple[float, int, int]], unit: str) -> bool
     print(f"  start {first / 2**20:.1f} MB, peak of the middle third {middle / 2**20:.1f} MB, "
           f"of the last third {last / 2**20:.1f} MB: "
           f"{'plateau' if flat else 'STILL RISING'} ({(last / middle - 1) * 100:+.1f}%)")
+    print(f"  slope over the second half: {slope(samples) / 2**20 * 1000:+.2f} MB per 1,000 "
+          f"{unit}")
     return flat
+
+
+def slope(samples: list[tuple[float, int, int]]) -> float:
+    """Bytes per unit done over the second half of the run (least squares): a plateau is
+    near 0 however the start-up went; a leak shows as its cost per request or line."""
+    half = [(float(d), float(r)) for _, d, r in samples[len(samples) // 2:]]
+    if len(half) < 2:
+        return 0.0
+    mx = sum(d for d, _ in half) / len(half)
+    my = sum(r for _, r in half) / len(half)
+    var = sum((d - mx) ** 2 for d, _ in half)
+    return 0.0 if var == 0 else sum((d - mx) * (r - my) for d, r in half) / var
 
 
 def env() -> dict[str, str]:
@@ -148,7 +169,8 @@ def serve_run(requests: int, seed: int) -> bool:
     """`rulekit serve` over `requests` distinct requests, one in five a distinct overlay."""
     from rulekit.corpus import corpus
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "rulekit.cli", "serve", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "rulekit.cli", "serve", "--port", str(port),
+                             "--db", ":memory:"],
                             stderr=subprocess.DEVNULL, env=env(), cwd=tempfile.gettempdir())
     try:
         deadline = time.monotonic() + 30
@@ -163,6 +185,7 @@ def serve_run(requests: int, seed: int) -> bool:
         sampler = Sampler(proc.pid, lambda: count[0])
         errors = send(port, docs, count)
         samples = sampler.finish()
+        own = sampler.own
         # the server first, then its forkserver and overlay workers
         print("serve: each process at the end: " + ", ".join(
             f"{rss / 2**20:.1f} MB" for _, rss in tree(proc.pid)))
@@ -170,14 +193,17 @@ def serve_run(requests: int, seed: int) -> bool:
         proc.terminate()
         proc.wait(timeout=20)
     print(f"serve: {requests:,} requests, {errors} not answered 200")
-    return report(f"rulekit serve over {requests:,} distinct requests (1 in 5 a distinct "
-                  f"overlay)", samples, "requests") and errors == 0
+    flat = report(f"rulekit serve over {requests:,} distinct requests (1 in 5 a distinct "
+                  f"overlay), the server and its overlay workers", samples, "requests")
+    alone = report("the server process alone", own, "requests")
+    return flat and alone and errors == 0
 
 
-def send(port: int, docs: list[dict[str, Any]], count: list[int]) -> int:
-    """The requests over 4 keep-alive connections; how many were not answered 200."""
+def send(port: int, docs: Iterable[dict[str, Any]], count: list[int], start: int = 0) -> int:
+    """The requests over 4 keep-alive connections; how many were not answered 200 (or 422).
+    `start` numbers the first request (overlays differ by their number)."""
     lock = threading.Lock()
-    it = iter(enumerate(docs))
+    it = iter(enumerate(docs, start))
     errors = [0]
 
     def worker() -> None:

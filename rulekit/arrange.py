@@ -11,7 +11,6 @@ the kinds that can make a difference (`wild_kinds`), see `scoring.search.WildDom
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Callable, Final, Iterable, Iterator, NamedTuple, Sequence
 
@@ -142,9 +141,11 @@ KEY_OF: Final[tuple[int, ...]] = tuple(group_key(g.shape, g.first) if g.shape >=
 # of rows it would walk at every full collection). Bounded: when full it is emptied
 # (refilling is cheap: the search below meets no dead ends), by entries and by an estimate
 # of its bytes: rows of many-hun suits hold hundreds of parts (28k entries of a long run
-# measured ~55 MB), so entries alone would let it reach ~130 MB.
-_MEMO_LIMIT: Final = 1 << 16
-_MEMO_BYTES_LIMIT: Final = [48 << 20]      # a list: tests lower it
+# measured ~55 MB), so entries alone would let it reach ~130 MB. 16 MiB: a dealt mix fills
+# ~9k rows by then (~25k hands) and scores as fast after each emptying as with 48 MiB (a
+# 60k-hand run took the same CPU), and a server reaches its plateau within ~25k hands.
+_MEMO_LIMIT: Final = 1 << 15
+_MEMO_BYTES_LIMIT: Final = [16 << 20]      # a list: tests lower it
 _Row = tuple[tuple[SuitPart, ...] | None, ...]
 _MEMO: Final[dict[int, _Row]] = {}
 _MEMO_BYTES: Final[list[int]] = [0]        # the estimate of what `_MEMO` holds
@@ -248,7 +249,14 @@ def clear_memos() -> None:
     start, as a fresh process has: `scoring.score.forget` calls it, bench/worst.py times it)."""
     _MEMO.clear()
     _MEMO_BYTES[0] = 0
-    _suit_reach.cache_clear()
+    _REACH.clear()
+    _REACH_BYTES[0] = 0
+
+
+def bound_suit_memo(limit: int) -> None:
+    """Set the bytes the suit-decomposition memo may hold (an overlay worker keeps less: it
+    scores a hand or two per ruleset, and a server runs several such workers)."""
+    _MEMO_BYTES_LIMIT[0] = limit
 
 
 def memo_size() -> tuple[int, int]:
@@ -695,10 +703,43 @@ def rest_wins(layout: Layout, group: RawGroup) -> bool:
 
 
 
-@lru_cache(maxsize=1 << 15)
+_Reach = tuple[tuple[int, int, int, int], ...]
+# What one suit's decompositions reach (`_suit_reach`), by (suit, counts, hun budget, queried
+# keys). Bounded like `_MEMO`, by entries and by an estimate of bytes (a many-hun suit reaches
+# hundreds of states): emptied when either is passed. `REACH_ENTRY_BYTES` and
+# `REACH_STATE_BYTES` are upper bounds of what tests/test_memo_bounds.py measures.
+_REACH_LIMIT: Final = 1 << 14
+_REACH_BYTES_LIMIT: Final = [4 << 20]      # a list: tests lower it
+REACH_ENTRY_BYTES: Final = 400             # the dict slot, the key and the result tuple
+REACH_STATE_BYTES: Final = 96              # each (hun, melds, pairs, bits) state
+_REACH: Final[dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], _Reach]] = {}
+_REACH_BYTES: Final[list[int]] = [0]
+
+
 def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...]
-                ) -> tuple[tuple[int, int, int, int], ...]:
-    """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions."""
+                ) -> _Reach:
+    """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions,
+    through the bounded memo `_REACH`."""
+    key = (base, counts, max_hun, keys)
+    hit = _REACH.get(key)
+    if hit is not None:
+        return hit
+    got = _suit_reach_of(base, counts, max_hun, keys)
+    if len(_REACH) >= _REACH_LIMIT or _REACH_BYTES[0] >= _REACH_BYTES_LIMIT[0]:
+        _REACH.clear()
+        _REACH_BYTES[0] = 0
+    _REACH[key] = got
+    _REACH_BYTES[0] += REACH_ENTRY_BYTES + REACH_STATE_BYTES * len(got)
+    return got
+
+
+def reach_size() -> tuple[int, int]:
+    """Entries of the suit-reach memo and the estimate of its bytes."""
+    return len(_REACH), _REACH_BYTES[0]
+
+
+def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...]
+                   ) -> _Reach:
     bit = {k: 1 << i for i, k in enumerate(keys)}
     if max_hun >= REACH_BY_RANK_HUN and packable(counts, max_hun):
         return tuple(sorted(suit_reach(base, counts, max_hun, base < HONOR_START, bit)))

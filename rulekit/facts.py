@@ -226,7 +226,14 @@ def group_fact(raw: RawGroup, has_win: bool, win_is_hun: bool) -> GroupFact:
     return fact
 
 
-@lru_cache(maxsize=1 << 15)
+FACT_MEMO: Final = 1 << 13
+"""Facts of groups that are not shared objects (declared melds, groups made for one hand)
+`_fact_of` keeps, least recently used first out: ~480 bytes each (tests/test_memo_bounds.py
+measures at most FACT_ENTRY_BYTES), so ~4 MB at most; a hand declares four melds at most."""
+FACT_ENTRY_BYTES: Final = 600
+
+
+@lru_cache(maxsize=FACT_MEMO)
 def _fact_of(raw: RawGroup, has_win: bool, win_is_hun: bool) -> GroupFact:
     return GroupFact(raw, has_win, win_is_hun)
 

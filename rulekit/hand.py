@@ -244,8 +244,12 @@ _HUN_1S: Final = tuple(hun_of(t, 1, True) for t in range(NUM_KINDS))
 """`hun_kinds(indicator, 1)` and `(indicator, 2)`, and the successor alone, by indicator."""
 _MELD_MEMO: dict[tuple[str, object, bool], tuple[Meld, tuple[int, ...]]] = {}
 """(kind, tiles, concealed) -> the meld, not golden, and its tiles: melds not in canonical
-notation (`5p5p5p`), which are rare."""
+notation (`5p5p5p`), which are rare. Only short texts are kept (`_MELD_MEMO_TEXT`): a
+client's `5p` padded with spaces is still a meld, and would otherwise hold its bytes here."""
 _MELD_MEMO_SIZE = 4096
+_MELD_MEMO_TEXT: Final = 24
+MELD_ENTRY_BYTES: Final = 450
+"""What one `_MELD_MEMO` entry holds at most (tests/test_memo_bounds.py measures it)."""
 _MELDS: Final = tuple(Meld(kind, t, concealed, golden) for t in range(NUM_KINDS)
                       for kind in MELD_KINDS for concealed in (False, True)
                       for golden in (False, True))
@@ -294,7 +298,9 @@ def _plain_meld(value: object) -> tuple[Meld, tuple[int, ...]] | None:
         except HandError:
             return None
         hit = meld, (meld.tile,) * meld.size
-        if len(_MELD_MEMO) < _MELD_MEMO_SIZE:
+        tiles = value["tiles"]
+        if len(_MELD_MEMO) < _MELD_MEMO_SIZE and type(tiles) is str \
+                and len(tiles) <= _MELD_MEMO_TEXT and len(kind) <= _MELD_MEMO_TEXT:
             _MELD_MEMO[key] = hit
     return hit
 

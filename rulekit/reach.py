@@ -41,7 +41,9 @@ _KINDS = (
 _RUN_FROM_I, _RUN_FROM_BEFORE, _RUN_FROM_TWO_BEFORE = 4, 8, 16
 
 
-@lru_cache(maxsize=None)
+# keyed by (real tiles of a rank: 0-4, allowed shapes: pair and set always, any of the three
+# runs): 5 * 8 = 40 keys at most (a suit with more copies is listed, not walked: `packable`)
+@lru_cache(maxsize=64)
 def _options(real: int, allowed: int) -> tuple[_Option, ...]:
     """Every multiset of anchored groups using exactly `real` tiles, at most one pair, of
     the kinds whose shape bit is in `allowed`, by what it adds to a state (distinct)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import Final
 
 from . import codes
 from .errors import TileError
@@ -200,6 +201,10 @@ def _quote1(text: str) -> str:
 
 
 _SHORT: dict[str, tuple[int, ...]] = {}
+SHORT_MEMO: Final = 4096
+"""Texts of at most 4 characters `_SHORT` keeps; it stops adding when full (each entry holds
+at most SHORT_ENTRY_BYTES: tests/test_memo_bounds.py)."""
+SHORT_ENTRY_BYTES: Final = 250
 
 
 def parse_tiles(text: str) -> tuple[int, ...]:
@@ -215,7 +220,7 @@ def parse_tiles(text: str) -> tuple[int, ...]:
     if kinds is None:
         return _parse_tiles_full(text)
     result = tuple(kinds)
-    if len(text) <= 4 and len(_SHORT) < 4096:
+    if len(text) <= 4 and len(_SHORT) < SHORT_MEMO:
         _SHORT[text] = result
     return result
 

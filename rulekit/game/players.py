@@ -12,7 +12,7 @@ and `game.pulls` (the table settings these were before they were choices).
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from rulekit import shape
 from rulekit.errors import HandError
@@ -112,6 +112,13 @@ class RandomPlayer(Player):
         return self.rng.choice(discards)
 
 
+WAIT_MEMO: Final = 1 << 12
+"""Hand shapes a `WaitScorer` remembers in each of its two memos before emptying it: a bot
+at a table that runs for days meets new shapes every hand (~600 bytes an entry, measured by
+tests/test_memo_bounds.py)."""
+WAIT_ENTRY_BYTES: Final = 700
+
+
 class WaitScorer:
     """The fan a wait would win with, scored by the ruleset from a hand document built from
     the seat's own observation (self-drawn), 0 where the ruleset would not let it win
@@ -153,6 +160,8 @@ class WaitScorer:
                 got = 0.0
             finally:
                 counts[w] -= 1
+            if len(self.cache) >= WAIT_MEMO:
+                self.cache.clear()
             self.cache[key] = got
         return got
 
@@ -164,6 +173,8 @@ class WaitScorer:
         if got is None:
             got = any(self.fan(obs, counts, w) > 0 for w in self.waits(obs, counts)
                       if w not in obs.hun and obs.visible(w) - obs.hand[w] + counts[w] < 4)
+            if len(self.winnable) >= WAIT_MEMO:
+                self.winnable.clear()
             self.winnable[key] = got
         return got
 

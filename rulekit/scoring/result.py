@@ -131,6 +131,12 @@ def group_dict(g: GroupFact) -> dict[str, Any]:
 # for a piece JSON cannot carry as is. Bounded: emptied when full.
 _JSON_PIECES: dict[Any, str] = {}
 _JSON_PIECES_MAX: Final = 1 << 14
+# and by bytes: a piece's text is a ruleset's names, of any length an overlay allows; each
+# entry is counted as PIECE_ENTRY_BYTES plus 4 bytes a character for its text and its key
+# (an upper bound of what tests/test_memo_bounds.py measures)
+_JSON_PIECES_BYTES: Final = [0]
+_JSON_PIECES_BYTES_MAX: Final = [4 << 20]      # a list: tests lower it
+PIECE_ENTRY_BYTES: Final = 400
 _ENCODE: Final = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 
 
@@ -138,17 +144,28 @@ def clear_memos() -> None:
     """Forget the group dicts and JSON pieces kept so far (`score.forget`)."""
     _GROUP_DICTS.clear()
     _JSON_PIECES.clear()
+    _JSON_PIECES_BYTES[0] = 0
 
 
 def _encoded(key: Any, value: Any) -> str:
     """Encode `value` (a miss of `_JSON_PIECES`) and keep it under `key`."""
-    if len(_JSON_PIECES) >= _JSON_PIECES_MAX:
-        _JSON_PIECES.clear()
     text: str = _ENCODE(value)
+    size = len(text)
     if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
         text = ""                   # a lone surrogate: not UTF-8, left to the caller
-    _JSON_PIECES[key] = text
+    _keep(key, text, size)
     return text
+
+
+def _keep(key: Any, text: str, size: int) -> None:
+    """Keep a piece's text, emptying the memo first when it is full (entries or bytes): the
+    key holds the same names as the text (or shared groups), so `size` counts twice."""
+    if len(_JSON_PIECES) >= _JSON_PIECES_MAX \
+            or _JSON_PIECES_BYTES[0] >= _JSON_PIECES_BYTES_MAX[0]:
+        _JSON_PIECES.clear()
+        _JSON_PIECES_BYTES[0] = 0
+    _JSON_PIECES_BYTES[0] += PIECE_ENTRY_BYTES + 8 * size
+    _JSON_PIECES[key] = text
 
 
 def _texts(values: tuple[str, ...]) -> str:
@@ -173,9 +190,7 @@ def _arrangement(groups: tuple[GroupFact, ...]) -> str:
     if text is None:
         texts = [group_json(g) for g in groups]
         text = "" if "" in texts else "[" + ", ".join(texts) + "]"
-        if len(_JSON_PIECES) >= _JSON_PIECES_MAX:
-            _JSON_PIECES.clear()
-        _JSON_PIECES[groups] = text
+        _keep(groups, text, len(text))
     return text
 
 

@@ -44,13 +44,36 @@ Their keys are finite but large (a group, a winning tile and what it stands for,
 server that runs for weeks, or a client sending crafted hands, must not grow them without
 end. A memo this size costs a few MB; a dealt hand adds a handful of entries at most."""
 
+MEMO_BYTES: Final = 8 << 20
+"""Bytes a `Scorer`'s memos may hold together, by their estimate (`Scorer.memo_bytes`): past
+it, `trim` replaces every memo. A server keeps `score.SCORERS_KEPT` scorers, so this bounds
+them all; a built-in ruleset's memos stay far below it (tianjin: ~2 MB after 3,000 hands)."""
+
+# What one entry of each memo holds at most, by tests/test_memo_bounds.py's tracemalloc
+# measurements (the dict's slot and spare room, the key, the value), in bytes. Fans, totals
+# and results vary with the ruleset's names: each is counted as it is stored (`_text_bytes`).
+ALLOW_BYTES: Final = 140       # int key -> int mask
+BOUND_BYTES: Final = 140       # int key -> float
+LIMIT_BYTES: Final = 300       # int key -> (mask, mask, mask, float)
+LEVEL1_BYTES: Final = 200      # skeleton results (int or (tag, bits) -> mask) and their tags
+ENTRY_BYTES: Final = 400       # a fan, a totals or a result entry, less its texts
+
+
+def _text_bytes(texts: tuple[str, ...]) -> int:
+    """An upper bound of the bytes `texts` hold (a str object is ~60 bytes and at most 4
+    bytes a character), counted when a fan, a totals or a result is stored (a miss)."""
+    n = 0
+    for t in texts:
+        n += 80 + 4 * len(t)
+    return n
+
 
 
 class Scorer:
     """One ruleset's scoring caches; `rulekit.scoring.score_hand` keeps one per ruleset."""
 
     def __init__(self, rs: Ruleset, result_memo: int = RESULT_MEMO,
-                 memo_entries: int = MEMO_ENTRIES) -> None:
+                 memo_entries: int = MEMO_ENTRIES, memo_bytes: int = MEMO_BYTES) -> None:
         self.rs = rs
         self.plan: Plan = build_plan(rs)
         # hand-level results (`score.score_with`); at most `result_memo` of them, 0 for none
@@ -73,14 +96,32 @@ class Scorer:
         self.shared1: tuple[dict[Any, Judged], dict[Any, int]] = ({}, {})
         self.totals: dict[Any, Totals] = {}
         self.memo_entries = memo_entries
+        self.memo_limit = memo_bytes
+        # the estimated bytes of what fans, totals and results hold, added as they are stored
+        self.fan_bytes = 0
+        self.total_bytes = 0
+        self.result_bytes = 0
         # new tags are numbered under it: threads of a server share this scorer
         self.tag_lock = threading.Lock()
+
+    def memo_bytes(self) -> int:
+        """The estimate of the bytes every memo holds: entries times what one holds at most,
+        and the texts of fans, totals and results as they were stored. Never below what
+        tracemalloc measures (tests/test_memo_bounds.py)."""
+        level1, tags = self.shared1
+        return (len(self.allows) * ALLOW_BYTES + len(self.bounds) * BOUND_BYTES
+                + len(self.limit_memo) * LIMIT_BYTES + (len(level1) + len(tags)) * LEVEL1_BYTES
+                + self.fan_bytes + self.total_bytes + self.result_bytes)
 
     def trim(self) -> None:
         """Replace each memo grown past `memo_entries` by an empty one (between hands).
 
         Replaced, not cleared: a hand another thread is scoring keeps the dict it holds, and
-        every entry is a pure result, so dropping one only costs its recomputation."""
+        every entry is a pure result, so dropping one only costs its recomputation. Past
+        `memo_limit` bytes (the estimate) every memo is replaced."""
+        if self.memo_bytes() > self.memo_limit:
+            self.forget()
+            return
         cap = self.memo_entries
         if len(self.allows) > cap:
             self.allows = {}
@@ -88,13 +129,28 @@ class Scorer:
             self.bounds = {}
         if len(self.fans) > cap:
             self.fans = {}
+            self.fan_bytes = 0
         if len(self.limit_memo) > cap:
             self.limit_memo = {}
         if len(self.totals) > cap:
             self.totals = {}
+            self.total_bytes = 0
         level1, tags = self.shared1
         if len(level1) > cap or len(tags) > cap:
             self.shared1 = ({}, {})
+
+    def forget(self) -> None:
+        """Replace every memo by an empty one (their bytes passed `memo_limit`)."""
+        self.allows = {}
+        self.bounds = {}
+        self.limit_memo = {}
+        self.shared1 = ({}, {})
+        if self.dense:
+            self.fan_list = [None] * (self.valued + 1)
+        self.fans = {}
+        self.totals = {}
+        self.results = {}
+        self.fan_bytes = self.total_bytes = self.result_bytes = 0
 
     def level1_tag(self, key: Any) -> tuple[dict[Any, Judged], int]:
         """The shared skeleton-level memo and the small int `key` is tagged with in it.
@@ -119,9 +175,12 @@ class Scorer:
         results = self.results
         if len(results) >= self.result_memo:
             results.clear()
+            self.result_bytes = 0
             if self.result_memo <= 0:
                 return
         results[key] = result
+        # the groups are shared facts; the texts may outlive the totals entry they came from
+        self.result_bytes += ENTRY_BYTES + 8 * len(result.groups) + _text_bytes(result.explain)
 
     def fan(self, held: int) -> Breakdown:
         """The fan of the patterns `held` holds (a mask), from the table."""
@@ -130,10 +189,12 @@ class Scorer:
             bd = self.fan_list[key]
             if bd is None:
                 bd = self.fan_list[key] = self.rs.algebra.fan(self.plan.ids_of(key))
+                self.fan_bytes += breakdown_bytes(bd)
             return bd
         hit = self.fans.get(key)
         if hit is None:
             hit = self.fans[key] = self.rs.algebra.fan(self.plan.ids_of(key))
+            self.fan_bytes += breakdown_bytes(hit)
         return hit
 
     def bound(self, held: int, free: int) -> float:
@@ -226,6 +287,12 @@ class Scorer:
         if parts is None:
             parts = self.totals[key] = totals(rs, bd, kong_fan, kong_kinds, forbidden, instant,
                                               tuple(rs.total_rules[i] for i in rules))
+            self.total_bytes += ENTRY_BYTES + _text_bytes(parts[2]) + _text_bytes(parts[4])
         total, reason, explain, shown, names = parts
         return ScoreResult(reason is None, bd.fan, num(kong_fan), total, shown, names, explain,
                            reason, tile_name(win_tile), groups, kong_kinds)
+
+
+def breakdown_bytes(bd: Breakdown) -> int:
+    """An upper bound of what a fan entry holds: the breakdown, its terms, its text."""
+    return ENTRY_BYTES + 200 * len(bd.terms) + _text_bytes((bd.text,))

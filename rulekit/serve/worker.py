@@ -15,10 +15,17 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from rulekit import arrange
 from rulekit.serve import handlers, sheet
 from rulekit.serve.errors import ApiError
 from rulekit.serve.limits import ServeConfig, ServeLimits
 from rulekit.serve.registry import Registry
+
+
+SUIT_MEMO_BYTES = 4 << 20
+"""The suit-decomposition memo of a worker (16 MiB in the server): its common rows are what
+pays, and a worker that meets one new hand per overlay would otherwise take ~100k overlays
+to reach its plateau (bench/memory.py)."""
 
 
 def settings(config: ServeConfig) -> dict[str, Any]:
@@ -85,6 +92,7 @@ def warm(reg: Registry) -> None:
 def main(conn: Any, plain: dict[str, Any]) -> None:
     """The worker's loop: a job in, a reply out, until the server goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # the server stops us, not Ctrl-C
+    arrange.bound_suit_memo(SUIT_MEMO_BYTES)
     reg = Registry(config_of(plain))
     warm(reg)
     try:
