@@ -23,6 +23,9 @@ DATA = Path(__file__).parent / "data"
 _KEYS = tempfile.mkdtemp(prefix="rulekit-test-key-")
 atexit.register(shutil.rmtree, _KEYS, True)
 os.environ["RULEKIT_KEY_FILE"] = os.path.join(_KEYS, "record.key")
+# Likewise every `rulekit serve` a test starts without `--db` keeps its tables in the test
+# run's folder, never in the user's ~/.local/share/rulekit/tables.db.
+os.environ["XDG_DATA_HOME"] = os.path.join(_KEYS, "data")
 
 # Hypothesis profiles: `ci` runs every property test with the example counts written at it
 # (.ci/run sets HYPOTHESIS_PROFILE=ci; so does any environment with CI set); `dev`, the
