@@ -147,7 +147,7 @@ def start_server(port: int) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(Path(rulekit.__file__).resolve().parent.parent)
     proc = subprocess.Popen([sys.executable, "-m", "rulekit.cli", "serve", "--port", str(port),
-                             "--timeout", "2", "--read-timeout", "3"],
+                             "--timeout", "2", "--read-timeout", "3", "--db", ":memory:"],
                             cwd=tempfile.gettempdir(), env=env, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
