@@ -15,7 +15,8 @@ from rulekit.errors import RulekitError
 from rulekit.game import wall as wall_mod
 from rulekit.game.actions import Action
 from rulekit.game.observation import Observation, observe
-from rulekit.game.players import Player
+from rulekit.game import greedy
+from rulekit.game.players import GreedyPlayer, Player
 from rulekit.game.procedure import (Event, HandRecord, IllegalMove, Observer, Request, _Hand,
                                     event_dict)
 from rulekit.game.rules import GameRules, game_rules
@@ -153,6 +154,31 @@ def seen_by(e: Event, seat: int) -> Event:
     return e
 
 
+def _play_greedy(t: Table, players: Sequence[Player]) -> None:
+    """Built-in greedy players at every seat: each decision read from the state directly
+    (`rulekit.game.greedy.decide` on the seat's `View`, the moves `GreedyPlayer.act` makes
+    from its observation), not from an observation and copies of the legal actions made
+    for it. The questions greedy answers from its settings (坐莊, 拉莊, 天聽) and the
+    simultaneous ones go the usual way; the answers are checked as any seat's are."""
+    h = t._hand
+    st, seen = h.st, h.seen
+    scorers = [p.scorer.core if isinstance(p, GreedyPlayer) and p.scorer else None
+               for p in players]
+    while not t.over:
+        r = None if t._group else t._open.get(t._pending[0])
+        got = None
+        if r is not None and seen.dealt:
+            last = seen.last_discard
+            got = greedy.decide(scorers[r.seat], greedy.state_view(
+                st, r.seat, -1 if r.drawn is None else r.drawn, -1 if last is None else last[1]),
+                r.legal)
+        if got is not None:
+            t.act(r.seat, got)          # type: ignore[union-attr]
+            continue
+        for seat in t.pending():
+            t.act(seat, players[seat].act(t.observation(seat), t.legal(seat)))
+
+
 def _shown(a: object) -> str:
     try:
         return json.dumps(a, ensure_ascii=False, sort_keys=True)
@@ -176,6 +202,8 @@ def play_hand(rs: Ruleset, players: Sequence[Player], *, seed: int | None, deale
         p.start(seat, rs.name)
     listening = [s for s, p in enumerate(players) if type(p).event is not Player.event]
     seen = [0] * len(players)
+    if not listening and all(type(p) is GreedyPlayer for p in players):
+        _play_greedy(t, players)
     while not t.over:
         for seat in t.pending():
             t.act(seat, players[seat].act(t.observation(seat), t.legal(seat)))
