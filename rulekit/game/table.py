@@ -15,7 +15,7 @@ from rulekit.errors import RulekitError
 from rulekit.game import wall as wall_mod
 from rulekit.game.actions import Action
 from rulekit.game.observation import Observation, observe
-from rulekit.game import greedy
+from rulekit.game import builtin
 from rulekit.game.players import GreedyPlayer, Player
 from rulekit.game.procedure import (Event, HandRecord, IllegalMove, Observer, Request, _Hand,
                                     event_dict)
@@ -67,10 +67,16 @@ class Table:
         try:
             got = self._run.send(answer)
         except StopIteration:
+            self._asked(None)
+            return
+        self._asked(got)
+
+    def _asked(self, got: Request | tuple[Request, ...] | None) -> None:
+        """Open the procedure's next question (None: the hand is over)."""
+        if got is None:
             self._open, self._pending = {}, ()
             self.over = True
-            return
-        if isinstance(got, Request):
+        elif isinstance(got, Request):
             self._open, self._group, self._pending = {got.seat: got}, False, (got.seat,)
         else:
             self._open, self._group = {r.seat: r for r in got}, True
@@ -155,26 +161,18 @@ def seen_by(e: Event, seat: int) -> Event:
 
 
 def _play_greedy(t: Table, players: Sequence[Player]) -> None:
-    """Built-in greedy players at every seat: each decision read from the state directly
-    (`rulekit.game.greedy.decide` on the seat's `View`, the moves `GreedyPlayer.act` makes
-    from its observation), not from an observation and copies of the legal actions made
-    for it. The questions greedy answers from its settings (坐莊, 拉莊, 天聽) and the
-    simultaneous ones go the usual way; the answers are checked as any seat's are."""
+    """Built-in greedy players at every seat: `rulekit.game.builtin.drive` answers from the
+    state (the moves `GreedyPlayer.act` makes from its observation) until a question greedy
+    answers from its settings (坐莊, 拉莊, 天聽) or a simultaneous one, which go the usual
+    way."""
     h = t._hand
-    st, seen = h.st, h.seen
     scorers = [p.scorer.core if isinstance(p, GreedyPlayer) and p.scorer else None
                for p in players]
     while not t.over:
-        r = None if t._group else t._open.get(t._pending[0])
-        got = None
-        if r is not None and seen.dealt:
-            last = seen.last_discard
-            got = greedy.decide(scorers[r.seat], greedy.state_view(
-                st, r.seat, -1 if r.drawn is None else r.drawn, -1 if last is None else last[1]),
-                r.legal)
-        if got is not None:
-            t.act(r.seat, got)          # type: ignore[union-attr]
-            continue
+        if not t._group and h.seen.dealt:
+            t._asked(builtin.drive(t._run, t._open[t._pending[0]], h.st, h.seen, scorers))
+            if t.over:
+                return
         for seat in t.pending():
             t.act(seat, players[seat].act(t.observation(seat), t.legal(seat)))
 
