@@ -110,6 +110,8 @@ def few_collections() -> Iterator[None]:
 def _run(task: Task) -> list[dict[str, Any]]:
     rs = load_shipped(task.ruleset, task.name)
     other = load_shipped(task.versus, task.versus_name or "versus") if task.versus else None
+    rules = game_rules(rs)                      # worked out once a task, not once a hand
+    other_rules = game_rules(other) if other is not None else None
     out: list[dict[str, Any]] = []
     dealers = [0, 0]
     for i in range(task.first_hand, task.first_hand + task.hands):
@@ -117,19 +119,20 @@ def _run(task: Task) -> list[dict[str, Any]]:
         if i % task.session_hands == 0:        # 000/Ⅳ: the first dealer is chosen at random
             first = random.Random(seed).randrange(len(task.players))
             dealers = [first, first]
-        a = _one(rs, task, seed, dealers[0], i)
+        a = _one(rs, rules, task, seed, dealers[0], i)
         dealers[0] = a["next_dealer"]
-        if other is not None:
-            b = _one(other, task, seed, dealers[1], i)
+        if other is not None and other_rules is not None:
+            b = _one(other, other_rules, task, seed, dealers[1], i)
             dealers[1] = b["next_dealer"]
             a["versus"] = b
         out.append(a)
     return out
 
 
-def _one(rs: Ruleset, task: Task, seed: int, dealer: int, index: int) -> dict[str, Any]:
-    rules = game_rules(rs)
-    players = [make_player(name, rs, hand_seed(seed, seat), rules)
+def _one(rs: Ruleset, rules: GameRules, task: Task, seed: int, dealer: int, index: int
+         ) -> dict[str, Any]:
+    # a seat's own seed only for the players that draw (`random`): a hash a seat saved
+    players = [make_player(name, rs, hand_seed(seed, seat) if name == "random" else 0, rules)
                for seat, name in enumerate(task.players)]
     rec = play_hand(rs, players, seed=seed, dealer=dealer, rules=rules)
     outcome = outcome_of(rec)
