@@ -119,18 +119,19 @@ def _run(task: Task) -> list[dict[str, Any]]:
         if i % task.session_hands == 0:        # 000/Ⅳ: the first dealer is chosen at random
             first = random.Random(seed).randrange(len(task.players))
             dealers = [first, first]
-        a = _one(rs, rules, task, seed, dealers[0], i)
+        a = _one(rs, task, seed, dealers[0], i, rules)
         dealers[0] = a["next_dealer"]
         if other is not None and other_rules is not None:
-            b = _one(other, other_rules, task, seed, dealers[1], i)
+            b = _one(other, task, seed, dealers[1], i, other_rules)
             dealers[1] = b["next_dealer"]
             a["versus"] = b
         out.append(a)
     return out
 
 
-def _one(rs: Ruleset, rules: GameRules, task: Task, seed: int, dealer: int, index: int
-         ) -> dict[str, Any]:
+def _one(rs: Ruleset, task: Task, seed: int, dealer: int, index: int,
+         rules: GameRules | None = None) -> dict[str, Any]:
+    rules = rules or game_rules(rs)
     # a seat's own seed only for the players that draw (`random`): a hash a seat saved
     players = [make_player(name, rs, hand_seed(seed, seat) if name == "random" else 0, rules)
                for seat, name in enumerate(task.players)]
