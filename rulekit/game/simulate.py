@@ -45,8 +45,9 @@ LOADED_MAX = 8
 def load_shipped(text: str, name: str) -> Ruleset:
     """A ruleset from its merged text, loaded once per process: as plain data, not as a
     user's file (a chain at the size limits merges to more than one file may hold). `tasks`
-    loads its texts here in the parent, so a forked worker inherits them and neither parses
-    nor checks them again; a process without them (a spawned worker, a cluster's) checks
+    keeps the caller's rulesets here under their texts, so the parent and a forked worker
+    neither parse nor check them again (loading the merged text cost the command ~0.1 s
+    of CPU, on every side); a process without them (a spawned worker, a cluster's) checks
     the text in full (`load_merged`)."""
     got = _LOADED.get(text)
     if got is None:
@@ -56,7 +57,9 @@ def load_shipped(text: str, name: str) -> Ruleset:
 
 
 def _remember(text: str, rs: Ruleset) -> None:
-    if text not in _LOADED and len(_LOADED) >= LOADED_MAX:
+    if text in _LOADED:
+        return                                     # the first kept stays (the same rules)
+    if len(_LOADED) >= LOADED_MAX:
         del _LOADED[next(iter(_LOADED))]           # the oldest
     _LOADED[text] = rs
 
@@ -176,10 +179,10 @@ def tasks(rs: Ruleset, players: Sequence[str], hands: int, seed: int, *, chunks:
     sessions = -(-hands // session_hands)
     per = max(1, -(-sessions // max(1, chunks)))
     text = ruleset_text(rs)
-    load_shipped(text, rs.name)         # loaded here once: forked workers inherit it
+    _remember(text, rs)                 # the caller's own: forked workers inherit it
     vtext = ruleset_text(versus) if versus is not None else None
     if versus is not None and vtext is not None:
-        load_shipped(vtext, versus.name)
+        _remember(vtext, versus)
     out = []
     for s in range(0, sessions, per):
         first = s * session_hands
