@@ -52,13 +52,18 @@ def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
     kinds = [k for k in range(34) if c[k]]
     if not kinds:
         return None
-    target = max(shape.deficiency(c, h, m), 1)
-    order = sorted(kinds, key=lambda k: _keep_value(c, k) * 64 + k) if len(kinds) > 1 \
-        else kinds
+    target = max(shape.deficiency(c, h, m), 1)      # checks the hand once
+    if len(kinds) > 1:                              # by connectedness, then kind (< 64)
+        keys = [_keep_value(c, k) * 64 + k for k in kinds]
+        keys.sort()
+        order = [key % 64 for key in keys]
+    else:
+        order = kinds
     best = (order[0], 99)
+    need = 4 - m
     for k in order:
         c[k] -= 1
-        d = shape.deficiency(c, h, m)
+        d = shape.deficiency_of(c, h, need)         # one tile fewer: still a good hand
         c[k] += 1
         if d == target:
             return k, d
@@ -245,10 +250,11 @@ def choose_claim(v: View, kong: bool) -> str:
             return "kong"
     c[tile] -= 2
     best = 99
+    need = 3 - m                    # the pung laid down; a tile fewer each: good hands
     for k in range(NUM_KINDS):
         if c[k]:
             c[k] -= 1
-            best = min(best, shape.deficiency(c, h, m + 1))
+            best = min(best, shape.deficiency_of(c, h, need))
             c[k] += 1
     return PUNG if best < now else "pass"
 
