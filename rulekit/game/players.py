@@ -20,7 +20,7 @@ from rulekit.game import greedy
 from rulekit.game.greedy import greedy_discard, ranked_discards
 from rulekit.game.observation import Observation
 from rulekit.game.rules import GameRules
-from rulekit.game.state import ADDED, GOLDEN, PUNG
+from rulekit.game.state import ADDED, GOLDEN
 from rulekit.ruleset.model import Ruleset
 from rulekit.tiles import NUM_KINDS, TILE_NAMES
 
