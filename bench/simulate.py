@@ -19,9 +19,10 @@ over the workers): a model, labelled so, never the measurement.
 
 (b) The game loop alone, per core: `--loop-hands` hands with greedy players played by
 `rulekit.game.simulate.run_task` in this process (the ruleset loaded and the loop warmed on
-16 hands of another seed first), timed by the process's CPU clock (other jobs on the
-machine take wall time, not this process's CPU). Every hand has its own seed (no repeats),
-in sessions of 16 as `rulekit simulate` plays them.
+16 hands of another seed first, the collector set as the command sets it), timed by the
+process's CPU clock (other jobs on the machine take wall time, not this process's CPU).
+Every hand has its own seed (no repeats), in sessions of 16 as `rulekit simulate` plays
+them.
 """
 from __future__ import annotations
 
@@ -96,6 +97,7 @@ def game_loop(hands: int, seed: int) -> None:
     for task in sim.tasks(rs, players, 16, seed + 1_000_003, chunks=1, log=False):
         sim.run_task(task)                                    # warm: another seed's hands
     todo = sim.tasks(rs, players, hands, seed, chunks=1, log=False)
+    sim.few_collections()                       # as `rulekit simulate` does before it plays
     t0 = time.process_time()
     played = sum(len(sim.run_task(task)) for task in todo)
     cpu = time.process_time() - t0

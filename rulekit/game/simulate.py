@@ -11,10 +11,8 @@ import gc
 import hashlib
 import json
 import random
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 from rulekit.game.players import make_player
 from rulekit.game.procedure import HandRecord
@@ -82,32 +80,22 @@ class Task:
 
 def run_task(task: Task) -> list[dict[str, Any]]:
     """Play the task's hands; one outcome per hand (with its log line when asked), in order."""
-    with few_collections():
-        return _run(task)
+    return _run(task)
 
 
 GC_YOUNG = 10_000
-"""Allocations between two collections of the youngest objects while a task plays (Python's
-default, 700, spent about a tenth of a hand's time collecting; measured, compiled: 6 % more
-hands a second with the loaded ruleset frozen and this threshold)."""
+"""Allocations between two collections of the youngest objects in a process that simulates
+(Python's default, 700, spent about a tenth of a hand's time collecting; measured, compiled:
+6 % more hands a second with the loaded objects frozen and this threshold)."""
 
 
-@contextmanager
-def few_collections() -> Iterator[None]:
-    """While the block runs in the main thread: what the process holds already (the ruleset,
-    the scorer's plan) frozen out of the collector, and the young collected less often;
-    both restored after. Elsewhere nothing changes (the thresholds are the process's)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = gc.get_threshold()
+def few_collections() -> None:
+    """For a process that only simulates (the `simulate` command, its pool's workers):
+    freeze what it holds now (the ruleset, the scorer, the imports) out of the collector and
+    collect the young less often. Process-wide, so a library caller (a server) is left to
+    decide for itself: `run_task` never calls it."""
     gc.freeze()
     gc.set_threshold(GC_YOUNG, 50, 50)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*old)
-        gc.unfreeze()
 
 
 def _run(task: Task) -> list[dict[str, Any]]:
