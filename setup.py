@@ -42,16 +42,18 @@ HOT_PATH = [
     "rulekit/shape.py",
     "rulekit/waits.py",
     # the game's hot loop (issue 22 item 3): the procedure, what it stands on, greedy's
-    # discard order. Not players.py (`Player` is subclassed by users' classes). table.py
-    # and observation.py compiled and passed the tests (Table.act takes `object` for that)
-    # but measured no faster (CPU clock, interleaved): players read the observation from
-    # Python, where a compiled object's attributes cost more to read than a __dict__'s
+    # decisions, and the loop that asks them when greedy plays every seat (builtin). Not
+    # players.py (`Player` is subclassed by users' classes). table.py and observation.py
+    # compiled and passed the tests (Table.act takes `object` for that) but measured no
+    # faster (CPU clock, interleaved): players read the observation from Python, where a
+    # compiled object's attributes cost more to read than a __dict__'s
     "rulekit/game/actions.py",
     "rulekit/game/wall.py",
     "rulekit/game/state.py",
     "rulekit/game/documents.py",
     "rulekit/game/procedure.py",
     "rulekit/game/greedy.py",
+    "rulekit/game/builtin.py",
 ]
 # rulekit/api.py stays Python on purpose: the public functions keep their docstrings and
 # signatures (`help(rulekit.score)`), which mypyc-compiled functions lose; it only forwards

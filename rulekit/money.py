@@ -41,10 +41,10 @@ def exact(value: int | float | Decimal) -> Fraction:
     return Fraction(value)
 
 
-def amount(x: Fraction) -> Amount:
+def amount(x: int | Fraction) -> Amount:
     """`x` as an int when whole, else as an exact Decimal of at most AMOUNT_DIGITS digits;
     never over AMOUNT_WHOLE in magnitude."""
-    if abs(x) > AMOUNT_WHOLE:
+    if x > AMOUNT_WHOLE or -x > AMOUNT_WHOLE:
         raise NotExact(f"an amount over 2**53 ({AMOUNT_WHOLE:,}) in magnitude")
     if x.denominator == 1:
         return int(x)
@@ -70,8 +70,8 @@ def json_number(x: Amount) -> int | float:
     return x if isinstance(x, int) else float(x)
 
 
-def within_doubles(amounts: Iterable[Fraction]) -> None:
+def within_doubles(amounts: Iterable[int | Fraction]) -> None:
     """Refuse amounts whose magnitudes sum past AMOUNT_WHOLE: every partial sum a reader
     forms (a seat's transfers, the payments) then stays a number a double holds exactly."""
-    if sum(abs(x) for x in amounts) > AMOUNT_WHOLE:
+    if sum(x if x >= 0 else -x for x in amounts) > AMOUNT_WHOLE:
         raise NotExact(f"amounts moving over 2**53 ({AMOUNT_WHOLE:,}) in all")

@@ -23,6 +23,15 @@ from rulekit.scoring import ScoreResult, score_document
 Number = Amount
 """A payment: an int when whole, else an exact `decimal.Decimal`."""
 
+Exact = int | Fraction
+"""A value while the payments are worked out: an int when whole (int arithmetic is several
+times quicker than Fraction's, and a hand's values are almost always whole), else the
+exact Fraction."""
+
+
+def _whole(x: Fraction) -> Exact:
+    return x.numerator if x.denominator == 1 else x
+
 HAND = "hand"
 KONG = "kong"
 CHAN = "chan"
@@ -72,7 +81,7 @@ class _Table:
     winner: int | None
     kongs: tuple[tuple[str, ...], ...]
     chan: bool
-    stake: Fraction
+    stake: Exact
     discarder: int | None = None     # who discarded the winning tile (點炮 only)
 
 
@@ -164,7 +173,7 @@ def _kongs(value: object, players: int, rs: Ruleset) -> tuple[tuple[str, ...], .
     return tuple(out)
 
 
-def _stake(value: object) -> Fraction:
+def _stake(value: object) -> Exact:
     """The stake as written: 0.1 is exactly one tenth (a float by its shortest text)."""
     if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
         raise SettleError("stake", f"expected a positive number, got {_type_name(value)}")
@@ -172,7 +181,7 @@ def _stake(value: object) -> Fraction:
         raise SettleError("stake", f"expected a positive number of at most {INT_DIGITS} "
                           "digits")
     try:
-        stake = exact(value)
+        stake = _whole(exact(value))
     except NotExact as err:
         raise SettleError("stake", f"expected a positive number, got {err}") from None
     if stake <= 0:
@@ -180,11 +189,13 @@ def _stake(value: object) -> Fraction:
     return stake
 
 
-def _ruleset_value(value: object, key: str) -> Fraction:
+def _ruleset_value(value: object, key: str) -> Exact:
     """A number from the ruleset, exactly as written in its YAML."""
     if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+        if type(value) is int:
+            return value
         try:
-            return exact(value)
+            return _whole(exact(value))
         except NotExact:
             pass
     raise SettleError("ruleset", f"{key} is not a finite number: {value!r}")
@@ -263,23 +274,23 @@ def _check_first_draw(hand: Mapping[str, Any], t: _Table, winner: int) -> None:
 
 # --- payments ----------------------------------------------------------------------------------
 
-def _dealer_multipliers(t: _Table, rs: Ruleset) -> tuple[Fraction, ...]:
+def _dealer_multipliers(t: _Table, rs: Ruleset) -> tuple[Exact, ...]:
     """Per seat, its multiplier with the dealer: 坐莊 and 拉莊 (000/Ⅲ, 000/Ⅳ 術語 1)."""
     sits = (_ruleset_value(rs.settlement["dealer_sits_multiplier"],
                            "settlement.dealer_sits_multiplier") if t.dealer_sits
-            else Fraction(1))
+            else 1)
     pull = _ruleset_value(rs.settlement["pull_multiplier"], "settlement.pull_multiplier")
     return tuple(sits * pull ** p for p in t.pulls)
 
 
-def _multiplier(t: _Table, with_dealer: tuple[Fraction, ...], a: int, b: int) -> Fraction:
+def _multiplier(t: _Table, with_dealer: tuple[Exact, ...], a: int, b: int) -> Exact:
     """坐莊 and 拉莊 count only between the dealer and a non-dealer; 1 between two others."""
     if t.dealer not in (a, b):
-        return Fraction(1)
+        return 1
     return with_dealer[b if a == t.dealer else a]
 
 
-def _chan_unit(rs: Ruleset) -> Fraction:
+def _chan_unit(rs: Ruleset) -> Exact:
     """One 鏟 share: a 明杠's points, or the fan of the named pattern on the base alone."""
     payout = rs.chan["payout"]
     if payout == "exposed_kong":
@@ -289,11 +300,11 @@ def _chan_unit(rs: Ruleset) -> Fraction:
 
 
 def _transfers(t: _Table, rs: Ruleset, score: ScoreResult | None
-               ) -> dict[tuple[int, int, str], Fraction]:
-    owed: dict[tuple[int, int, str], Fraction] = {}
+               ) -> dict[tuple[int, int, str], Exact]:
+    owed: dict[tuple[int, int, str], Exact] = {}
 
-    def pay(frm: int, to: int, why: str, amount: Fraction) -> None:
-        owed[frm, to, why] = owed.get((frm, to, why), Fraction(0)) + amount
+    def pay(frm: int, to: int, why: str, amount: Exact) -> None:
+        owed[frm, to, why] = owed.get((frm, to, why), 0) + amount
 
     seats = range(t.players)
     with_dealer = _dealer_multipliers(t, rs)
@@ -318,7 +329,7 @@ def _transfers(t: _Table, rs: Ruleset, score: ScoreResult | None
         for k in t.kongs[owner]:
             for payer in seats:
                 if payer != owner:
-                    m = _multiplier(t, with_dealer, payer, owner) if multiplied else Fraction(1)
+                    m = _multiplier(t, with_dealer, payer, owner) if multiplied else 1
                     pay(payer, owner, KONG, points[k] * t.stake * m)
     if t.chan and rs.chan.get("enabled", True):
         unit = _chan_unit(rs)
@@ -339,7 +350,7 @@ def _next_dealer(t: _Table, rs: Ruleset) -> int:
     return t.dealer
 
 
-def _out(x: Fraction) -> Number:
+def _out(x: Exact) -> Number:
     """An exact amount: an int when whole, else a Decimal that prints exactly as JSON."""
     try:
         return amount(x)
@@ -358,7 +369,7 @@ def settle_document(doc: Mapping[str, Any], rs: Ruleset, *,
     t = _table(doc, rs)
     score = None if t.winner is None else _winning_score(doc, t, t.winner, rs, scored)
     owed = _transfers(t, rs, score)
-    net = [Fraction(0)] * t.players
+    net: list[Exact] = [0] * t.players
     transfers = []
     for (frm, to, why), amount in owed.items():
         if amount == 0:

@@ -222,6 +222,13 @@ def deficiency(counts: Sequence[int], hun: int, melds: int = 0) -> int:
     if n + hun > 3 * need + 2:
         raise HandError("counts", f"{n + hun} tiles with hun is more than "
                         f"{3 * need + 2} for {melds} declared melds")
+    return deficiency_of(c, hun, need)
+
+
+def deficiency_of(c: list[int], hun: int, need: int) -> int:
+    """`deficiency` of counts already known good (34 ints from 0 to 4 in a list, with `hun`
+    at most 3 * need + 2 tiles), `need` melds to form: no checks. For callers that change
+    counts they were given one tile at a time (greedy asks it hundreds of times a hand)."""
     if not _DEFICIT:
         _DEFICIT.append(_Deficit())
     tables = _DEFICIT[0]

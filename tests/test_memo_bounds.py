@@ -377,7 +377,7 @@ def test_the_short_tiles_memo_holds_what_it_is_allowed() -> None:
 
 def test_a_wait_scorers_memos_hold_what_they_are_allowed() -> None:
     from rulekit.game import players
-    ws = players.WaitScorer(RS)
+    ws = players.WaitScorer(RS).core
     rng = random.Random(4)
     with traced():
         for _ in range(players.WAIT_MEMO):

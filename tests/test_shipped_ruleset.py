@@ -72,9 +72,9 @@ def test_a_shipped_text_past_what_a_chain_can_hold_is_refused() -> None:
 
 
 def test_the_parent_loads_the_shipped_text_once_and_any_other_process_checks_it() -> None:
-    """`tasks` loads the merged text in the parent: this process and its forked workers use
-    that copy (no second parse and check); a process without it (a spawned worker, a
-    cluster's) loads the text in full, to the same hands."""
+    """`tasks` keeps the caller's ruleset under its merged text: this process and its forked
+    workers use that copy (no parse and check of the text); a process without it (a spawned
+    worker, a cluster's) loads the text in full, to the same hands."""
     rs = rulekit.load_ruleset("tianjin")
     (task,) = simulate.tasks(rs, ["greedy"] * 4, 3, 5, chunks=1, log=False)
     loaded = simulate._LOADED[task.ruleset]

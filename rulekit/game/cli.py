@@ -72,6 +72,7 @@ def _play(args: argparse.Namespace, rs: Ruleset, other: Ruleset | None,
                       log=bool(log_path), versus=other, session_hands=args.session_hands)
     log = HandLog(log_path) if log_path else None      # each session flushed as it comes
     outs: list[dict[str, Any]] = []
+    sim.few_collections()               # this process, and a pool's workers, only simulate
     runs = parallel.run(tasks, args.workers, args.cluster)
     try:
         with Progress(args.hands, label) as bar, closing(runs):     # workers stop on any exit

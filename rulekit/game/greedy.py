@@ -1,9 +1,20 @@
-"""Greedy's discard order: deficiency first, then how connected a tile is. Pure functions
-of the seat's counts, kept apart from the players so that they compile with the hot path
-(setup.py HOT_PATH): greedy asks them at every discard."""
+"""Greedy's play: its discard order (deficiency first, then how connected a tile is), its
+claims and kongs, and the check that a ready hand's waits can win. Functions of a `View`
+(the few values greedy reads of its seat), kept apart from the players so that they compile
+with the hot path (setup.py HOT_PATH): greedy asks them at every decision."""
 from __future__ import annotations
 
+from typing import Any, Callable, Final
+
 from rulekit import shape
+from rulekit.errors import HandError
+from rulekit.game import actions
+from rulekit.game.actions import KIND
+from rulekit.game.documents import doc_of
+from rulekit.game.state import ADDED, CONCEALED, GOLDEN, PUNG, HandState
+from rulekit.ruleset.model import Ruleset
+from rulekit.scoring import score_document
+from rulekit.tiles import NUM_KINDS
 
 
 def _keep_value(c: list[int], k: int) -> int:
@@ -41,16 +52,259 @@ def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
     kinds = [k for k in range(34) if c[k]]
     if not kinds:
         return None
-    target = max(shape.deficiency(c, h, m), 1)
-    order = sorted(kinds, key=lambda k: _keep_value(c, k) * 64 + k) if len(kinds) > 1 \
-        else kinds
+    target = max(shape.deficiency(c, h, m), 1)      # checks the hand once
+    if len(kinds) > 1:                              # by connectedness, then kind (< 64)
+        keys = [_keep_value(c, k) * 64 + k for k in kinds]
+        keys.sort()
+        order = [key % 64 for key in keys]
+    else:
+        order = kinds
     best = (order[0], 99)
+    need = 4 - m
     for k in order:
         c[k] -= 1
-        d = shape.deficiency(c, h, m)
+        d = shape.deficiency_of(c, h, need)         # one tile fewer: still a good hand
         c[k] += 1
         if d == target:
             return k, d
         if d < best[1]:
             best = (k, d)
     return best
+
+
+# -- greedy's decisions, on plain values ---------------------------------------------------
+# `GreedyPlayer` (rulekit.game.players) asks these from its `Observation`; `play_hand`'s
+# built-in path (`decide`) asks them from the table's state directly, skipping the
+# observation and the copies a seat that is not ours must get. Both build a `View`: the
+# same few values, so both play the same moves (tests/test_game_fast.py compares them).
+
+ALTERNATIVES: Final = 3
+"""How many other discards that keep the hand ready greedy scores, when its first choice's
+waits cannot win (each costs a scoring of its waits)."""
+
+Meld = tuple[int, str]           # kind, shape: a seat's own meld as it sees it
+
+
+class View:
+    """What greedy reads of its seat: own concealed counts (34, hun included), the hun
+    kinds, own melds in the order declared, the tile just drawn (-1: none), the latest
+    discard's tile (-1: none), and what a wait's score needs. `face_up()`: per kind, the
+    copies the seat sees outside its hand (rivers, melds shown, the indicator), made when
+    first asked (only a ready hand's wait check asks)."""
+
+    def __init__(self, hand: list[int], hun: tuple[int, ...], melds: tuple[Meld, ...],
+                 drawn: int, last_discard: int, indicator: int, discarded_hun: bool,
+                 flowers: tuple[int, ...], ready: bool,
+                 face_up: Callable[[], list[int]]) -> None:
+        self.hand = hand
+        self.hun = hun
+        self.melds = melds
+        self.drawn = drawn
+        self.last_discard = last_discard
+        self.indicator = indicator
+        self.discarded_hun = discarded_hun
+        self.flowers = flowers
+        self.ready = ready
+        self._face_up = face_up
+        self._seen: list[int] | None = None
+
+    def face_up(self) -> list[int]:
+        got = self._seen
+        if got is None:
+            got = self._seen = self._face_up()
+        return got
+
+    def split(self) -> tuple[list[int], int, int]:
+        """The concealed tiles as `rulekit.shape` takes them: non-hun counts, hun, melds."""
+        c = list(self.hand)
+        h = 0
+        for k in self.hun:
+            h += c[k]
+            c[k] = 0
+        return c, h, len(self.melds)
+
+
+def state_view(st: HandState, seat: int, drawn: int, last_discard: int) -> View:
+    """The `View` of `seat` read from the table's state (what its observation would say)."""
+    s = st.seats[seat]
+    return View(list(s.counts), st.hun, tuple([(m.kind, m.shape) for m in s.melds]), drawn,
+                last_discard, st.wall.indicator, s.discarded_hun, tuple(s.flowers), s.ready,
+                lambda: state_face_up(st, seat))
+
+
+def state_face_up(st: HandState, seat: int) -> list[int]:
+    """Per kind, the copies face up to `seat` outside its hand: everything `st.seen` counts
+    (rivers, melds, the indicator) but another seat's concealed or golden kong."""
+    out = list(st.seen)
+    for other, s in enumerate(st.seats):
+        if other != seat:
+            for m in s.melds:
+                if m.shape == CONCEALED or m.shape == GOLDEN:
+                    out[m.kind] -= 4
+    return out
+
+
+WAIT_MEMO: Final = 1 << 12
+"""Hand shapes a `WaitScorer` remembers in each of its two memos before emptying it: a bot
+at a table that runs for days meets new shapes every hand (~600 bytes an entry, measured by
+tests/test_memo_bounds.py)."""
+WAIT_ENTRY_BYTES: Final = 700
+
+
+class WaitScorer:
+    """The fan a wait would win with, scored by the ruleset from a hand document built from
+    the seat's own view (self-drawn), 0 where the ruleset would not let it win (below
+    `win.minimum`, 小相公, ...); remembered per hand shape for one hand's play."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        self.cache: dict[tuple[Any, ...], float] = {}
+        self.winnable: dict[tuple[Any, ...], bool] = {}
+
+    def waits(self, v: View, counts: list[int]) -> list[int]:
+        """The kinds that complete the 13 tiles `counts` (hun kinds last: a hun drawn
+        completes any ready hand), or [] if it is not ready."""
+        c = list(counts)
+        h = 0
+        for k in v.hun:
+            h += c[k]
+            c[k] = 0
+        got = [w for w in shape.waits(c, h, len(v.melds)) if w not in v.hun]
+        return got + list(v.hun) if got else []
+
+    def fan(self, v: View, counts: list[int], w: int) -> float:
+        key = (tuple(counts), v.melds, w, v.indicator, v.discarded_hun)
+        got = self.cache.get(key)
+        if got is None:
+            counts[w] += 1
+            try:
+                res = score_document(doc_of(counts, v.melds, v.indicator, w, "self_draw",
+                                            flowers=v.flowers, discarded_hun=v.discarded_hun,
+                                            ready=v.ready), self.rs)
+                got = float(res.total_fan) if res.win else 0.0
+            except HandError:          # a pung of hun (game.pung_hun): never a win
+                got = 0.0
+            finally:
+                counts[w] -= 1
+            if len(self.cache) >= WAIT_MEMO:
+                self.cache.clear()
+            self.cache[key] = got
+        return got
+
+    def can_win(self, v: View, counts: list[int]) -> bool:
+        """Some real wait of the 13 tiles `counts` (not a hun drawn) with a copy not in
+        sight wins under the ruleset."""
+        key = (tuple(counts), v.melds, v.indicator, v.discarded_hun)
+        got = self.winnable.get(key)
+        if got is None:
+            got = False
+            for w in self.waits(v, counts):
+                if w not in v.hun and v.face_up()[w] + counts[w] < 4 \
+                        and self.fan(v, counts, w) > 0:
+                    got = True
+                    break
+            if len(self.winnable) >= WAIT_MEMO:
+                self.winnable.clear()
+            self.winnable[key] = got
+        return got
+
+
+def choose_discard(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any]]) -> int:
+    """Toward the lowest deficiency; a discard that makes the hand ready keeps a wait that
+    can win, if one of the first `ALTERNATIVES` others does (issue 21)."""
+    c, h, m = v.split()
+    got = greedy_discard(c, h, m)
+    if got is None:
+        return KIND[next(a for a in legal if a["action"] == "discard")["tile"]]
+    if got[1] != 1 or scorer is None or was_ready(v):
+        return got[0]
+    others = [k for d, _, k in ranked_discards(c, h, m) if d == 1 and k != got[0]]
+    if not others:                # nothing else keeps the hand ready: no choice
+        return got[0]
+    counts = list(v.hand)
+    counts[got[0]] -= 1
+    if scorer.can_win(v, counts):
+        return got[0]
+    for k in others[:ALTERNATIVES]:
+        counts = list(v.hand)
+        counts[k] -= 1
+        if scorer.can_win(v, counts):
+            return k
+    return got[0]
+
+
+def was_ready(v: View) -> bool:
+    """The hand was ready before this draw (greedy chose its wait then)."""
+    if v.drawn < 0:
+        return False
+    c, h, m = v.split()
+    if v.drawn in v.hun:
+        h -= 1
+    else:
+        c[v.drawn] -= 1
+    return shape.deficiency(c, h, m) == 1
+
+
+def choose_claim(v: View, kong: bool) -> str:
+    """Pung (or kong, if offered) the last discard when it lowers the deficiency (a kong:
+    when it does not raise it); never a hun."""
+    tile = v.last_discard
+    c, h, m = v.split()
+    now = shape.deficiency(c, h, m)
+    if tile in v.hun:             # game.pung_hun: hun are worth more as wildcards
+        return "pass"
+    if kong:
+        c[tile] -= 3
+        after = shape.deficiency(c, h, m + 1)
+        c[tile] += 3
+        if after <= now:
+            return "kong"
+    c[tile] -= 2
+    best = 99
+    need = 3 - m                    # the pung laid down; a tile fewer each: good hands
+    for k in range(NUM_KINDS):
+        if c[k]:
+            c[k] -= 1
+            best = min(best, shape.deficiency_of(c, h, need))
+            c[k] += 1
+    return PUNG if best < now else "pass"
+
+
+def choose_kong(v: View, options: list[Meld]) -> Meld | None:
+    """The first kong that does not set the hand back."""
+    c, h, m = v.split()
+    got = greedy_discard(c, h, m)
+    now = got[1] if got else 99
+    for k, kind in options:
+        if kind == ADDED:
+            c[k] -= 1
+            after = shape.deficiency(c, h, m)
+            c[k] += 1
+        elif kind == GOLDEN:
+            after = shape.deficiency(c, h - 4, m + 1)
+        else:
+            c[k] -= 4
+            after = shape.deficiency(c, h, m + 1)
+            c[k] += 4
+        if after <= now:
+            return (k, kind)
+    return None
+
+
+def decide(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any]]
+           ) -> dict[str, Any] | None:
+    """`GreedyPlayer.act`'s answer to a win, its own turn or a claim; None for the other
+    questions (坐莊, 拉莊, 天聽), which the player answers from its settings."""
+    first = legal[0]["action"]
+    if first == "win":
+        return legal[0]
+    if legal[-1]["action"] == "discard":          # own turn: kongs, then discards
+        if first == "kong":
+            got = choose_kong(v, [(KIND[a["tile"]], str(a["kind"])) for a in legal
+                                  if a["action"] == "kong"])
+            if got is not None:
+                return actions.kong(got[0], got[1])
+        return actions.discard(choose_discard(scorer, v, legal))
+    if len(legal) > 1 and legal[1]["action"] == "pung":
+        return {"action": choose_claim(v, len(legal) > 2)}
+    return None

@@ -8,7 +8,7 @@ from typing import Any, Generator, Sequence
 from rulekit import workers as local
 from rulekit.cluster import ClusterError as ClusterError     # re-exported for callers
 from rulekit.cluster import dask_map
-from rulekit.game.simulate import Task, run_task
+from rulekit.game.simulate import Task, few_collections, run_task
 
 Result = list[dict[str, Any]]
 DIED = "a simulate worker process died (killed, or out of memory); the run is incomplete"
@@ -23,4 +23,5 @@ def run(tasks: Sequence[Task], workers: int, cluster: str | None = None
         for t in tasks:
             yield run_task(t)
     else:
-        yield from local.in_order(run_task, tasks, min(workers, len(tasks)), DIED)
+        yield from local.in_order(run_task, tasks, min(workers, len(tasks)), DIED,
+                                  setup=few_collections)

@@ -12,18 +12,17 @@ and `game.pulls` (the table settings these were before they were choices).
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Final
+from typing import Any, Callable
 
-from rulekit import shape
-from rulekit.errors import HandError
 from rulekit.game import actions
 from rulekit.game.actions import Action, find, tile_of
+from rulekit.game import greedy
 from rulekit.game.greedy import greedy_discard, ranked_discards
 from rulekit.game.observation import Observation
 from rulekit.game.rules import GameRules
-from rulekit.game.state import ADDED, GOLDEN, PUNG
+from rulekit.game.state import ADDED, GOLDEN
 from rulekit.ruleset.model import Ruleset
-from rulekit.tiles import TILE_NAMES
+from rulekit.tiles import NUM_KINDS, TILE_NAMES
 
 Kong = tuple[int, str]          # kind, and "concealed", "golden" or "added"
 
@@ -112,83 +111,54 @@ class RandomPlayer(Player):
         return self.rng.choice(discards)
 
 
-WAIT_MEMO: Final = 1 << 12
-"""Hand shapes a `WaitScorer` remembers in each of its two memos before emptying it: a bot
-at a table that runs for days meets new shapes every hand (~600 bytes an entry, measured by
-tests/test_memo_bounds.py)."""
-WAIT_ENTRY_BYTES: Final = 700
+WAIT_MEMO = greedy.WAIT_MEMO
+WAIT_ENTRY_BYTES = greedy.WAIT_ENTRY_BYTES
 
 
 class WaitScorer:
     """The fan a wait would win with, scored by the ruleset from a hand document built from
     the seat's own observation (self-drawn), 0 where the ruleset would not let it win
-    (below `win.minimum`, 小相公, ...); remembered per hand shape."""
+    (below `win.minimum`, 小相公, ...); remembered per hand shape (`core`: the compiled
+    `rulekit.game.greedy.WaitScorer` doing the work on the observation's `View`)."""
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
-        self.cache: dict[tuple[Any, ...], float] = {}
-        self.winnable: dict[tuple[Any, ...], bool] = {}
+        self.core = greedy.WaitScorer(rs)
 
     def waits(self, obs: Observation, counts: list[int]) -> list[int]:
         """The kinds that complete the 13 tiles `counts` (hun kinds last: a hun drawn
         completes any ready hand), or [] if it is not ready."""
-        c = list(counts)
-        h = 0
-        for k in obs.hun:
-            h += c[k]
-            c[k] = 0
-        got = [w for w in shape.waits(c, h, len(obs.melds[obs.seat])) if w not in obs.hun]
-        return got + list(obs.hun) if got else []
+        return self.core.waits(view(obs), counts)
 
     def fan(self, obs: Observation, counts: list[int], w: int) -> float:
-        from rulekit.game.documents import doc_of
-        from rulekit.scoring import score_document
-        own = obs.melds[obs.seat]
-        discarded_hun = obs.discarded_hun[obs.seat]
-        assert obs.indicator is not None          # asked only once the tiles are dealt
-        key = (tuple(counts), own, w, obs.indicator, discarded_hun)
-        got = self.cache.get(key)
-        if got is None:
-            counts[w] += 1
-            try:
-                res = score_document(doc_of(counts, own, obs.indicator, w, "self_draw",
-                                            flowers=obs.flowers[obs.seat],
-                                            discarded_hun=discarded_hun,
-                                            ready=obs.ready[obs.seat]), self.rs)
-                got = float(res.total_fan) if res.win else 0.0
-            except HandError:          # a pung of hun (game.pung_hun): never a win
-                got = 0.0
-            finally:
-                counts[w] -= 1
-            if len(self.cache) >= WAIT_MEMO:
-                self.cache.clear()
-            self.cache[key] = got
-        return got
+        return self.core.fan(view(obs), counts, w)
 
     def can_win(self, obs: Observation, counts: list[int]) -> bool:
         """Some real wait of the 13 tiles `counts` (not a hun drawn) with a copy not in
         sight wins under the ruleset."""
-        key = (tuple(counts), obs.melds[obs.seat], obs.indicator, obs.discarded_hun[obs.seat])
-        got = self.winnable.get(key)
-        if got is None:
-            got = any(self.fan(obs, counts, w) > 0 for w in self.waits(obs, counts)
-                      if w not in obs.hun and obs.visible(w) - obs.hand[w] + counts[w] < 4)
-            if len(self.winnable) >= WAIT_MEMO:
-                self.winnable.clear()
-            self.winnable[key] = got
-        return got
+        return self.core.can_win(view(obs), counts)
 
 
-ALTERNATIVES = 3
-"""How many other discards that keep the hand ready greedy scores, when its first choice's
-waits cannot win (each costs a scoring of its waits)."""
+def view(obs: Observation) -> greedy.View:
+    """The values greedy reads, from a seat's observation."""
+    assert obs.indicator is not None          # asked only once the tiles are dealt
+    s = obs.seat
+    last = obs.last_discard
+    return greedy.View(list(obs.hand), obs.hun, obs.melds[s],
+                       -1 if obs.drawn is None else obs.drawn, -1 if last is None else last[1],
+                       obs.indicator, obs.discarded_hun[s], obs.flowers[s], obs.ready[s],
+                       lambda: [obs.visible(k) - obs.hand[k] for k in range(NUM_KINDS)])
+
+
+ALTERNATIVES = greedy.ALTERNATIVES
 
 
 class GreedyPlayer(Player):
     """Toward the lowest deficiency; claims and kongs that do not set the hand back. With a
     ruleset, a discard that makes the hand ready keeps a wait that can win: among the
     discards that leave it ready, the first (in greedy's order) whose waits reach the
-    ruleset's minimum (issue 21: a 提溜-only wait never wins under a 2-fan minimum)."""
+    ruleset's minimum (issue 21: a 提溜-only wait never wins under a 2-fan minimum). The
+    decisions are `rulekit.game.greedy`'s, on the observation's `View`."""
 
     name = "greedy"
 
@@ -211,78 +181,19 @@ class GreedyPlayer(Player):
         return self.table_choice(legal) or default_choice(legal)
 
     def choose_discard(self, obs: Observation, legal: list[Action]) -> int:
-        c, h, m = split_counts(obs)
-        got = greedy_discard(c, h, m)
-        if got is None:
-            return tile_of(find(legal, "discard")[0])
-        if got[1] != 1 or self.scorer is None or self.was_ready(obs):
-            return got[0]
-        others = [k for d, _, k in ranked_discards(c, h, m) if d == 1 and k != got[0]]
-        if not others:                # nothing else keeps the hand ready: no choice
-            return got[0]
-        counts = list(obs.hand)
-        counts[got[0]] -= 1
-        if self.scorer.can_win(obs, counts):
-            return got[0]
-        for k in others[:ALTERNATIVES]:
-            counts = list(obs.hand)
-            counts[k] -= 1
-            if self.scorer.can_win(obs, counts):
-                return k
-        return got[0]
+        return greedy.choose_discard(self.scorer.core if self.scorer else None, view(obs),
+                                     legal)
 
     @staticmethod
     def was_ready(obs: Observation) -> bool:
         """The hand was ready before this draw (greedy chose its wait then)."""
-        if obs.drawn is None:
-            return False
-        c, h, m = split_counts(obs)
-        if obs.drawn in obs.hun:
-            h -= 1
-        else:
-            c[obs.drawn] -= 1
-        return shape.deficiency(c, h, m) == 1
+        return greedy.was_ready(view(obs))
 
     def choose_claim(self, obs: Observation, kong: bool) -> str:
-        assert obs.last_discard is not None
-        tile = obs.last_discard[1]
-        c, h, m = split_counts(obs)
-        now = shape.deficiency(c, h, m)
-        if tile in obs.hun:           # game.pung_hun: hun are worth more as wildcards
-            return "pass"
-        if kong:
-            c[tile] -= 3
-            after = shape.deficiency(c, h, m + 1)
-            c[tile] += 3
-            if after <= now:
-                return "kong"
-        c[tile] -= 2
-        best = 99
-        for k in range(34):
-            if c[k]:
-                c[k] -= 1
-                best = min(best, shape.deficiency(c, h, m + 1))
-                c[k] += 1
-        return PUNG if best < now else "pass"
+        return greedy.choose_claim(view(obs), kong)
 
     def choose_kong(self, obs: Observation, options: list[Kong]) -> Kong | None:
-        c, h, m = split_counts(obs)
-        got = greedy_discard(c, h, m)
-        now = got[1] if got else 99
-        for k, kind in options:
-            if kind == ADDED:
-                c[k] -= 1
-                after = shape.deficiency(c, h, m)
-                c[k] += 1
-            elif kind == GOLDEN:
-                after = shape.deficiency(c, h - 4, m + 1)
-            else:
-                c[k] -= 4
-                after = shape.deficiency(c, h, m + 1)
-                c[k] += 4
-            if after <= now:
-                return (k, kind)
-        return None
+        return greedy.choose_kong(view(obs), options)
 
 
 class ValuePlayer(GreedyPlayer):

@@ -25,6 +25,7 @@ from rulekit.game.state import (ADDED, CONCEALED, EXPOSED, GOLDEN, PUNG, HandSta
 from rulekit.hand import win_by_allowed_by
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import ScoreResult, score_document
+from rulekit.money import json_number
 from rulekit.settlement import settle_document
 from rulekit.tiles import NUM_KINDS, TILE_NAMES, format_tiles
 
@@ -496,12 +497,12 @@ def _settle(hand: _Hand) -> tuple[dict[str, Any], dict[str, Any]]:
     sdoc = documents.settle_doc(st, hand.sits, hand.pulls, winner, doc, chan, discarder)
     res = settle_document(sdoc, hand.rs, scored=hand.scored)
     score: ScoreResult | None = res.score
-    out = res.to_dict()
     result = {"winner": winner,
               "win_by": doc["win_by"] if doc else None,
               "patterns": sorted(score.patterns) if score else [],
               "total_fan": score.total_fan if score else 0,
               "kongs": sdoc["kongs"], "chan": chan,
-              "payments": out["payments"], "next_dealer": res.next_dealer,
+              "payments": [json_number(p) for p in res.payments],    # as res.to_dict()'s
+              "next_dealer": res.next_dealer,
               "hand": doc}
     return result, sdoc

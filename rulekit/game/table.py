@@ -15,7 +15,8 @@ from rulekit.errors import RulekitError
 from rulekit.game import wall as wall_mod
 from rulekit.game.actions import Action
 from rulekit.game.observation import Observation, observe
-from rulekit.game.players import Player
+from rulekit.game import builtin
+from rulekit.game.players import GreedyPlayer, Player
 from rulekit.game.procedure import (Event, HandRecord, IllegalMove, Observer, Request, _Hand,
                                     event_dict)
 from rulekit.game.rules import GameRules, game_rules
@@ -66,10 +67,16 @@ class Table:
         try:
             got = self._run.send(answer)
         except StopIteration:
+            self._asked(None)
+            return
+        self._asked(got)
+
+    def _asked(self, got: Request | tuple[Request, ...] | None) -> None:
+        """Open the procedure's next question (None: the hand is over)."""
+        if got is None:
             self._open, self._pending = {}, ()
             self.over = True
-            return
-        if isinstance(got, Request):
+        elif isinstance(got, Request):
             self._open, self._group, self._pending = {got.seat: got}, False, (got.seat,)
         else:
             self._open, self._group = {r.seat: r for r in got}, True
@@ -153,6 +160,23 @@ def seen_by(e: Event, seat: int) -> Event:
     return e
 
 
+def _play_greedy(t: Table, players: Sequence[Player]) -> None:
+    """Built-in greedy players at every seat: `rulekit.game.builtin.drive` answers from the
+    state (the moves `GreedyPlayer.act` makes from its observation) until a question greedy
+    answers from its settings (坐莊, 拉莊, 天聽) or a simultaneous one, which go the usual
+    way."""
+    h = t._hand
+    scorers = [p.scorer.core if isinstance(p, GreedyPlayer) and p.scorer else None
+               for p in players]
+    while not t.over:
+        if not t._group and h.seen.dealt:
+            t._asked(builtin.drive(t._run, t._open[t._pending[0]], h.st, h.seen, scorers))
+            if t.over:
+                return
+        for seat in t.pending():
+            t.act(seat, players[seat].act(t.observation(seat), t.legal(seat)))
+
+
 def _shown(a: object) -> str:
     try:
         return json.dumps(a, ensure_ascii=False, sort_keys=True)
@@ -176,6 +200,8 @@ def play_hand(rs: Ruleset, players: Sequence[Player], *, seed: int | None, deale
         p.start(seat, rs.name)
     listening = [s for s, p in enumerate(players) if type(p).event is not Player.event]
     seen = [0] * len(players)
+    if not listening and all(type(p) is GreedyPlayer for p in players):
+        _play_greedy(t, players)
     while not t.over:
         for seat in t.pending():
             t.act(seat, players[seat].act(t.observation(seat), t.legal(seat)))

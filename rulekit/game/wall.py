@@ -114,13 +114,32 @@ def build(rng: random.Random, dealer: int, players: int, break_dice: str,
           flowers: bool = False) -> tuple[Wall, tuple[int, ...], tuple[int, ...]]:
     """Shuffle, roll for the break and for the hun: the wall in dealing order and both rolls."""
     physical = tile_set(flowers)
-    rng.shuffle(physical)
+    shuffle(rng, physical)
     stacks = len(physical) // 2
     dice = roll(rng, 2 if break_dice == "dealer" else 4)
     start = break_stack(dealer, players, stacks, dice)
     order = physical[2 * start:] + physical[:2 * start]
     hun_dice = roll(rng, 2)
     return from_order(order, hun_dice), dice, hun_dice
+
+
+def shuffle(rng: random.Random, x: list[int]) -> None:
+    """`rng.shuffle(x)`, written out as CPython's `random.Random.shuffle` does it (from the
+    end, each place swapped with one below it drawn by `getrandbits`, a draw past the range
+    drawn again), so the compiled wall makes no Python call per tile but `getrandbits`: the
+    same order from the same generator (tests/test_wall.py compares them). A subclass of
+    `random.Random` is asked itself (it may draw otherwise)."""
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    bits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 def from_order(order: list[int], hun_dice: tuple[int, ...]) -> Wall:
