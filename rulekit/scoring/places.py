@@ -20,9 +20,10 @@ from typing import Any, Iterator
 
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
-from rulekit.codes import (ARRANGEMENT, HONOR_START, NUM_KINDS, READING, RUN, SKELETON,
-                          group_key)
+from rulekit.codes import (ARRANGEMENT, HAND, HONOR_START, NUM_KINDS, READING, RUN,
+                          SKELETON, group_key)
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
+from rulekit.scoring.abstract import View, ruled_out
 from rulekit.scoring.rests import Live, live_arrangements
 from rulekit.scoring.keys import group_code, rest_code, spot_kind
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
@@ -47,7 +48,8 @@ class Cand:
     where skeleton results are kept, and the memos of its bounds)."""
 
     __slots__ = ("win_tile", "win_is_hun", "cand_win", "possible", "shared", "tag",
-                 "bound_all", "free1", "held1_of", "whole_held1", "whole_of", "hun_fact")
+                 "bound_all", "free1", "held1_of", "whole_held1", "whole_of", "hun_fact",
+                 "dead_of")
 
     def __init__(self, s: State, win_tile: int) -> None:
         self.win_is_hun = win_is_hun = win_tile in s.hun_kinds
@@ -69,6 +71,9 @@ class Cand:
         self.whole_held1: dict[int, list[int]] = {}
         self.whole_of: dict[int, float] = {}
         self.hun_fact = HunFact(s.hun_kinds, s.held_hun)
+        # by (the spot's group code, what it stands for, the rest's bits): the patterns an
+        # abstract reading rules out there (`rest_dead`)
+        self.dead_of: dict[tuple[int, int, int], int] = {}
 
 
 class Place:
@@ -103,7 +108,11 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     # winning tile in groups all of hun: costly to read, and rarely the best)
     queue: list[tuple[float, int, int, Place]] = []
     hun_groups: list[tuple[RawGroup, int, int, int]] | None = None
+    alike_hun = not plan.reads_win_tile
     for win_tile in candidates:
+        if alike_hun and win_tile in s.hun_kinds:
+            if hun_groups is not None:
+                continue              # its readings are the first hun winning tile's
         cand = Cand(s, win_tile)
         if cand.bound_all <= s.best_fan:
             continue
@@ -206,6 +215,67 @@ def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: boo
     return list(out)
 
 
+def rest_bound(s: State, cand: Cand, sp: Spot, reach: frozenset[int]) -> float:
+    """A spot's bound from its rest's own reach (`refine`): over each set of queried keys
+    the rest can hold, the skeleton-level patterns that hold with the spot's group added,
+    and the spot's free patterns less those an abstract reading of that rest rules out
+    (`abstract.ruled_out`). Sets that cannot beat the best bound so far are not read."""
+    sc = s.sc
+    g = sp.group
+    own = sc.plan.query_bit.get(group_key(g[0], g[1]), 0)
+    gbit = own | s.declared_bits
+    options: list[tuple[float, int, int]] = []
+    for bits in reach:
+        both = bits | gbit
+        held1 = cand.held1_of.get(both)
+        if held1 is None:
+            held1 = cand.held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
+                                                    cand.possible, cand.shared, cand.tag)
+        options.append((sc.bound(held1, sp.free), bits, held1))
+    options.sort(key=lambda o: -o[0])
+    best = -1.0
+    for loose, bits, held1 in options:
+        if loose <= best or loose <= s.best_fan:
+            break
+        dead = rest_dead(s, cand, sp, bits, held1)
+        b = sc.bound(held1, sp.free & ~dead) if dead else loose
+        if b > best:
+            best = b
+    return min(best, cand.bound_all)
+
+
+def rest_dead(s: State, cand: Cand, sp: Spot, bits: int, held1: int) -> int:
+    """The free patterns of spot `sp` false on every reading whose rest holds the queried
+    keys `bits` (and no other queried key): an abstract reading decides them."""
+    g = sp.group
+    key = (group_code(g), sp.stands_for, bits)
+    hit = cand.dead_of.get(key)
+    if hit is not None:
+        return hit
+    plan = s.sc.plan
+    qkeys = plan.query_keys
+    rest_keys = frozenset([k for i, k in enumerate(qkeys) if bits >> i & 1])
+    gkey = group_key(g[0], g[1])
+    held_g = group_fact(g, True, cand.win_is_hun)
+    f = Facts((), WinFact(cand.win_tile, cand.win_is_hun, sp.stands_for, held_g),
+              s.hand_fact, cand.hun_fact, s.context,
+              rest_keys | s.declared_keys | frozenset([gkey]))
+    f.held = held1
+    later = plan.level_masks[ARRANGEMENT] | plan.level_masks[READING]
+    known = (plan.level_masks[HAND] | plan.level_masks[SKELETON]
+             | (later & ~sp.free))
+    view = View(f, known, plan.queries or frozenset(), rest_keys, (held_g,) + s.declared,
+                place_rest_count(s), plan.bit)
+    hit = cand.dead_of[key] = ruled_out(plan.by_level[ARRANGEMENT] + plan.by_level[READING],
+                                        sp.free, view)
+    return hit
+
+
+def place_rest_count(s: State) -> int:
+    """How many groups the rest of the hand forms once the winning tile's is taken out."""
+    return s.layout.need_melds + s.layout.need_pairs - 1
+
+
 def refine(s: State, place: Place,
            reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]]) -> bool:
     """Make a place's bounds its rest's own: False when the rest cannot complete the hand
@@ -222,7 +292,9 @@ def refine(s: State, place: Place,
     spots = []
     held1s: dict[int, list[int]] = {}     # the rest's, by a spot's own key bit
     for sp in place.spots:
-        sp.bound = spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False)
+        sp.bound = (rest_bound(s, place.cand, sp, reach) if s.sc.plan.queries is not None
+                    and s.sc.plan.by_level[SKELETON]
+                    else spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False))
         if sp.bound > s.best_fan:
             spots.append(sp)
     if not spots:

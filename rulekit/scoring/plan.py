@@ -61,6 +61,9 @@ class Plan:
     # any of them reads (so a memo key leaves out what none reads)
     gate_checks: tuple[tuple[int, tuple[GateCheck, ...]], ...] = ()
     gate_reads: int = 0
+    # whether a counted pattern reads the winning tile itself (`win.tile`): if none does,
+    # the place search reads a 天和's hun winning tiles as one (their readings are alike)
+    reads_win_tile: bool = True
 
     def ids_of(self, mask: int) -> frozenset[str]:
         """The pattern ids of a mask (for the fan algebra, on a table miss only)."""
@@ -135,7 +138,9 @@ def build_plan(rs: Ruleset) -> Plan:
     return Plan(levels, level_bits, level_masks, ids, bit, valued, excludes, queries, keys,
                 gated, sum(bit[p.id] for p in gated), level1_reads, query_bit,
                 key_bits=tuple(query_bit.get(k, 0) for k in range(KEY_LIMIT)),
-                gate_checks=checks, gate_reads=sources)
+                gate_checks=checks, gate_reads=sources,
+                reads_win_tile=any(r == "win" or r.startswith("win.tile")
+                                   for p in pats for r in p.reads))
 
 
 def gate_checks(p: CompiledPattern) -> tuple[GateCheck, ...]:
