@@ -33,7 +33,7 @@ from rulekit.scoring.search import (Projections, State, judge, keep_best, level1
 class Spot:
     """One group the winning tile can sit in, the kind it stands for there, and its bound."""
 
-    __slots__ = ("bound", "group", "stands_for", "free")
+    __slots__ = ("bound", "group", "stands_for", "free", "exact")
 
     def __init__(self, bound: float, group: RawGroup, stands_for: int, free: int) -> None:
         self.bound = bound
@@ -41,6 +41,7 @@ class Spot:
         self.stands_for = stands_for
         self.free = free              # arrangement- and reading-level patterns still possible
                                       # (a mask)
+        self.exact = False            # whether `bound` is from the rest's own reach
 
 
 class Cand:
@@ -106,7 +107,8 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     whole = arrange.skeleton_reach(s.layout, keys) if plan.by_level[SKELETON] else frozenset([0])
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
-    queue: list[tuple[float, int, int, Place]] = []
+    # (then exact places first: they are read, not bounded again)
+    queue: list[tuple[float, int, int, int, Place]] = []
     hun_groups: list[tuple[RawGroup, int, int, int]] | None = None
     alike_hun = not plan.reads_win_tile
     for win_tile in candidates:
@@ -123,17 +125,18 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
         else:
             groups = hun_groups
         for place in places_of(s, cand, groups, whole):
-            queue.append((-place.bound, len(place.spots), len(queue), place))
+            queue.append((-place.bound, 1, len(place.spots), len(queue), place))
     reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]] = {}
     heapq.heapify(queue)
     seq = len(queue)
     while queue:
-        place = heapq.heappop(queue)[3]
+        place = heapq.heappop(queue)[4]
         if place.bound <= s.best_fan:
             return                    # the best bound left: no place can do better
         if not place.exact:
-            if refine(s, place, reach_of):
-                heapq.heappush(queue, (-place.bound, len(place.spots), seq, place))
+            if refine(s, place, reach_of, -queue[0][0] if queue else -1.0):
+                heapq.heappush(queue, (-place.bound, 0 if place.exact else 1,
+                                       len(place.spots), seq, place))
                 seq += 1
             continue
         read_place(s, place)
@@ -277,9 +280,16 @@ def place_rest_count(s: State) -> int:
 
 
 def refine(s: State, place: Place,
-           reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]]) -> bool:
+           reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]],
+           target: float) -> bool:
     """Make a place's bounds its rest's own: False when the rest cannot complete the hand
-    or no spot can beat the best any more."""
+    or no spot can beat the best any more.
+
+    Spots are made exact best cheap bound first, at least one per call, and only while the
+    next one's cheap bound beats `target` (the best bound of the places waiting): the place
+    goes back in line with the best of its exact bounds and the cheap ones left, and is read
+    (`exact`) once an exact bound leads. A place of many spots whose first ones drop is then
+    cut whole by a better place without bounding the rest of its spots."""
     rest = place.rest
     rkey = (rest.counts, rest.hun, rest.need_melds, rest.need_pairs)
     reach = reach_of.get(rkey)
@@ -289,20 +299,31 @@ def refine(s: State, place: Place,
         reach = reach_of[rkey] = arrange.skeleton_reach(rest, keys)
     if not reach:
         return False
-    spots = []
+    by_rest = s.sc.plan.queries is not None and bool(s.sc.plan.by_level[SKELETON])
     held1s: dict[int, list[int]] = {}     # the rest's, by a spot's own key bit
-    for sp in place.spots:
-        sp.bound = (rest_bound(s, place.cand, sp, reach) if s.sc.plan.queries is not None
-                    and s.sc.plan.by_level[SKELETON]
+    best = s.best_fan
+    done = [sp for sp in place.spots if sp.exact and sp.bound > best]
+    todo = [sp for sp in place.spots if not sp.exact]
+    top = max([sp.bound for sp in done], default=-1.0)
+    i = 0
+    while i < len(todo):
+        sp = todo[i]
+        if sp.bound <= best or sp.bound <= top or (i > 0 and sp.bound <= target):
+            break                     # sorted: the cheap bounds left are no better
+        sp.bound = (rest_bound(s, place.cand, sp, reach) if by_rest
                     else spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False))
-        if sp.bound > s.best_fan:
-            spots.append(sp)
+        sp.exact = True
+        if sp.bound > best:
+            done.append(sp)
+            top = max(top, sp.bound)
+        i += 1
+    spots = done + [sp for sp in todo[i:] if sp.bound > best]
     if not spots:
         return False
-    spots.sort(key=lambda sp: -sp.bound)
+    spots.sort(key=lambda sp: (-sp.bound, not sp.exact))
     place.spots = spots
     place.bound = spots[0].bound
-    place.exact = True
+    place.exact = spots[0].exact
     return True
 
 
