@@ -87,6 +87,55 @@ class View:
         self.bits = bits
 
 
+# facts of the winning tile's group that its shape and hun decide (with the candidate's own)
+_PLAIN_GROUP_READS: Final = frozenset([
+    "win.group.shape", "win.group.hun", "win.group.other_hun", "win.group.declared",
+    "win.group.concealed", "win.group.golden", "win.group.has_win"])
+
+
+def spot_reads(patterns: tuple[CompiledPattern, ...], free: int) -> tuple[bool, bool]:
+    """What the patterns of `free` can tell of a spot: (its whole group, or only its shape
+    and hun; what the winning tile stands for). A pattern reads the whole group when it
+    reads the reading's groups (the spot's is one), a fact of the group beyond its shape
+    and hun, or makes a shape query (the index holds the spot's key)."""
+    whole = stands = False
+    for p in patterns:
+        if not free & p.bit:
+            continue
+        for r in p.reads:
+            if r == "win.stands_for":
+                stands = True
+            elif r in ("groups", "melds") or (r.startswith("win.group")
+                                              and r not in _PLAIN_GROUP_READS):
+                whole = True
+        if not whole and p.tree is not None and _queries(p.tree):
+            whole = True
+    return whole, stands
+
+
+def _queries(n: Any) -> bool:
+    """Does the tree make a shape query (run, set, pair)?"""
+    if isinstance(n, ast.Call):
+        return n.fn in ("run", "set", "pair") or any(_queries(x) for x in n.args)
+    if isinstance(n, ast.Attr):
+        return _queries(n.obj)
+    if isinstance(n, ast.ListLit):
+        return any(_queries(x) for x in n.items)
+    if isinstance(n, (ast.Compare, ast.Arith)):
+        return _queries(n.left) or _queries(n.right)
+    if isinstance(n, ast.Not):
+        return _queries(n.operand)
+    if isinstance(n, ast.BoolOp):
+        return any(_queries(x) for x in n.operands)
+    if isinstance(n, ast.Quantified):
+        return _queries(n.collection) or _queries(n.body)
+    if isinstance(n, ast.Count):
+        return _queries(n.collection) or (n.condition is not None and _queries(n.condition))
+    if isinstance(n, ast.Comprehension):
+        return _queries(n.collection) or _queries(n.expr)
+    return False
+
+
 def ruled_out(patterns: tuple[CompiledPattern, ...], free: int, view: View) -> int:
     """The bits of the patterns of `free` (in level order) that are false on `view`; a
     pattern found true or false is known to the patterns after it."""

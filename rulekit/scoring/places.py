@@ -23,7 +23,7 @@ from rulekit.arrange import Layout, RawGroup, group_kinds
 from rulekit.codes import (ARRANGEMENT, HAND, HONOR_START, NUM_KINDS, READING, RUN,
                           SKELETON, group_key)
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
-from rulekit.scoring.abstract import View, ruled_out
+from rulekit.scoring.abstract import View, ruled_out, spot_reads
 from rulekit.scoring.rests import Live, live_arrangements
 from rulekit.scoring.keys import group_code, rest_code, spot_kind
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
@@ -50,7 +50,7 @@ class Cand:
 
     __slots__ = ("win_tile", "win_is_hun", "cand_win", "possible", "shared", "tag",
                  "bound_all", "free1", "held1_of", "whole_held1", "whole_of", "hun_fact",
-                 "dead_of")
+                 "dead_of", "reads_of", "later")
 
     def __init__(self, s: State, win_tile: int) -> None:
         self.win_is_hun = win_is_hun = win_tile in s.hun_kinds
@@ -74,7 +74,11 @@ class Cand:
         self.hun_fact = HunFact(s.hun_kinds, s.held_hun)
         # by (the spot's group code, what it stands for, the rest's bits): the patterns an
         # abstract reading rules out there (`rest_dead`)
-        self.dead_of: dict[tuple[int, int, int], int] = {}
+        self.dead_of: dict[tuple[Any, int], int] = {}
+        # by a spot's free patterns: what they read of it (`abstract.spot_reads`)
+        self.reads_of: dict[int, tuple[bool, bool]] = {}
+        plan = s.sc.plan
+        self.later = plan.by_level[ARRANGEMENT] + plan.by_level[READING]
 
 
 class Place:
@@ -84,7 +88,7 @@ class Place:
     enumerated once for all of them. `exact` tells whether the bounds are the rest's own
     (`refine`) or the whole hand's."""
 
-    __slots__ = ("bound", "cand", "rest", "spots", "exact")
+    __slots__ = ("bound", "cand", "rest", "spots", "exact", "bound_of")
 
     def __init__(self, cand: Cand, rest: Layout, spots: list[Spot]) -> None:
         spots.sort(key=lambda sp: -sp.bound)
@@ -93,6 +97,8 @@ class Place:
         self.rest = rest
         self.spots = spots
         self.exact = False
+        # exact bounds by what decides them (`rest_bound`): spots alike share theirs
+        self.bound_of: dict[tuple[int, int, Any], float] = {}
 
 
 def by_place(s: State, candidates: tuple[int, ...]) -> None:
@@ -218,14 +224,22 @@ def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: boo
     return list(out)
 
 
-def rest_bound(s: State, cand: Cand, sp: Spot, reach: frozenset[int]) -> float:
+def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int]) -> float:
     """A spot's bound from its rest's own reach (`refine`): over each set of queried keys
     the rest can hold, the skeleton-level patterns that hold with the spot's group added,
     and the spot's free patterns less those an abstract reading of that rest rules out
-    (`abstract.ruled_out`). Sets that cannot beat the best bound so far are not read."""
+    (`abstract.ruled_out`). Sets that cannot beat the best bound so far are not read.
+    Spots that agree on their own key bit, their free patterns and what those read of
+    them (`spot_sig`) share the result."""
     sc = s.sc
+    cand = place.cand
     g = sp.group
     own = sc.plan.query_bit.get(group_key(g[0], g[1]), 0)
+    sig = spot_sig(cand, sp)
+    key = (own, sp.free, sig)
+    hit = place.bound_of.get(key)
+    if hit is not None:
+        return hit
     gbit = own | s.declared_bits
     options: list[tuple[float, int, int]] = []
     for bits in reach:
@@ -239,19 +253,34 @@ def rest_bound(s: State, cand: Cand, sp: Spot, reach: frozenset[int]) -> float:
     best = -1.0
     for loose, bits, held1 in options:
         if loose <= best or loose <= s.best_fan:
-            break
-        dead = rest_dead(s, cand, sp, bits, held1)
+            break                     # (a bound cut here is below a best that only grows)
+        dead = rest_dead(s, cand, sp, sig, bits, held1)
         b = sc.bound(held1, sp.free & ~dead) if dead else loose
         if b > best:
             best = b
-    return min(best, cand.bound_all)
+    hit = place.bound_of[key] = min(best, cand.bound_all)
+    return hit
 
 
-def rest_dead(s: State, cand: Cand, sp: Spot, bits: int, held1: int) -> int:
+def spot_sig(cand: Cand, sp: Spot) -> Any:
+    """What the spot's free patterns can read of it (`abstract.spot_reads`): its whole
+    group, or its shape and hun; what the winning tile stands for, if read."""
+    reads = cand.reads_of.get(sp.free)
+    if reads is None:
+        reads = cand.reads_of[sp.free] = spot_reads(cand.later, sp.free)
+    whole, stands = reads
+    g = sp.group
+    stand = sp.stands_for if stands else -1
+    if whole:
+        return (group_code(g), g.fills, stand)
+    return (g.shape, len(g.fills), g.declared, g.concealed, g.golden, stand)
+
+
+def rest_dead(s: State, cand: Cand, sp: Spot, sig: Any, bits: int, held1: int) -> int:
     """The free patterns of spot `sp` false on every reading whose rest holds the queried
     keys `bits` (and no other queried key): an abstract reading decides them."""
     g = sp.group
-    key = (group_code(g), sp.stands_for, bits)
+    key = (sig, bits)
     hit = cand.dead_of.get(key)
     if hit is not None:
         return hit
@@ -269,8 +298,7 @@ def rest_dead(s: State, cand: Cand, sp: Spot, bits: int, held1: int) -> int:
              | (later & ~sp.free))
     view = View(f, known, plan.queries or frozenset(), rest_keys, (held_g,) + s.declared,
                 place_rest_count(s), plan.bit)
-    hit = cand.dead_of[key] = ruled_out(plan.by_level[ARRANGEMENT] + plan.by_level[READING],
-                                        sp.free, view)
+    hit = cand.dead_of[key] = ruled_out(cand.later, sp.free, view)
     return hit
 
 
@@ -310,7 +338,7 @@ def refine(s: State, place: Place,
         sp = todo[i]
         if sp.bound <= best or sp.bound <= top or (i > 0 and sp.bound <= target):
             break                     # sorted: the cheap bounds left are no better
-        sp.bound = (rest_bound(s, place.cand, sp, reach) if by_rest
+        sp.bound = (rest_bound(s, place, sp, reach) if by_rest
                     else spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False))
         sp.exact = True
         if sp.bound > best:
