@@ -113,6 +113,15 @@ def spot_reads(patterns: tuple[CompiledPattern, ...], free: int) -> tuple[bool, 
     return whole, stands
 
 
+def reads_rest(p: CompiledPattern) -> bool:
+    """Can the rest of the hand decide `p` beyond its needs (it reads the reading's groups
+    or makes a shape query)? Only such patterns are worth an abstract reading: the others
+    a place decides by their needs alone (`Scorer.group_allows`)."""
+    if p.tree is None:
+        return False
+    return bool({"groups", "melds"} & p.reads) or _queries(p.tree)
+
+
 def _queries(n: Any) -> bool:
     """Does the tree make a shape query (run, set, pair)?"""
     if isinstance(n, ast.Call):

@@ -235,7 +235,8 @@ def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int]) -> float
     cand = place.cand
     g = sp.group
     own = sc.plan.query_bit.get(group_key(g[0], g[1]), 0)
-    sig = spot_sig(cand, sp)
+    worth = sp.free & sc.plan.rest_read       # what an abstract reading may rule out
+    sig = spot_sig(cand, sp, worth) if worth else None
     key = (own, sp.free, sig)
     hit = place.bound_of.get(key)
     if hit is not None:
@@ -254,6 +255,9 @@ def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int]) -> float
     for loose, bits, held1 in options:
         if loose <= best or loose <= s.best_fan:
             break                     # (a bound cut here is below a best that only grows)
+        if not worth:
+            best = loose
+            break
         dead = rest_dead(s, cand, sp, sig, bits, held1)
         b = sc.bound(held1, sp.free & ~dead) if dead else loose
         if b > best:
@@ -262,12 +266,13 @@ def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int]) -> float
     return hit
 
 
-def spot_sig(cand: Cand, sp: Spot) -> Any:
-    """What the spot's free patterns can read of it (`abstract.spot_reads`): its whole
-    group, or its shape and hun; what the winning tile stands for, if read."""
-    reads = cand.reads_of.get(sp.free)
+def spot_sig(cand: Cand, sp: Spot, worth: int) -> Any:
+    """What the patterns `worth` (the spot's free ones read abstractly) can read of it
+    (`abstract.spot_reads`): its whole group, or its shape and hun; what the winning tile
+    stands for, if read."""
+    reads = cand.reads_of.get(worth)
     if reads is None:
-        reads = cand.reads_of[sp.free] = spot_reads(cand.later, sp.free)
+        reads = cand.reads_of[worth] = spot_reads(cand.later, worth)
     whole, stands = reads
     g = sp.group
     stand = sp.stands_for if stands else -1
@@ -298,7 +303,7 @@ def rest_dead(s: State, cand: Cand, sp: Spot, sig: Any, bits: int, held1: int) -
              | (later & ~sp.free))
     view = View(f, known, plan.queries or frozenset(), rest_keys, (held_g,) + s.declared,
                 place_rest_count(s), plan.bit)
-    hit = cand.dead_of[key] = ruled_out(cand.later, sp.free, view)
+    hit = cand.dead_of[key] = ruled_out(cand.later, sp.free & plan.rest_read, view)
     return hit
 
 
