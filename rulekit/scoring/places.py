@@ -233,11 +233,9 @@ def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int]) -> float
     them (`spot_sig`) share the result."""
     sc = s.sc
     cand = place.cand
-    g = sp.group
-    own = sc.plan.query_bit.get(group_key(g[0], g[1]), 0)
+    key = bound_key(s, cand, sp)
+    own, _, sig = key
     worth = sp.free & sc.plan.rest_read       # what an abstract reading may rule out
-    sig = spot_sig(cand, sp, worth) if worth else None
-    key = (own, sp.free, sig)
     hit = place.bound_of.get(key)
     if hit is not None:
         return hit
@@ -264,6 +262,21 @@ def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int]) -> float
             best = b
     hit = place.bound_of[key] = min(best, cand.bound_all)
     return hit
+
+
+def bound_key(s: State, cand: Cand, sp: Spot) -> tuple[int, int, Any]:
+    """What decides a spot's exact bound in its place (`rest_bound`): its own key bit, its
+    free patterns, and what those read abstractly read of it."""
+    g = sp.group
+    plan = s.sc.plan
+    own = plan.query_bit.get(group_key(g[0], g[1]), 0)
+    worth = sp.free & plan.rest_read
+    return own, sp.free, spot_sig(cand, sp, worth) if worth else None
+
+
+def bound_known(s: State, place: Place, sp: Spot) -> float | None:
+    """A spot's exact bound if a spot alike in its place has one already, else None."""
+    return place.bound_of.get(bound_key(s, place.cand, sp))
 
 
 def spot_sig(cand: Cand, sp: Spot, worth: int) -> Any:
@@ -341,9 +354,13 @@ def refine(s: State, place: Place,
     i = 0
     while i < len(todo):
         sp = todo[i]
-        if sp.bound <= best or sp.bound <= top or (i > 0 and sp.bound <= target):
+        if sp.bound <= best or sp.bound <= top:
             break                     # sorted: the cheap bounds left are no better
-        sp.bound = (rest_bound(s, place, sp, reach) if by_rest
+        known = bound_known(s, place, sp) if by_rest else None
+        if i > 0 and sp.bound <= target and known is None:
+            break                     # another place first: this one waits in line
+        sp.bound = (known if known is not None
+                    else rest_bound(s, place, sp, reach) if by_rest
                     else spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False))
         sp.exact = True
         if sp.bound > best:
