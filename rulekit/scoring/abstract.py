@@ -19,8 +19,8 @@ import operator
 from typing import Any, Callable, Final
 
 from rulekit.arrange import RawGroup
-from rulekit.codes import (HONOR_START, KEY_STRIDE, KONG, NUM_KINDS, PAIR, RUN, SET, SUIT_SIZE,
-                          group_key, key_shape)
+from rulekit.codes import (HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, SUIT_SIZE, group_key,
+                          key_first, key_shape)
 from rulekit.dsl import ast
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.dsl.vocabulary import CONSTANTS, FUNCTIONS, NAMES
@@ -373,7 +373,7 @@ def _count_groups(var: str, cond: Any, negate: bool, melds_only: bool, a: View,
         return Span(lo, hi)           # no group of the rest can have it
     if key in a.tracked and key not in a.rest_keys:
         return Span(lo, hi)
-    inner[var] = RestGroup(key_shape(key), key % KEY_STRIDE)
+    inner[var] = RestGroup(key_shape(key), key_first(key))
     v = ev(cond, a, inner)
     if v is False:
         return Span(lo, hi)
