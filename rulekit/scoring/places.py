@@ -356,9 +356,11 @@ def refine(s: State, place: Place,
         sp = todo[i]
         if sp.bound <= best or sp.bound <= top:
             break                     # sorted: the cheap bounds left are no better
-        known = bound_known(s, place, sp) if by_rest else None
-        if i > 0 and sp.bound <= target and known is None:
-            break                     # another place first: this one waits in line
+        known = None
+        if i > 0 and sp.bound <= target:
+            known = bound_known(s, place, sp) if by_rest else None
+            if known is None:
+                break                 # another place first: this one waits in line
         sp.bound = (known if known is not None
                     else rest_bound(s, place, sp, reach) if by_rest
                     else spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False))
