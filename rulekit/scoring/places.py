@@ -88,7 +88,7 @@ class Place:
     enumerated once for all of them. `exact` tells whether the bounds are the rest's own
     (`refine`) or the whole hand's."""
 
-    __slots__ = ("bound", "cand", "rest", "spots", "exact", "bound_of")
+    __slots__ = ("bound", "cand", "rest", "spots", "exact", "bound_of", "reach", "sharp")
 
     def __init__(self, cand: Cand, rest: Layout, spots: list[Spot]) -> None:
         spots.sort(key=lambda sp: -sp.bound)
@@ -98,7 +98,10 @@ class Place:
         self.spots = spots
         self.exact = False
         # exact bounds by what decides them (`rest_bound`): spots alike share theirs
-        self.bound_of: dict[tuple[int, int, Any], float] = {}
+        self.bound_of: dict[tuple[int, int, Any, bool], float] = {}
+        self.reach: frozenset[int] = frozenset()    # the rest's, once refined
+        # whether the exact bounds went through the abstract reading (`sharpen`)
+        self.sharp = False
 
 
 def by_place(s: State, candidates: tuple[int, ...]) -> None:
@@ -133,6 +136,8 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
         for place in places_of(s, cand, groups, whole):
             queue.append((-place.bound, 1, len(place.spots), len(queue), place))
     reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]] = {}
+    # the abstract reading runs only on a place about to be read (`sharpen`)
+    sharpens = bool(plan.rest_read) and plan.queries is not None and bool(plan.by_level[SKELETON])
     heapq.heapify(queue)
     seq = len(queue)
     while queue:
@@ -145,6 +150,15 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
                                        len(place.spots), seq, place))
                 seq += 1
             continue
+        if not place.sharp and sharpens:
+            bound = place.bound
+            if not sharpen(s, place):
+                continue
+            if place.bound < bound or not place.exact:
+                heapq.heappush(queue, (-place.bound, 0 if place.exact else 1,
+                                       len(place.spots), seq, place))
+                seq += 1
+                continue
         read_place(s, place)
 
 
@@ -224,18 +238,44 @@ def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: boo
     return list(out)
 
 
-def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int]) -> float:
+def sharpen(s: State, place: Place) -> bool:
+    """Before a place is read, its exact spots' bounds through the abstract reading, best
+    first, while they lead: False when no spot can beat the best any more. The reading
+    costs more than a bound, so only places about to be read pay it: a place it drops goes
+    back in line, often behind the place that holds the best reading."""
+    best = s.best_fan
+    top = -1.0
+    for sp in place.spots:
+        if sp.bound <= best or sp.bound <= top:
+            break                     # sorted: the bounds left are no better
+        if sp.exact:
+            sp.bound = rest_bound(s, place, sp, place.reach, True)
+        top = max(top, sp.bound)
+    spots = [sp for sp in place.spots if sp.bound > best]
+    if not spots:
+        return False
+    spots.sort(key=lambda sp: (-sp.bound, not sp.exact))
+    place.spots = spots
+    place.bound = spots[0].bound
+    place.exact = spots[0].exact
+    place.sharp = True
+    return True
+
+
+def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int], sharp: bool
+               ) -> float:
     """A spot's bound from its rest's own reach (`refine`): over each set of queried keys
     the rest can hold, the skeleton-level patterns that hold with the spot's group added,
     and the spot's free patterns less those an abstract reading of that rest rules out
     (`abstract.ruled_out`). Sets that cannot beat the best bound so far are not read.
     Spots that agree on their own key bit, their free patterns and what those read of
-    them (`spot_sig`) share the result."""
+    them (`spot_sig`) share the result. Not `sharp`: without the abstract reading."""
     sc = s.sc
     cand = place.cand
-    key = bound_key(s, cand, sp)
-    own, _, sig = key
-    worth = sp.free & sc.plan.rest_read       # what an abstract reading may rule out
+    key = bound_key(s, cand, sp, sharp)
+    own, _, sig, _ = key
+    # what an abstract reading may rule out
+    worth = sp.free & sc.plan.rest_read if sharp else 0
     hit = place.bound_of.get(key)
     if hit is not None:
         return hit
@@ -264,19 +304,19 @@ def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int]) -> float
     return hit
 
 
-def bound_key(s: State, cand: Cand, sp: Spot) -> tuple[int, int, Any]:
+def bound_key(s: State, cand: Cand, sp: Spot, sharp: bool) -> tuple[int, int, Any, bool]:
     """What decides a spot's exact bound in its place (`rest_bound`): its own key bit, its
-    free patterns, and what those read abstractly read of it."""
+    free patterns, and (`sharp`) what those read abstractly read of it."""
     g = sp.group
     plan = s.sc.plan
     own = plan.query_bit.get(group_key(g[0], g[1]), 0)
-    worth = sp.free & plan.rest_read
-    return own, sp.free, spot_sig(cand, sp, worth) if worth else None
+    worth = sp.free & plan.rest_read if sharp else 0
+    return own, sp.free, spot_sig(cand, sp, worth) if worth else None, sharp
 
 
 def bound_known(s: State, place: Place, sp: Spot) -> float | None:
     """A spot's exact bound if a spot alike in its place has one already, else None."""
-    return place.bound_of.get(bound_key(s, place.cand, sp))
+    return place.bound_of.get(bound_key(s, place.cand, sp, place.sharp))
 
 
 def spot_sig(cand: Cand, sp: Spot, worth: int) -> Any:
@@ -345,6 +385,7 @@ def refine(s: State, place: Place,
         reach = reach_of[rkey] = arrange.skeleton_reach(rest, keys)
     if not reach:
         return False
+    place.reach = reach
     by_rest = s.sc.plan.queries is not None and bool(s.sc.plan.by_level[SKELETON])
     held1s: dict[int, list[int]] = {}     # the rest's, by a spot's own key bit
     best = s.best_fan
@@ -362,7 +403,7 @@ def refine(s: State, place: Place,
             if known is None:
                 break                 # another place first: this one waits in line
         sp.bound = (known if known is not None
-                    else rest_bound(s, place, sp, reach) if by_rest
+                    else rest_bound(s, place, sp, reach, place.sharp) if by_rest
                     else spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False))
         sp.exact = True
         if sp.bound > best:
