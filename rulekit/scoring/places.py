@@ -9,9 +9,10 @@ from the fan algebra: the best the skeleton patterns its rest can reach, with th
 reading-level patterns the place allows. Places of every candidate winning tile (a 天和
 tries all fourteen) are then read in one queue, best bound first, and the search stops at
 the first place whose bound cannot beat the best reading found. The bound of a place is
-exact for shape queries and needs, so with many hun the valuable readings are met first
-and the rest of the queue is cut whole, where a scan of every arrangement would read them
-all (docs/design.md).
+exact for shape queries and needs, and before it is read, the patterns its rest can decide
+are read abstractly on that rest (`sharpen`, `abstract.ruled_out`), so with many hun the
+valuable readings are met first and the rest of the queue is cut whole, where a scan of
+every arrangement would read them all (docs/design.md).
 """
 from __future__ import annotations
 
@@ -85,8 +86,9 @@ class Place:
     """What one rest of the hand is read for: the spots of the winning tile that leave it
     (a hun winning tile in any of several groups all of hun leaves the same rest, and may
     stand for each kind of a run), best bound first. Each arrangement of the rest is
-    enumerated once for all of them. `exact` tells whether the bounds are the rest's own
-    (`refine`) or the whole hand's."""
+    enumerated once for all of them. `exact` tells whether its leading spot's bound is the
+    rest's own (`refine`; the spots after it may keep the whole hand's cheap bounds, no
+    better), `sharp` whether the exact ones went through the abstract reading."""
 
     __slots__ = ("bound", "cand", "rest", "spots", "exact", "bound_of", "reach", "sharp")
 
