@@ -46,3 +46,8 @@ def group_key(shape: int, first: int) -> int:
 def key_shape(key: int) -> int:
     """The shape of a group key."""
     return key // KEY_STRIDE
+
+
+def key_first(key: int) -> int:
+    """The lowest kind of a group key."""
+    return key % KEY_STRIDE

@@ -66,6 +66,9 @@ class CompiledPattern:
     # its bit in a mask of patterns (`Facts.held`, the scorer's pattern sets): 1 << its place
     # among the ruleset's patterns in source order; 0 for a condition (forbid, ...)
     bit: int = 0
+    # its syntax tree, kept for the scorer's three-valued reading of it on a place
+    # (`scoring.abstract`): what the rest of the hand can still make of it
+    tree: Any = field(default=None, compare=False, repr=False)
 
     def excludes(self, other: "CompiledPattern") -> bool:
         """True when both can never hold together (one needs path == a, the other != a)."""
@@ -603,7 +606,8 @@ def compile_patterns(sources: list[PatternSource],
                                         frozenset(seen.ranks), needs[pid],
                                         frozenset(seen.refs), queries[pid],
                                         frozenset(walk.reads(trees[pid])),
-                                        walk.cost(trees[pid]), bits.get(pid, 0)))
+                                        walk.cost(trees[pid]), bits.get(pid, 0),
+                                        trees[pid]))
     deps = {c.id: c.dep for c in compiled}
     steps = {c.id: c.steps for c in compiled}
     errors += _work_errors([(s, deps[s.id], steps[s.id]) for s in sources if s.id in deps])

@@ -9,9 +9,10 @@ from the fan algebra: the best the skeleton patterns its rest can reach, with th
 reading-level patterns the place allows. Places of every candidate winning tile (a 天和
 tries all fourteen) are then read in one queue, best bound first, and the search stops at
 the first place whose bound cannot beat the best reading found. The bound of a place is
-exact for shape queries and needs, so with many hun the valuable readings are met first
-and the rest of the queue is cut whole, where a scan of every arrangement would read them
-all (docs/design.md).
+exact for shape queries and needs, and before it is read, the patterns its rest can decide
+are read abstractly on that rest (`sharpen`, `abstract.ruled_out`), so with many hun the
+valuable readings are met first and the rest of the queue is cut whole, where a scan of
+every arrangement would read them all (docs/design.md).
 """
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ from typing import Any, Iterator
 
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
-from rulekit.codes import (ARRANGEMENT, HONOR_START, NUM_KINDS, READING, RUN, SKELETON,
-                          group_key)
+from rulekit.codes import (ARRANGEMENT, HAND, HONOR_START, NUM_KINDS, READING, RUN,
+                          SKELETON, group_key)
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
+from rulekit.scoring.abstract import View, ruled_out, spot_reads
 from rulekit.scoring.rests import Live, live_arrangements
 from rulekit.scoring.keys import group_code, rest_code, spot_kind
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
@@ -32,7 +34,7 @@ from rulekit.scoring.search import (Projections, State, judge, keep_best, level1
 class Spot:
     """One group the winning tile can sit in, the kind it stands for there, and its bound."""
 
-    __slots__ = ("bound", "group", "stands_for", "free")
+    __slots__ = ("bound", "group", "stands_for", "free", "exact")
 
     def __init__(self, bound: float, group: RawGroup, stands_for: int, free: int) -> None:
         self.bound = bound
@@ -40,6 +42,7 @@ class Spot:
         self.stands_for = stands_for
         self.free = free              # arrangement- and reading-level patterns still possible
                                       # (a mask)
+        self.exact = False            # whether `bound` is from the rest's own reach
 
 
 class Cand:
@@ -47,7 +50,8 @@ class Cand:
     where skeleton results are kept, and the memos of its bounds)."""
 
     __slots__ = ("win_tile", "win_is_hun", "cand_win", "possible", "shared", "tag",
-                 "bound_all", "free1", "held1_of", "whole_held1", "whole_of", "hun_fact")
+                 "bound_all", "free1", "held1_of", "whole_held1", "whole_of", "hun_fact",
+                 "dead_of", "reads_of", "later")
 
     def __init__(self, s: State, win_tile: int) -> None:
         self.win_is_hun = win_is_hun = win_tile in s.hun_kinds
@@ -69,16 +73,24 @@ class Cand:
         self.whole_held1: dict[int, list[int]] = {}
         self.whole_of: dict[int, float] = {}
         self.hun_fact = HunFact(s.hun_kinds, s.held_hun)
+        # by (the spot's group code, what it stands for, the rest's bits): the patterns an
+        # abstract reading rules out there (`rest_dead`)
+        self.dead_of: dict[tuple[Any, int], int] = {}
+        # by a spot's free patterns: what they read of it (`abstract.spot_reads`)
+        self.reads_of: dict[int, tuple[bool, bool]] = {}
+        plan = s.sc.plan
+        self.later = plan.by_level[ARRANGEMENT] + plan.by_level[READING]
 
 
 class Place:
     """What one rest of the hand is read for: the spots of the winning tile that leave it
     (a hun winning tile in any of several groups all of hun leaves the same rest, and may
     stand for each kind of a run), best bound first. Each arrangement of the rest is
-    enumerated once for all of them. `exact` tells whether the bounds are the rest's own
-    (`refine`) or the whole hand's."""
+    enumerated once for all of them. `exact` tells whether its leading spot's bound is the
+    rest's own (`refine`; the spots after it may keep the whole hand's cheap bounds, no
+    better), `sharp` whether the exact ones went through the abstract reading."""
 
-    __slots__ = ("bound", "cand", "rest", "spots", "exact")
+    __slots__ = ("bound", "cand", "rest", "spots", "exact", "bound_of", "reach", "sharp")
 
     def __init__(self, cand: Cand, rest: Layout, spots: list[Spot]) -> None:
         spots.sort(key=lambda sp: -sp.bound)
@@ -87,6 +99,11 @@ class Place:
         self.rest = rest
         self.spots = spots
         self.exact = False
+        # exact bounds by what decides them (`rest_bound`): spots alike share theirs
+        self.bound_of: dict[tuple[int, int, Any, bool], float] = {}
+        self.reach: frozenset[int] = frozenset()    # the rest's, once refined
+        # whether the exact bounds went through the abstract reading (`sharpen`)
+        self.sharp = False
 
 
 def by_place(s: State, candidates: tuple[int, ...]) -> None:
@@ -101,9 +118,14 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     whole = arrange.skeleton_reach(s.layout, keys) if plan.by_level[SKELETON] else frozenset([0])
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
-    queue: list[tuple[float, int, int, Place]] = []
+    # (then exact places first: they are read, not bounded again)
+    queue: list[tuple[float, int, int, int, Place]] = []
     hun_groups: list[tuple[RawGroup, int, int, int]] | None = None
+    alike_hun = not plan.reads_win_tile
     for win_tile in candidates:
+        if alike_hun and win_tile in s.hun_kinds:
+            if hun_groups is not None:
+                continue              # its readings are the first hun winning tile's
         cand = Cand(s, win_tile)
         if cand.bound_all <= s.best_fan:
             continue
@@ -114,19 +136,31 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
         else:
             groups = hun_groups
         for place in places_of(s, cand, groups, whole):
-            queue.append((-place.bound, len(place.spots), len(queue), place))
+            queue.append((-place.bound, 1, len(place.spots), len(queue), place))
     reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]] = {}
+    # the abstract reading runs only on a place about to be read (`sharpen`)
+    sharpens = bool(plan.rest_read) and plan.queries is not None and bool(plan.by_level[SKELETON])
     heapq.heapify(queue)
     seq = len(queue)
     while queue:
-        place = heapq.heappop(queue)[3]
+        place = heapq.heappop(queue)[4]
         if place.bound <= s.best_fan:
             return                    # the best bound left: no place can do better
         if not place.exact:
-            if refine(s, place, reach_of):
-                heapq.heappush(queue, (-place.bound, len(place.spots), seq, place))
+            if refine(s, place, reach_of, -queue[0][0] if queue else -1.0):
+                heapq.heappush(queue, (-place.bound, 0 if place.exact else 1,
+                                       len(place.spots), seq, place))
                 seq += 1
             continue
+        if not place.sharp and sharpens:
+            bound = place.bound
+            if not sharpen(s, place):
+                continue
+            if place.bound < bound or not place.exact:
+                heapq.heappush(queue, (-place.bound, 0 if place.exact else 1,
+                                       len(place.spots), seq, place))
+                seq += 1
+                continue
         read_place(s, place)
 
 
@@ -206,10 +240,144 @@ def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: boo
     return list(out)
 
 
+def sharpen(s: State, place: Place) -> bool:
+    """Before a place is read, its exact spots' bounds through the abstract reading, best
+    first, while they lead: False when no spot can beat the best any more. The reading
+    costs more than a bound, so only places about to be read pay it: a place it drops goes
+    back in line, often behind the place that holds the best reading."""
+    best = s.best_fan
+    top = -1.0
+    for sp in place.spots:
+        if sp.bound <= best or sp.bound <= top:
+            break                     # sorted: the bounds left are no better
+        if sp.exact:
+            sp.bound = rest_bound(s, place, sp, place.reach, True)
+        top = max(top, sp.bound)
+    spots = [sp for sp in place.spots if sp.bound > best]
+    if not spots:
+        return False
+    spots.sort(key=lambda sp: (-sp.bound, not sp.exact))
+    place.spots = spots
+    place.bound = spots[0].bound
+    place.exact = spots[0].exact
+    place.sharp = True
+    return True
+
+
+def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int], sharp: bool
+               ) -> float:
+    """A spot's bound from its rest's own reach (`refine`): over each set of queried keys
+    the rest can hold, the skeleton-level patterns that hold with the spot's group added,
+    and the spot's free patterns less those an abstract reading of that rest rules out
+    (`abstract.ruled_out`). Sets that cannot beat the best bound so far are not read.
+    Spots that agree on their own key bit, their free patterns and what those read of
+    them (`spot_sig`) share the result. Not `sharp`: without the abstract reading."""
+    sc = s.sc
+    cand = place.cand
+    key = bound_key(s, cand, sp, sharp)
+    own, _, sig, _ = key
+    # what an abstract reading may rule out
+    worth = sp.free & sc.plan.rest_read if sharp else 0
+    hit = place.bound_of.get(key)
+    if hit is not None:
+        return hit
+    gbit = own | s.declared_bits
+    options: list[tuple[float, int, int]] = []
+    for bits in reach:
+        both = bits | gbit
+        held1 = cand.held1_of.get(both)
+        if held1 is None:
+            held1 = cand.held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
+                                                    cand.possible, cand.shared, cand.tag)
+        options.append((sc.bound(held1, sp.free), bits, held1))
+    options.sort(key=lambda o: -o[0])
+    best = -1.0
+    for loose, bits, held1 in options:
+        if loose <= best or loose <= s.best_fan:
+            break                     # (a bound cut here is below a best that only grows)
+        if not worth:
+            best = loose
+            break
+        dead = rest_dead(s, cand, sp, sig, bits, held1)
+        b = sc.bound(held1, sp.free & ~dead) if dead else loose
+        if b > best:
+            best = b
+    hit = place.bound_of[key] = min(best, cand.bound_all)
+    return hit
+
+
+def bound_key(s: State, cand: Cand, sp: Spot, sharp: bool) -> tuple[int, int, Any, bool]:
+    """What decides a spot's exact bound in its place (`rest_bound`): its own key bit, its
+    free patterns, and (`sharp`) what those read abstractly read of it."""
+    g = sp.group
+    plan = s.sc.plan
+    own = plan.query_bit.get(group_key(g[0], g[1]), 0)
+    worth = sp.free & plan.rest_read if sharp else 0
+    return own, sp.free, spot_sig(cand, sp, worth) if worth else None, sharp
+
+
+def bound_known(s: State, place: Place, sp: Spot) -> float | None:
+    """A spot's exact bound if a spot alike in its place has one already, else None."""
+    return place.bound_of.get(bound_key(s, place.cand, sp, place.sharp))
+
+
+def spot_sig(cand: Cand, sp: Spot, worth: int) -> Any:
+    """What the patterns `worth` (the spot's free ones read abstractly) can read of it
+    (`abstract.spot_reads`): its whole group, or its shape and hun; what the winning tile
+    stands for, if read."""
+    reads = cand.reads_of.get(worth)
+    if reads is None:
+        reads = cand.reads_of[worth] = spot_reads(cand.later, worth)
+    whole, stands = reads
+    g = sp.group
+    stand = sp.stands_for if stands else -1
+    if whole:
+        return (group_code(g), g.fills, stand)
+    return (g.shape, len(g.fills), g.declared, g.concealed, g.golden, stand)
+
+
+def rest_dead(s: State, cand: Cand, sp: Spot, sig: Any, bits: int, held1: int) -> int:
+    """The free patterns of spot `sp` false on every reading whose rest holds the queried
+    keys `bits` (and no other queried key): an abstract reading decides them."""
+    g = sp.group
+    key = (sig, bits)
+    hit = cand.dead_of.get(key)
+    if hit is not None:
+        return hit
+    plan = s.sc.plan
+    qkeys = plan.query_keys
+    rest_keys = frozenset([k for i, k in enumerate(qkeys) if bits >> i & 1])
+    gkey = group_key(g[0], g[1])
+    held_g = group_fact(g, True, cand.win_is_hun)
+    f = Facts((), WinFact(cand.win_tile, cand.win_is_hun, sp.stands_for, held_g),
+              s.hand_fact, cand.hun_fact, s.context,
+              rest_keys | s.declared_keys | frozenset([gkey]))
+    f.held = held1
+    later = plan.level_masks[ARRANGEMENT] | plan.level_masks[READING]
+    known = (plan.level_masks[HAND] | plan.level_masks[SKELETON]
+             | (later & ~sp.free))
+    view = View(f, known, plan.queries or frozenset(), rest_keys, (held_g,) + s.declared,
+                place_rest_count(s), plan.bit)
+    hit = cand.dead_of[key] = ruled_out(cand.later, sp.free & plan.rest_read, view)
+    return hit
+
+
+def place_rest_count(s: State) -> int:
+    """How many groups the rest of the hand forms once the winning tile's is taken out."""
+    return s.layout.need_melds + s.layout.need_pairs - 1
+
+
 def refine(s: State, place: Place,
-           reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]]) -> bool:
+           reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]],
+           target: float) -> bool:
     """Make a place's bounds its rest's own: False when the rest cannot complete the hand
-    or no spot can beat the best any more."""
+    or no spot can beat the best any more.
+
+    Spots are made exact best cheap bound first, at least one per call, and only while the
+    next one's cheap bound beats `target` (the best bound of the places waiting): the place
+    goes back in line with the best of its exact bounds and the cheap ones left, and is read
+    (`exact`) once an exact bound leads. A place of many spots whose first ones drop is then
+    cut whole by a better place without bounding the rest of its spots."""
     rest = place.rest
     rkey = (rest.counts, rest.hun, rest.need_melds, rest.need_pairs)
     reach = reach_of.get(rkey)
@@ -219,18 +387,38 @@ def refine(s: State, place: Place,
         reach = reach_of[rkey] = arrange.skeleton_reach(rest, keys)
     if not reach:
         return False
-    spots = []
+    place.reach = reach
+    by_rest = s.sc.plan.queries is not None and bool(s.sc.plan.by_level[SKELETON])
     held1s: dict[int, list[int]] = {}     # the rest's, by a spot's own key bit
-    for sp in place.spots:
-        sp.bound = spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False)
-        if sp.bound > s.best_fan:
-            spots.append(sp)
+    best = s.best_fan
+    done = [sp for sp in place.spots if sp.exact and sp.bound > best]
+    todo = [sp for sp in place.spots if not sp.exact]
+    top = max([sp.bound for sp in done], default=-1.0)
+    i = 0
+    while i < len(todo):
+        sp = todo[i]
+        if sp.bound <= best or sp.bound <= top:
+            break                     # sorted: the cheap bounds left are no better
+        known = None
+        if i > 0 and sp.bound <= target:
+            known = bound_known(s, place, sp) if by_rest else None
+            if known is None:
+                break                 # another place first: this one waits in line
+        sp.bound = (known if known is not None
+                    else rest_bound(s, place, sp, reach, place.sharp) if by_rest
+                    else spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False))
+        sp.exact = True
+        if sp.bound > best:
+            done.append(sp)
+            top = max(top, sp.bound)
+        i += 1
+    spots = done + [sp for sp in todo[i:] if sp.bound > best]
     if not spots:
         return False
-    spots.sort(key=lambda sp: -sp.bound)
+    spots.sort(key=lambda sp: (-sp.bound, not sp.exact))
     place.spots = spots
     place.bound = spots[0].bound
-    place.exact = True
+    place.exact = spots[0].exact
     return True
 
 

@@ -15,6 +15,7 @@ from rulekit.codes import KEY_LIMIT
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING, SKELETON, path_dep
 from rulekit.ruleset.model import Ruleset
+from rulekit.scoring.abstract import reads_rest
 
 # the facts of the winning tile's group a need may name (`win.group.<attr>`)
 WIN_GROUP_ATTRS = ("shape", "suit", "rank", "first", "kind", "hun", "other_hun",
@@ -61,6 +62,12 @@ class Plan:
     # any of them reads (so a memo key leaves out what none reads)
     gate_checks: tuple[tuple[int, tuple[GateCheck, ...]], ...] = ()
     gate_reads: int = 0
+    # whether a counted pattern reads the winning tile itself (`win.tile`): if none does,
+    # the place search reads a 天和's hun winning tiles as one (their readings are alike)
+    reads_win_tile: bool = True
+    # the arrangement- and reading-level patterns the rest of the hand can decide beyond
+    # their needs (`abstract.reads_rest`): the place search reads them abstractly
+    rest_read: int = 0
 
     def ids_of(self, mask: int) -> frozenset[str]:
         """The pattern ids of a mask (for the fan algebra, on a table miss only)."""
@@ -135,7 +142,10 @@ def build_plan(rs: Ruleset) -> Plan:
     return Plan(levels, level_bits, level_masks, ids, bit, valued, excludes, queries, keys,
                 gated, sum(bit[p.id] for p in gated), level1_reads, query_bit,
                 key_bits=tuple(query_bit.get(k, 0) for k in range(KEY_LIMIT)),
-                gate_checks=checks, gate_reads=sources)
+                gate_checks=checks, gate_reads=sources,
+                reads_win_tile=any(r == "win" or r.startswith("win.tile")
+                                   for p in pats for r in p.reads),
+                rest_read=sum(bit[p.id] for p in levels[2] + levels[3] if reads_rest(p)))
 
 
 def gate_checks(p: CompiledPattern) -> tuple[GateCheck, ...]:

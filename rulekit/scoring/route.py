@@ -15,11 +15,15 @@ can make true (`scan.held1_options`) and which groups can hold the winning tile
 (`scan.win_group_checked`): tight bounds that pay once arrangements are many. Below 3 hun
 both cost more than they save (bench/score.py per-hun table, measured when introduced)."""
 
-PLACE_HUN: Final = 6
+PLACE_HUN: Final = 5
 """From this many hun any hand is searched place by place (`places.by_place`). Measured
-(compiled, bench/score.py): 7-hun hands 4.2 ms by the scan, 1.4 ms by place; at 3-5 hun the
-scan is as fast or faster (its fixed cost per hand is lower). Starting lower was measured
-again after `rests.py`: the dealt mix 0.59-0.68 x riichi with 3 or 4, against 0.55 with 6."""
+(compiled, bench/score.py): 7-hun hands 4.2 ms by the scan, 1.4 ms by place; at 3-4 hun the
+scan is as fast or faster (its fixed cost per hand is lower): starting at 3 or 4 cost the
+dealt mix 0.59-0.68 x riichi, against 0.55 with 6. Lowered to 5 at issue 22 (bench/worst.py
+found 5-hun hands the scan reads in full, e.g. `46m345567p23333s`, indicator 2s, win 5m:
+21 ms scanned, 2.9 ms by place, pure Python): on 200 random 5-hun hands (pure Python, cold)
+the place search's slowest took 5.6-6.5 ms, the scan's 8.4-26 ms, at 1.1-1.4 x the scan's
+mean; 5-hun hands are about 0.1% of the dealt mix."""
 
 PLACE_HUN_HEAVENLY: Final = 4
 """From this many hun a hand with several candidate winning tiles (a 天和) is searched place
