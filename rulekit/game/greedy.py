@@ -14,6 +14,7 @@ from rulekit.game.documents import doc_of
 from rulekit.game.state import ADDED, CONCEALED, GOLDEN, PUNG, HandState
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import score_document
+from rulekit.scoring.score import read_hand, scorer_for, wins_with
 from rulekit.tiles import NUM_KINDS
 
 
@@ -158,8 +159,10 @@ class WaitScorer:
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
+        self.sc = scorer_for(rs)
         self.cache: dict[tuple[Any, ...], float] = {}
         self.winnable: dict[tuple[Any, ...], bool] = {}
+        self.wins_of: dict[tuple[Any, ...], bool] = {}
 
     def waits(self, v: View, counts: list[int]) -> list[int]:
         """The kinds that complete the 13 tiles `counts` (hun kinds last: a hun drawn
@@ -191,6 +194,29 @@ class WaitScorer:
             self.cache[key] = got
         return got
 
+    def wins(self, v: View, counts: list[int], w: int) -> bool:
+        """`fan(v, counts, w) > 0`, asked of the scorer as a yes/no (`wins_with`: the search
+        stops at the first reading that reaches the minimum)."""
+        key = (tuple(counts), v.melds, w, v.indicator, v.discarded_hun)
+        fan = self.cache.get(key)
+        if fan is not None:
+            return fan > 0
+        got = self.wins_of.get(key)
+        if got is None:
+            counts[w] += 1
+            try:
+                got = wins_with(self.sc, read_hand(doc_of(
+                    counts, v.melds, v.indicator, w, "self_draw", flowers=v.flowers,
+                    discarded_hun=v.discarded_hun, ready=v.ready), self.rs))
+            except HandError:          # a pung of hun (game.pung_hun): never a win
+                got = False
+            finally:
+                counts[w] -= 1
+            if len(self.wins_of) >= WAIT_MEMO:
+                self.wins_of.clear()
+            self.wins_of[key] = got
+        return got
+
     def can_win(self, v: View, counts: list[int]) -> bool:
         """Some real wait of the 13 tiles `counts` (not a hun drawn) with a copy not in
         sight wins under the ruleset."""
@@ -200,7 +226,7 @@ class WaitScorer:
             got = False
             for w in self.waits(v, counts):
                 if w not in v.hun and v.face_up()[w] + counts[w] < 4 \
-                        and self.fan(v, counts, w) > 0:
+                        and self.wins(v, counts, w):
                     got = True
                     break
             if len(self.winnable) >= WAIT_MEMO:
