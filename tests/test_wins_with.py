@@ -20,7 +20,7 @@ def test_wins_with_answers_as_the_full_score(name: str) -> None:
     rs = rulekit.load_ruleset(name)
     rng = random.Random(f"wins {name}")
     yes = no = 0
-    for i in range(60):
+    for i in range(160):
         doc = random_hand(rng, hun_kinds_count=rs.hun_kinds, hun_target=i % 8)
         try:
             hand = parse_hand(doc, hun_kind_count=rs.hun_kinds, win_by_allowed=rs.win_by,
