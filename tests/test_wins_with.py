@@ -63,3 +63,43 @@ def test_greedy_wins_agrees_with_its_fan() -> None:
         both.add(fast)
         assert fast == (b.fan(v, counts, w) > 0)
     assert both == {True, False}
+
+
+def test_greedy_builds_the_hand_its_document_reads_as() -> None:
+    """`WaitScorer.hand_of` without a document (a hand of the same melds and flags read
+    before) equals `read_hand` of the document, on every wait a greedy table checks."""
+    from rulekit.game.documents import doc_of
+    from rulekit.game.simulate import run_task, tasks
+    from rulekit.scoring.score import read_hand
+    for name in ("tianjin", *[n for n in builtin_names() if n != "tianjin"][:2]):
+        rs = rulekit.load_ruleset(name)
+        asked: list[tuple[greedy.View, list[int], int]] = []
+        real = greedy.WaitScorer.hand_of
+
+        def spy(self: greedy.WaitScorer, v: greedy.View, counts: list[int],
+                w: int) -> rulekit.Hand:
+            asked.append((v, list(counts), w))
+            return real(self, v, counts, w)
+
+        greedy.WaitScorer.hand_of = spy             # type: ignore[method-assign]
+        try:
+            for task in tasks(rs, ["greedy"] * rs.players, 10, 11, chunks=1, log=False):
+                run_task(task)
+        finally:
+            greedy.WaitScorer.hand_of = real        # type: ignore[method-assign]
+        assert len(asked) > 20
+        ws = greedy.WaitScorer(rs)
+        fast = 0
+        for v, counts, w in asked:
+            doc = doc_of(counts, v.melds, v.indicator, w, "self_draw", flowers=v.flowers,
+                         discarded_hun=v.discarded_hun, ready=v.ready)
+            try:
+                want = read_hand(doc, rs)
+            except rulekit.HandError:
+                with pytest.raises(rulekit.HandError):
+                    ws.hand_of(v, counts, w)
+                continue
+            fast += (v.melds, v.indicator, v.flowers, v.discarded_hun, v.ready) in ws.templates
+            got = ws.hand_of(v, counts, w)
+            assert got == want and got.concealed == want.concealed, doc
+        assert fast > len(asked) // 2                # most were built without a document
