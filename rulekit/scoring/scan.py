@@ -15,8 +15,8 @@ from rulekit.arrange import RawGroup
 from rulekit.codes import SKELETON, group_key
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts, win_places
 from rulekit.scoring.route import TIGHT_BOUND_HUN
-from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
-                                    projections, skeleton_level)
+from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at, projections,
+                                    skeleton_level)
 
 
 def skeleton_key(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
@@ -186,9 +186,7 @@ def candidate(s: State, win_tile: int) -> Candidate:
     # skeleton-level facts know the winning tile (not where it sits)
     cand_win = WinFact(win_tile, win_is_hun, win_tile, None)
     first: list[RawGroup] = []
-    # a yes/no search (`State.goal`) starts at the goal: a tight bound often ends it here
-    tight = layout.hun >= TIGHT_BOUND_HUN or s.goal < INF
-    if not win_is_hun and tight and sc.plan.win_gated:
+    if not win_is_hun and layout.hun >= TIGHT_BOUND_HUN and sc.plan.win_gated:
         checked, first = win_group_checked(s, win_tile, possible)
         if checked != possible:
             possible = checked
@@ -196,7 +194,7 @@ def candidate(s: State, win_tile: int) -> Candidate:
             free3 &= possible
             bound_all = sc.bound(s.fixed, possible)
     shared_level1, tag = projections(s, cand_win, possible)
-    if tight:
+    if layout.hun >= TIGHT_BOUND_HUN:
         options = held1_options(s, cand_win, possible, shared_level1, tag)
         if options is not None:
             bound_all = min(bound_all, max((sc.bound(h1, free12) for h1 in options),
