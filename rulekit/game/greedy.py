@@ -12,8 +12,10 @@ from rulekit.game import actions
 from rulekit.game.actions import KIND
 from rulekit.game.documents import doc_of
 from rulekit.game.state import ADDED, CONCEALED, GOLDEN, PUNG, HandState
+from rulekit.hand import Hand
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import score_document
+from rulekit.scoring.score import read_hand, scorer_for, wins_with
 from rulekit.tiles import NUM_KINDS
 
 
@@ -158,8 +160,11 @@ class WaitScorer:
 
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
+        self.sc = scorer_for(rs)
         self.cache: dict[tuple[Any, ...], float] = {}
         self.winnable: dict[tuple[Any, ...], bool] = {}
+        self.wins_of: dict[tuple[Any, ...], bool] = {}
+        self.templates: dict[tuple[Any, ...], Hand] = {}
 
     def waits(self, v: View, counts: list[int]) -> list[int]:
         """The kinds that complete the 13 tiles `counts` (hun kinds last: a hun drawn
@@ -191,6 +196,53 @@ class WaitScorer:
             self.cache[key] = got
         return got
 
+    def wins(self, v: View, counts: list[int], w: int) -> bool:
+        """`fan(v, counts, w) > 0`, asked of the scorer as a yes/no (`wins_with`: the search
+        stops at the first reading that reaches the minimum)."""
+        key = (tuple(counts), v.melds, w, v.indicator, v.discarded_hun)
+        fan = self.cache.get(key)
+        if fan is not None:
+            return fan > 0
+        got = self.wins_of.get(key)
+        if got is None:
+            counts[w] += 1
+            try:
+                got = wins_with(self.sc, self.hand_of(v, counts, w))
+            except HandError:          # a pung of hun (game.pung_hun): never a win
+                got = False
+            finally:
+                counts[w] -= 1
+            if len(self.wins_of) >= WAIT_MEMO:
+                self.wins_of.clear()
+            self.wins_of[key] = got
+        return got
+
+    def hand_of(self, v: View, counts: list[int], w: int) -> Hand:
+        """The `Hand` `read_hand` makes of this wait's document (`counts` include `w`),
+        built without the document where a hand of the same melds, indicator, flowers and
+        flags was read before (its hun and melds are reused) and every kind has at most
+        four copies (the indicator three), the checks a document of a table's tiles could
+        otherwise fail. `HandError` where the document is not a legal hand."""
+        tkey = (v.melds, v.indicator, v.flowers, v.discarded_hun, v.ready)
+        t = self.templates.get(tkey)
+        if t is not None:
+            total = list(counts)
+            for m in t.melds:
+                total[m.tile] += m.size
+            if max(total) <= 4 and total[t.indicator] <= 3:
+                concealed = [k for k in range(NUM_KINDS) for _ in range(counts[k])]
+                concealed.remove(w)
+                return Hand(t.indicator, t.hun, tuple(concealed), t.melds, w, "self_draw",
+                            False, t.discarded_hun, t.flowers, False, t.ready_declared)
+        hand = read_hand(doc_of(counts, v.melds, v.indicator, w, "self_draw",
+                                flowers=v.flowers, discarded_hun=v.discarded_hun,
+                                ready=v.ready), self.rs)
+        if t is None:
+            if len(self.templates) >= WAIT_MEMO:
+                self.templates.clear()
+            self.templates[tkey] = hand
+        return hand
+
     def can_win(self, v: View, counts: list[int]) -> bool:
         """Some real wait of the 13 tiles `counts` (not a hun drawn) with a copy not in
         sight wins under the ruleset."""
@@ -200,7 +252,7 @@ class WaitScorer:
             got = False
             for w in self.waits(v, counts):
                 if w not in v.hun and v.face_up()[w] + counts[w] < 4 \
-                        and self.fan(v, counts, w) > 0:
+                        and self.wins(v, counts, w):
                     got = True
                     break
             if len(self.winnable) >= WAIT_MEMO:

@@ -1,6 +1,7 @@
 """A hand in, a `ScoreResult` out: hand-level patterns, instant wins, then the search."""
 from __future__ import annotations
 
+import math
 import threading
 import weakref
 from typing import Any, Final, Mapping
@@ -19,7 +20,7 @@ from rulekit.scoring.places import by_place
 from rulekit.scoring.route import by_place_pays
 from rulekit.scoring.scorer import HandKey, Scorer
 from rulekit.scoring.scan import search
-from rulekit.scoring.search import NO_INDEX, State, WildDomain
+from rulekit.scoring.search import INF, NO_INDEX, State, WildDomain
 
 # one Scorer per Ruleset, by identity, for the last SCORERS_KEPT rulesets scored. (A weak
 # reference cannot free them: the Scorer holds its ruleset, so an entry kept every ruleset
@@ -91,8 +92,24 @@ def hand_key(hand: Hand) -> HandKey:
             hand.indicator)
 
 
-def score_fresh(sc: Scorer, hand: Hand) -> ScoreResult:
-    """Score a validated hand with a ruleset's `Scorer`, without its result memo."""
+def wins_with(sc: Scorer, hand: Hand) -> bool:
+    """`score_with(sc, hand)` wins with a positive hand fan (`win and total_fan > 0`): the
+    same answer, found cheaper where the ruleset's minimum is on the hand fan alone and
+    positive: the search prunes what cannot reach the minimum and stops at the first
+    reading that does (greedy asks this of every wait it may keep; the fan is not needed)."""
+    rs = sc.rs
+    hit = sc.result(hand_key(hand))
+    if hit is None and not rs.minimum_counts_kong_points and rs.minimum > 0:
+        hit = score_fresh(sc, hand, float(rs.minimum))      # not kept: not the best reading
+    elif hit is None:
+        hit = score_with(sc, hand)
+    return hit.win and hit.total_fan > 0
+
+
+def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
+    """Score a validated hand with a ruleset's `Scorer`, without its result memo. With a
+    `goal`, only readings of at least that fan count and the first one found is the result
+    (`wins_with`): a yes/no answer, not the hand's score."""
     rs = sc.rs
     hun_set = frozenset(hand.hun)
     concealed_all = hand.concealed + (hand.win_tile,)
@@ -137,6 +154,9 @@ def score_fresh(sc: Scorer, hand: Hand) -> ScoreResult:
         candidates = (hand.win_tile,)
     state = State(sc, fixed, hand_fact, context, hand.hun, held_hun, declared,
                   declared_keys, layout, WildDomain(rs, concealed_all, hand.hun))
+    if goal < INF:                    # bounds below the goal prune; reaching it stops
+        state.goal = goal
+        state.best_fan = math.nextafter(goal, -INF)
     if by_place_pays(layout.hun, len(candidates)):
         by_place(state, candidates)
     else:

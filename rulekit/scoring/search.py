@@ -26,6 +26,7 @@ from rulekit.scoring.scorer import Judged, Scorer
 Projections = dict[Any, Judged]
 
 
+INF: Final = float("inf")
 NO_INDEX: Final[frozenset[int]] = frozenset()     # the index of facts without groups
 
 
@@ -64,7 +65,7 @@ class State:
 
     __slots__ = ("sc", "fixed", "hand_fact", "context", "hun_kinds",
                  "held_hun", "declared", "declared_keys", "declared_bits", "layout", "wild",
-                 "best_fan", "best", "steps")
+                 "best_fan", "best", "steps", "goal")
 
     def __init__(self, sc: Scorer, fixed: int,
                  hand_fact: HandFact, context: ContextFact, hun_kinds: tuple[int, ...],
@@ -84,6 +85,7 @@ class State:
         self.best_fan = -1.0
         self.best: Best | None = None
         self.steps = 0              # pattern steps spent on this hand (`judge`)
+        self.goal = INF             # a reading of this fan or more ends the search (`reaches`)
 
 
 def keep_best(s: State, held: int, groups: tuple[GroupFact, ...], win_tile: int) -> None:
@@ -92,6 +94,8 @@ def keep_best(s: State, held: int, groups: tuple[GroupFact, ...], win_tile: int)
     bd = s.sc.fan(held)
     if bd.fan > s.best_fan:
         s.best_fan, s.best = float(bd.fan), (bd, groups, win_tile, held)
+        if bd.fan >= s.goal:          # a yes/no question answered: every bound now prunes
+            s.best_fan = INF
 
 
 def judge(s: State, patterns: Sequence[CompiledPattern], f: Facts, possible: int) -> int:

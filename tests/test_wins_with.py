@@ -1,0 +1,105 @@
+"""`wins_with`, greedy's yes/no question (does the hand win with a positive fan?), gives
+`score_with`'s answer on every hand: random winning shapes under every built-in ruleset
+(every hun count), and the hands a greedy table asks about."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rulekit
+from rulekit.corpus import random_hand
+from rulekit.game import greedy
+from rulekit.hand import parse_hand
+from rulekit.ruleset.resolve import builtin_names
+from rulekit.scoring.score import forget, score_fresh, scorer_for, wins_with
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_wins_with_answers_as_the_full_score(name: str) -> None:
+    rs = rulekit.load_ruleset(name)
+    rng = random.Random(f"wins {name}")
+    yes = no = 0
+    for i in range(160):
+        doc = random_hand(rng, hun_kinds_count=rs.hun_kinds, hun_target=i % 8)
+        try:
+            hand = parse_hand(doc, hun_kind_count=rs.hun_kinds, win_by_allowed=rs.win_by,
+                              hun_successor=rs.hun_successor)
+        except rulekit.HandError:
+            continue
+        forget()                                    # no result memo: the goal search runs
+        got = wins_with(scorer_for(rs), hand)
+        full = score_fresh(scorer_for(rs), hand)
+        assert got == (full.win and full.total_fan > 0), doc
+        yes, no = yes + got, no + (not got)
+    assert yes > 0 and no > 0                       # both answers were tested
+
+
+def test_greedy_wins_agrees_with_its_fan() -> None:
+    """Every wait greedy checks at a table, asked both ways on fresh scorers."""
+    from rulekit.game import builtin
+    rs = rulekit.load_ruleset("tianjin")
+    asked: list[tuple[greedy.View, list[int], int]] = []
+    real = greedy.WaitScorer.wins
+
+    def spy(self: greedy.WaitScorer, v: greedy.View, counts: list[int], w: int) -> bool:
+        asked.append((v, list(counts), w))
+        return real(self, v, counts, w)
+
+    greedy.WaitScorer.wins = spy                    # type: ignore[method-assign]
+    try:
+        from rulekit.game.simulate import run_task, tasks
+        for task in tasks(rs, ["greedy"] * rs.players, 12, 7, chunks=1, log=False):
+            run_task(task)
+    finally:
+        greedy.WaitScorer.wins = real               # type: ignore[method-assign]
+    assert builtin is not None and len(asked) > 20
+    both = set()
+    for v, counts, w in asked:
+        a, b = greedy.WaitScorer(rs), greedy.WaitScorer(rs)
+        forget()
+        fast = a.wins(v, counts, w)
+        forget()
+        both.add(fast)
+        assert fast == (b.fan(v, counts, w) > 0)
+    assert both == {True, False}
+
+
+def test_greedy_builds_the_hand_its_document_reads_as() -> None:
+    """`WaitScorer.hand_of` without a document (a hand of the same melds and flags read
+    before) equals `read_hand` of the document, on every wait a greedy table checks."""
+    from rulekit.game.documents import doc_of
+    from rulekit.game.simulate import run_task, tasks
+    from rulekit.scoring.score import read_hand
+    for name in ("tianjin", *[n for n in builtin_names() if n != "tianjin"][:2]):
+        rs = rulekit.load_ruleset(name)
+        asked: list[tuple[greedy.View, list[int], int]] = []
+        real = greedy.WaitScorer.hand_of
+
+        def spy(self: greedy.WaitScorer, v: greedy.View, counts: list[int],
+                w: int) -> rulekit.Hand:
+            asked.append((v, list(counts), w))
+            return real(self, v, counts, w)
+
+        greedy.WaitScorer.hand_of = spy             # type: ignore[method-assign]
+        try:
+            for task in tasks(rs, ["greedy"] * rs.players, 10, 11, chunks=1, log=False):
+                run_task(task)
+        finally:
+            greedy.WaitScorer.hand_of = real        # type: ignore[method-assign]
+        assert len(asked) > 20
+        ws = greedy.WaitScorer(rs)
+        fast = 0
+        for v, counts, w in asked:
+            doc = doc_of(counts, v.melds, v.indicator, w, "self_draw", flowers=v.flowers,
+                         discarded_hun=v.discarded_hun, ready=v.ready)
+            try:
+                want = read_hand(doc, rs)
+            except rulekit.HandError:
+                with pytest.raises(rulekit.HandError):
+                    ws.hand_of(v, counts, w)
+                continue
+            fast += (v.melds, v.indicator, v.flowers, v.discarded_hun, v.ready) in ws.templates
+            got = ws.hand_of(v, counts, w)
+            assert got == want and got.concealed == want.concealed, doc
+        assert fast > len(asked) // 2                # most were built without a document
