@@ -57,6 +57,7 @@ def test_the_place_search_agrees_with_exhaustive_search(name: str) -> None:
     """The hands `scoring/places.py` takes (a 天和 with 4+ hun, any hand with 6+): random
     hands of each kind, from 4 to 7 hun, under every built-in ruleset."""
     from rulekit.scoring.route import by_place_pays
+    from rulekit.scoring.score import suit_classes
     rs = rulekit.load_ruleset(name)
     rng = random.Random(f"places {name}")
     bad, taken = [], 0
@@ -74,8 +75,11 @@ def test_the_place_search_agrees_with_exhaustive_search(name: str) -> None:
             if bool(hand.heavenly) == heavenly:
                 break
         held = sum(1 for t in hand.concealed + (hand.win_tile,) if t in hand.hun)
+        real = [0] * 34
+        for t in hand.concealed + (hand.win_tile,):
+            real[t] += t not in hand.hun
         taken += by_place_pays(held, 2 if hand.heavenly and rs.heavenly_free_winning_tile
-                               else 1)
+                               else 1, hand.win_tile in hand.hun, suit_classes(tuple(real)))
         diff = check(rs, hand)
         if diff is not None:
             bad.append((doc, diff))

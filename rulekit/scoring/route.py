@@ -9,21 +9,32 @@ from __future__ import annotations
 
 from typing import Final
 
-TIGHT_BOUND_HUN: Final = 3
+TIGHT_BOUND_HUN: Final = 4
 """From this many hun the scan first works out which skeleton-level patterns any arrangement
 can make true (`scan.held1_options`) and which groups can hold the winning tile
 (`scan.win_group_checked`): tight bounds that pay once arrangements are many. Below 3 hun
-both cost more than they save (bench/score.py per-hun table, measured when introduced)."""
+both cost more than they save (bench/score.py per-hun table, measured when introduced); at
+3 hun too, since the place search took the hands with most arrangements: 600 random 3-hun
+hands (compiled, warm) took 79 us mean, 43 us median from 3, 68-71 us and 33 us from 4
+(each check alone from 4: 76-77 us, 83-84 us); 2-hun hands 29-30 us either way."""
 
-PLACE_HUN: Final = 5
+PLACE_HUN: Final = 6
 """From this many hun any hand is searched place by place (`places.by_place`). Measured
 (compiled, bench/score.py): 7-hun hands 4.2 ms by the scan, 1.4 ms by place; at 3-4 hun the
 scan is as fast or faster (its fixed cost per hand is lower): starting at 3 or 4 cost the
-dealt mix 0.59-0.68 x riichi, against 0.55 with 6. Lowered to 5 at issue 22 (bench/worst.py
-found 5-hun hands the scan reads in full, e.g. `46m345567p23333s`, indicator 2s, win 5m:
-21 ms scanned, 2.9 ms by place, pure Python): on 200 random 5-hun hands (pure Python, cold)
-the place search's slowest took 5.6-6.5 ms, the scan's 8.4-26 ms, at 1.1-1.4 x the scan's
-mean; 5-hun hands are about 0.1% of the dealt mix."""
+dealt mix 0.59-0.68 x riichi, against 0.55 with 6."""
+
+PLACE_HUN_PINNED: Final = 5
+"""From this many hun a hand is searched place by place when its winning tile is real (not
+a hun: only the few groups that can hold it are places) or its real tiles are all of one
+suit class (the scan then meets many arrangements). bench/worst.py found 5-hun hands the
+scan reads in full, e.g. `46m345567p23333s`, indicator 2s, win 5m (21 ms scanned, 2.9 ms by
+place, pure Python); every 5-hun hand by place cost the dealt mix ~0.015 x riichi, since a
+5-hun hand whose winning tile is a hun and whose real tiles span suits scans in less than
+half the place search's time. Measured on 2 x 400 random 5-hun hands (compiled, warm memos,
+each path timed on the same hand): mean by scan 178-181 us, worst 2.9-6.0 ms; all by place
+206-215 us, worst 0.94-1.21 ms; this rule 127-144 us, worst 0.94-1.30 ms. At 4 hun the same
+rule saves nothing (84 us either way, all by place 167 us)."""
 
 PLACE_HUN_HEAVENLY: Final = 4
 """From this many hun a hand with several candidate winning tiles (a 天和) is searched place
@@ -47,6 +58,10 @@ most, filled lazily); with more, in a dict. The list measured as fast as the dic
 faster."""
 
 
-def by_place_pays(hun: int, candidates: int) -> bool:
-    """Should a hand with this many hun and candidate winning tiles be searched by place?"""
-    return hun >= PLACE_HUN or (candidates > 1 and hun >= PLACE_HUN_HEAVENLY)
+def by_place_pays(hun: int, candidates: int, win_is_hun: bool, suits: int) -> bool:
+    """Should a hand with this many hun and candidate winning tiles, whose winning tile is a
+    hun or not and whose real concealed tiles span `suits` suit classes, be searched by
+    place?"""
+    if hun >= PLACE_HUN or (candidates > 1 and hun >= PLACE_HUN_HEAVENLY):
+        return True
+    return hun >= PLACE_HUN_PINNED and (not win_is_hun or suits <= 1)
