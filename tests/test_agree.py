@@ -79,7 +79,8 @@ def test_the_place_search_agrees_with_exhaustive_search(name: str) -> None:
         for t in hand.concealed + (hand.win_tile,):
             real[t] += t not in hand.hun
         taken += by_place_pays(held, 2 if hand.heavenly and rs.heavenly_free_winning_tile
-                               else 1, hand.win_tile in hand.hun, suit_classes(tuple(real)))
+                               else 1, hand.win_tile in hand.hun, suit_classes(tuple(real)),
+                               len(hand.melds))
         diff = check(rs, hand)
         if diff is not None:
             bad.append((doc, diff))

@@ -25,16 +25,20 @@ scan is as fast or faster (its fixed cost per hand is lower): starting at 3 or 4
 dealt mix 0.59-0.68 x riichi, against 0.55 with 6."""
 
 PLACE_HUN_PINNED: Final = 5
-"""From this many hun a hand is searched place by place when its winning tile is real (not
-a hun: only the few groups that can hold it are places) or its real tiles are all of one
-suit class (the scan then meets many arrangements). bench/worst.py found 5-hun hands the
-scan reads in full, e.g. `46m345567p23333s`, indicator 2s, win 5m (21 ms scanned, 2.9 ms by
-place, pure Python); every 5-hun hand by place cost the dealt mix ~0.015 x riichi, since a
-5-hun hand whose winning tile is a hun and whose real tiles span suits scans in less than
-half the place search's time. Measured on 2 x 400 random 5-hun hands (compiled, warm memos,
-each path timed on the same hand): mean by scan 178-181 us, worst 2.9-6.0 ms; all by place
-206-215 us, worst 0.94-1.21 ms; this rule 127-144 us, worst 0.94-1.30 ms. At 4 hun the same
-rule saves nothing (84 us either way, all by place 167 us)."""
+"""From this many hun a hand is searched place by place unless its winning tile is a hun and
+its real tiles are spread (over three or more suit classes) or it has declared melds: the
+scan takes those. A real winning tile pins the places to the few groups that can hold it;
+a hun winning tile with few, spread real tiles or fewer groups to form leaves the scan few
+arrangements, read in about half the place search's time. bench/worst.py found 5-hun hands
+the scan reads in full, e.g. `46m345567p23333s`, indicator 2s, win 5m (21 ms scanned, 2.9 ms
+by place, pure Python): these stay by place, as do those like `234567m678p6677s`, indicator
+6s, win 6s (hun winning tile, two suits, no melds: 3.5 ms cold scanned, 1.0 ms by place,
+compiled). Measured on 2 x 400 random 5-hun hands (compiled, warm, each path timed on the
+same hand): all by place 206-215 us mean, worst 0.94-1.21 ms; this rule 139-146 us, worst
+0.94-1.30 ms; all by scan 178-181 us, worst 2.9-6.0 ms. The slowest cold scan a 40-second
+local search found among the hands the rule scans: 1.67 ms (`778889m678p3456s`, indicator
+8m, win 9m), under the worst cold hand by place (~3 ms, 7-hun 天和). At 4 hun the scan is as
+cheap for every kind of hand (84 us mean, all by place 167 us)."""
 
 PLACE_HUN_HEAVENLY: Final = 4
 """From this many hun a hand with several candidate winning tiles (a 天和) is searched place
@@ -58,10 +62,11 @@ most, filled lazily); with more, in a dict. The list measured as fast as the dic
 faster."""
 
 
-def by_place_pays(hun: int, candidates: int, win_is_hun: bool, suits: int) -> bool:
+def by_place_pays(hun: int, candidates: int, win_is_hun: bool, suits: int,
+                  melds: int) -> bool:
     """Should a hand with this many hun and candidate winning tiles, whose winning tile is a
-    hun or not and whose real concealed tiles span `suits` suit classes, be searched by
-    place?"""
+    hun or not, whose real concealed tiles span `suits` suit classes and which has `melds`
+    declared melds, be searched by place?"""
     if hun >= PLACE_HUN or (candidates > 1 and hun >= PLACE_HUN_HEAVENLY):
         return True
-    return hun >= PLACE_HUN_PINNED and (not win_is_hun or suits <= 1)
+    return hun >= PLACE_HUN_PINNED and not (win_is_hun and (suits >= 3 or melds > 0))

@@ -138,7 +138,7 @@ def score_fresh(sc: Scorer, hand: Hand) -> ScoreResult:
     state = State(sc, fixed, hand_fact, context, hand.hun, held_hun, declared,
                   declared_keys, layout, WildDomain(rs, concealed_all, hand.hun))
     suits = suit_classes(layout.counts) if layout.hun >= PLACE_HUN_PINNED else 0
-    if by_place_pays(layout.hun, len(candidates), win_is_hun, suits):
+    if by_place_pays(layout.hun, len(candidates), win_is_hun, suits, len(hand.melds)):
         by_place(state, candidates)
     else:
         search(state, candidates)
