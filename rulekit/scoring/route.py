@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Final
 
-TIGHT_BOUND_HUN: Final = 4
+TIGHT_BOUND_HUN: Final = 3
 """From this many hun the scan first works out which skeleton-level patterns any arrangement
 can make true (`scan.held1_options`) and which groups can hold the winning tile
 (`scan.win_group_checked`): tight bounds that pay once arrangements are many. Below 3 hun
-both cost more than they save (bench/score.py per-hun table, measured when introduced); at
-3 hun too, since the place search took the hands with most arrangements: 600 random 3-hun
-hands (compiled, warm) took 79 us mean, 43 us median from 3, 68-71 us and 33 us from 4
-(each check alone from 4: 76-77 us, 83-84 us); 2-hun hands 29-30 us either way."""
+both cost more than they save (bench/score.py per-hun table, measured when introduced). From
+4 measured 68-71 us mean on 600 random 3-hun hands against 79 us from 3 (compiled, warm), but
+the groups read first change which of several equal best readings a hand shows, and with it
+the pinned game logs (tests/test_table.py): left at 3."""
 
 PLACE_HUN: Final = 6
 """From this many hun any hand is searched place by place (`places.by_place`). Measured
