@@ -57,6 +57,7 @@ def test_the_place_search_agrees_with_exhaustive_search(name: str) -> None:
     """The hands `scoring/places.py` takes (a 天和 with 4+ hun, any hand with 6+): random
     hands of each kind, from 4 to 7 hun, under every built-in ruleset."""
     from rulekit.scoring.route import by_place_pays
+    from rulekit.scoring.score import suit_classes
     rs = rulekit.load_ruleset(name)
     rng = random.Random(f"places {name}")
     bad, taken = [], 0
@@ -74,8 +75,12 @@ def test_the_place_search_agrees_with_exhaustive_search(name: str) -> None:
             if bool(hand.heavenly) == heavenly:
                 break
         held = sum(1 for t in hand.concealed + (hand.win_tile,) if t in hand.hun)
+        real = [0] * 34
+        for t in hand.concealed + (hand.win_tile,):
+            real[t] += t not in hand.hun
         taken += by_place_pays(held, 2 if hand.heavenly and rs.heavenly_free_winning_tile
-                               else 1)
+                               else 1, hand.win_tile in hand.hun, suit_classes(tuple(real)),
+                               len(hand.melds))
         diff = check(rs, hand)
         if diff is not None:
             bad.append((doc, diff))
@@ -125,3 +130,35 @@ def test_every_place_of_a_hun_winning_tile_is_a_place_the_scan_reads() -> None:
                 seen.add((key(win.group), win.stands_for))
         assert seen and seen <= places, (doc, seen - places)
         checked += 1
+
+
+# 5-hun hands on both sides of `route.PLACE_HUN_PINNED`: (hand, indicator, winning tile,
+# melds, searched by place?)
+FIVE_HUN = [
+    ("46m345567p23333s", "2s", "5m", [], True),         # real winning tile
+    ("234567m678p6677s", "6s", "6s", [], True),         # hun winning tile, two suits
+    ("778889m678p3456s", "8m", "9m", [], False),        # hun winning tile, three suits
+    ("3456m66p1122z", "1z", "2z", [{"kind": "pung", "tiles": "666z"}], False),   # a meld
+]
+
+
+@pytest.mark.parametrize("text, indicator, win, melds, by_place", FIVE_HUN)
+def test_five_hun_hands_take_their_route_and_agree(text: str, indicator: str, win: str,
+                                                   melds: list[dict[str, str]],
+                                                   by_place: bool) -> None:
+    """Each 5-hun hand goes the way `route.by_place_pays` says, and whichever path it takes
+    finds the exhaustive search's value."""
+    from rulekit.scoring.route import by_place_pays
+    from rulekit.scoring.score import suit_classes
+    rs = rulekit.load_ruleset("tianjin")
+    hand = rulekit.parse_hand({"indicator": indicator, "hand": text, "win_tile": win,
+                               "melds": melds, "win_by": "self_draw"},
+                              hun_kind_count=rs.hun_kinds)
+    real = [0] * 34
+    for t in hand.concealed + (hand.win_tile,):
+        real[t] += t not in hand.hun
+    held = sum(1 for t in hand.concealed + (hand.win_tile,) if t in hand.hun)
+    assert held == 5
+    assert by_place_pays(held, 1, hand.win_tile in hand.hun, suit_classes(tuple(real)),
+                         len(hand.melds)) == by_place
+    assert check(rs, hand) is None

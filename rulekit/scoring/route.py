@@ -13,17 +13,32 @@ TIGHT_BOUND_HUN: Final = 3
 """From this many hun the scan first works out which skeleton-level patterns any arrangement
 can make true (`scan.held1_options`) and which groups can hold the winning tile
 (`scan.win_group_checked`): tight bounds that pay once arrangements are many. Below 3 hun
-both cost more than they save (bench/score.py per-hun table, measured when introduced)."""
+both cost more than they save (bench/score.py per-hun table, measured when introduced). From
+4 measured 68-71 us mean on 600 random 3-hun hands against 79 us from 3 (compiled, warm), but
+the groups read first change which of several equal best readings a hand shows, and with it
+the pinned game logs (tests/test_table.py): left at 3."""
 
-PLACE_HUN: Final = 5
+PLACE_HUN: Final = 6
 """From this many hun any hand is searched place by place (`places.by_place`). Measured
 (compiled, bench/score.py): 7-hun hands 4.2 ms by the scan, 1.4 ms by place; at 3-4 hun the
 scan is as fast or faster (its fixed cost per hand is lower): starting at 3 or 4 cost the
-dealt mix 0.59-0.68 x riichi, against 0.55 with 6. Lowered to 5 at issue 22 (bench/worst.py
-found 5-hun hands the scan reads in full, e.g. `46m345567p23333s`, indicator 2s, win 5m:
-21 ms scanned, 2.9 ms by place, pure Python): on 200 random 5-hun hands (pure Python, cold)
-the place search's slowest took 5.6-6.5 ms, the scan's 8.4-26 ms, at 1.1-1.4 x the scan's
-mean; 5-hun hands are about 0.1% of the dealt mix."""
+dealt mix 0.59-0.68 x riichi, against 0.55 with 6."""
+
+PLACE_HUN_PINNED: Final = 5
+"""From this many hun a hand is searched place by place unless its winning tile is a hun and
+its real tiles are spread (over three or more suit classes) or it has declared melds: the
+scan takes those. A real winning tile pins the places to the few groups that can hold it;
+a hun winning tile with few, spread real tiles or fewer groups to form leaves the scan few
+arrangements, read in about half the place search's time. bench/worst.py found 5-hun hands
+the scan reads in full, e.g. `46m345567p23333s`, indicator 2s, win 5m (21 ms scanned, 2.9 ms
+by place, pure Python): these stay by place, as do those like `234567m678p6677s`, indicator
+6s, win 6s (hun winning tile, two suits, no melds: 3.5 ms cold scanned, 1.0 ms by place,
+compiled). Measured on 2 x 400 random 5-hun hands (compiled, warm, each path timed on the
+same hand): all by place 206-215 us mean, worst 0.94-1.21 ms; this rule 139-146 us, worst
+0.94-1.30 ms; all by scan 178-181 us, worst 2.9-6.0 ms. The slowest cold scan a 40-second
+local search found among the hands the rule scans: 1.67 ms (`778889m678p3456s`, indicator
+8m, win 9m), under the worst cold hand by place (~3 ms, 7-hun 天和). At 4 hun the scan is as
+cheap for every kind of hand (84 us mean, all by place 167 us)."""
 
 PLACE_HUN_HEAVENLY: Final = 4
 """From this many hun a hand with several candidate winning tiles (a 天和) is searched place
@@ -47,6 +62,11 @@ most, filled lazily); with more, in a dict. The list measured as fast as the dic
 faster."""
 
 
-def by_place_pays(hun: int, candidates: int) -> bool:
-    """Should a hand with this many hun and candidate winning tiles be searched by place?"""
-    return hun >= PLACE_HUN or (candidates > 1 and hun >= PLACE_HUN_HEAVENLY)
+def by_place_pays(hun: int, candidates: int, win_is_hun: bool, suits: int,
+                  melds: int) -> bool:
+    """Should a hand with this many hun and candidate winning tiles, whose winning tile is a
+    hun or not, whose real concealed tiles span `suits` suit classes and which has `melds`
+    declared melds, be searched by place?"""
+    if hun >= PLACE_HUN or (candidates > 1 and hun >= PLACE_HUN_HEAVENLY):
+        return True
+    return hun >= PLACE_HUN_PINNED and not (win_is_hun and (suits >= 3 or melds > 0))

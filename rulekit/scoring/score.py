@@ -9,7 +9,7 @@ from typing import Any, Final, Mapping
 from rulekit import arrange, facts
 from rulekit.algebra import Breakdown, Term, num
 from rulekit.arrange import Layout
-from rulekit.codes import HAND, NUM_KINDS, group_key
+from rulekit.codes import HAND, NUM_KINDS, SUIT_BASES, group_key
 from rulekit.facts import (ContextFact, Facts, HandFact, HunFact, WinFact, declared_group,
                            group_fact)
 from rulekit.hand import Hand
@@ -17,7 +17,7 @@ from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.result import NOT_A_WINNING_SHAPE, ScoreResult
 from rulekit.scoring.result import clear_memos as clear_result_memos
 from rulekit.scoring.places import by_place
-from rulekit.scoring.route import by_place_pays
+from rulekit.scoring.route import PLACE_HUN_PINNED, by_place_pays
 from rulekit.scoring.scorer import HandKey, Scorer
 from rulekit.scoring.scan import search
 from rulekit.scoring.search import INF, NO_INDEX, State, WildDomain
@@ -157,7 +157,8 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
     if goal < INF:                    # bounds below the goal prune; reaching it stops
         state.goal = goal
         state.best_fan = math.nextafter(goal, -INF)
-    if by_place_pays(layout.hun, len(candidates)):
+    suits = suit_classes(layout.counts) if layout.hun >= PLACE_HUN_PINNED else 0
+    if by_place_pays(layout.hun, len(candidates), win_is_hun, suits, len(hand.melds)):
         by_place(state, candidates)
     else:
         search(state, candidates)
@@ -168,6 +169,13 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
                            forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
     bd, groups, win_tile, held = best
     return sc.finish(base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
+
+
+def suit_classes(counts: tuple[int, ...]) -> int:
+    """How many suit classes (the three numbered suits, the honours) the real tiles span:
+    what `route.by_place_pays` asks of a hand with many hun."""
+    ends = SUIT_BASES + (NUM_KINDS,)
+    return sum([1 for i in range(len(SUIT_BASES)) if any(counts[ends[i]:ends[i + 1]])])
 
 
 def score_document(doc: Mapping[str, Any], rs: Ruleset) -> ScoreResult:
