@@ -53,12 +53,10 @@ import os
 import socket
 import statistics
 import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-from serve_load import HOST, free_port     # bench/ is this script's folder on sys.path
+from serve_load import HOST, free_port, launch     # bench/ is this script's folder on sys.path
 HELLO = "/hello"
 HELLO_LOOP = "/hello-loop"
 CONTROL = "/hello-score"
@@ -70,10 +68,8 @@ PAUSE = 0.005         # seconds before and after a timed block
 def serve(port: int) -> None:
     """`rulekit serve`'s application and uvicorn options, `/hello` beside it."""
     import asyncio
-    import gc
     from concurrent.futures import ThreadPoolExecutor
 
-    import uvicorn
     import rulekit
     from starlette.applications import Starlette
     from starlette.requests import Request
@@ -84,7 +80,6 @@ def serve(port: int) -> None:
     from rulekit.serve.app import create_app
     from rulekit.serve.limits import ServeConfig, ServeLimits
     from rulekit.serve.main import allowed_hosts
-    from rulekit.serve.protocol import quiet_logs, uvicorn_options
 
     lim = ServeLimits()
     config = ServeConfig(limits=lim, allowed_hosts=allowed_hosts(HOST, []))
@@ -122,29 +117,27 @@ def serve(port: int) -> None:
         else:
             await app(scope, receive, send)
 
+    run_app(both, port, lim)
+
+
+def run_app(app: Any, port: int, lim: Any) -> None:
+    """Serve `app` on `port` as `rulekit serve` runs (its protocol options, quiet logs, the
+    loaded objects frozen out of the collector)."""
+    import gc
+
+    import uvicorn
+
+    from rulekit.serve.protocol import quiet_logs, uvicorn_options
     quiet_logs("uvicorn.error", "asyncio")
     gc.freeze()
-    uvicorn.run(both, host=HOST, port=port, log_level="warning", access_log=False,
+    uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False,
                 server_header=False, **uvicorn_options(lim))
 
 
 # -- the client ------------------------------------------------------------------------------
 
 def start(port: int) -> subprocess.Popen[bytes]:
-    import rulekit
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(Path(rulekit.__file__).resolve().parent.parent)
-    proc = subprocess.Popen([sys.executable, __file__, "--serve", str(port)], env=env,
-                            stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection((HOST, port), timeout=1).close()
-            return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the bench server did not start")
+    return launch([__file__, "--serve", str(port)], port, seconds=60)
 
 
 def server_cpu(pid: int) -> int:

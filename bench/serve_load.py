@@ -25,7 +25,6 @@ import http.client
 import json
 import os
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -142,14 +141,16 @@ def free_port() -> int:
         return port
 
 
-def start_server(port: int) -> subprocess.Popen[bytes]:
+def launch(args: list[str], port: int, seconds: float = 30,
+           cwd: str | None = None) -> subprocess.Popen[bytes]:
+    """Start `python ARGS` (the installed rulekit on its path) and wait until it listens on
+    `port`, or kill it and stop the bench."""
     import rulekit
     env = dict(os.environ)
     env["PYTHONPATH"] = str(Path(rulekit.__file__).resolve().parent.parent)
-    proc = subprocess.Popen([sys.executable, "-m", "rulekit.cli", "serve", "--port", str(port),
-                             "--timeout", "2", "--read-timeout", "3", "--db", ":memory:"],
-                            cwd=tempfile.gettempdir(), env=env, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
+    proc = subprocess.Popen([sys.executable, *args], cwd=cwd, env=env,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             socket.create_connection((HOST, port), timeout=1).close()
@@ -157,7 +158,13 @@ def start_server(port: int) -> subprocess.Popen[bytes]:
         except OSError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit("rulekit serve did not start")
+    raise SystemExit(f"the bench server ({' '.join(args[:3])}) did not start")
+
+
+def start_server(port: int) -> subprocess.Popen[bytes]:
+    return launch(["-m", "rulekit.cli", "serve", "--port", str(port), "--timeout", "2",
+                   "--read-timeout", "3", "--db", ":memory:"], port,
+                  cwd=tempfile.gettempdir())
 
 
 def heavy_overlay(tag: str, patterns: int = 80) -> str:

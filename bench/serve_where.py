@@ -28,15 +28,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
-from serve_cost import Client             # bench/ is this script's folder on sys.path
-from serve_load import HOST, free_port
+from serve_cost import Client, run_app             # bench/ is this script's folder on sys.path
+from serve_load import free_port, launch
 
 SIDES = ("hello", "hello-loop", "spin", "sweep", "control", "loop-score", "in process")
 
@@ -48,7 +46,6 @@ def serve(port: int) -> None:
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    import uvicorn
     import rulekit
     from starlette.applications import Starlette
     from starlette.requests import Request
@@ -56,7 +53,6 @@ def serve(port: int) -> None:
     from starlette.routing import Route
 
     from rulekit.serve.limits import ServeLimits
-    from rulekit.serve.protocol import quiet_logs, uvicorn_options
 
     lim = ServeLimits()
     pool = ThreadPoolExecutor(max_workers=lim.threads, thread_name_prefix="hop")
@@ -138,27 +134,11 @@ def serve(port: int) -> None:
                             Route("/control", control, methods=["POST"]),
                             Route("/loop-score", loop_score, methods=["POST"]),
                             Route("/stats", stats)])
-    quiet_logs("uvicorn.error", "asyncio")
-    gc.freeze()
-    uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False,
-                server_header=False, **uvicorn_options(lim))
+    run_app(app, port, lim)
 
 
 def start(port: int) -> subprocess.Popen[bytes]:
-    import rulekit
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(Path(rulekit.__file__).resolve().parent.parent)
-    proc = subprocess.Popen([sys.executable, __file__, "--serve", str(port)], env=env,
-                            stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection((HOST, port), timeout=1).close()
-            return proc
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the bench server did not start")
+    return launch([__file__, "--serve", str(port)], port, seconds=60)
 
 
 def threads_cpu(pid: int) -> dict[int, int]:

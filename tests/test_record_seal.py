@@ -21,7 +21,7 @@ from rulekit.game import record, recordkey, sealing
 from rulekit.game.replay import field_of, replay as scripted
 from rulekit.tiles import NUM_ALL_KINDS, TILE_NAMES
 from conftest import examples
-from test_replay_tamper import leaves, other
+from test_replay_tamper import edit, leaves
 
 ROOT = Path(__file__).resolve().parents[1]
 BOT = f"cmd:{sys.executable} {ROOT / 'examples' / 'bot_greedyish.py'}"
@@ -145,13 +145,8 @@ def test_any_single_field_edit_of_a_sealed_record_is_caught(
         rec = as_remote(rec)
     before = copy.deepcopy(rec)
     path = data.draw(st.sampled_from([p for p in leaves(rec) if p[0] not in ("digest",)]))
-    target = rec
-    for key in path[:-1]:
-        target = target[key]
-    new = other(target[path[-1]], data.draw, path)
-    if new == target[path[-1]] and type(new) is type(target[path[-1]]):
+    if not edit(rec, path, data.draw):
         return
-    target[path[-1]] = new
     rec = record.seal(rec)              # the digest recomputed (`format` is set to 2 again)
     if rec == before:
         return

@@ -36,6 +36,19 @@ def leaves(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return [path]
 
 
+def edit(rec: dict[str, Any], path: tuple[Any, ...], draw: Any) -> bool:
+    """Change the leaf of `rec` at `path` to another value `other` draws; False when the draw
+    gave the same value back (nothing was edited)."""
+    target: Any = rec
+    for key in path[:-1]:
+        target = target[key]
+    new = other(target[path[-1]], draw, path)
+    if new == target[path[-1]] and type(new) is type(target[path[-1]]):
+        return False
+    target[path[-1]] = new
+    return True
+
+
 def other(value: Any, draw: st.DrawFn, path: tuple[Any, ...]) -> Any:
     """Another value of the same look: a tile for a tile, a number near a number, a wall
     with two different tiles swapped (every tile still there)."""
@@ -79,13 +92,8 @@ def test_any_single_field_edit_is_caught_and_named(
         data: st.DataObject) -> None:
     rec = copy.deepcopy(data.draw(st.sampled_from(records)))
     path = data.draw(st.sampled_from(leaves(rec)))
-    target = rec
-    for key in path[:-1]:
-        target = target[key]
-    new = other(target[path[-1]], data.draw, path)
-    if new == target[path[-1]] and type(new) is type(target[path[-1]]):
+    if not edit(rec, path, data.draw):
         return
-    target[path[-1]] = new
     code, text = replay(rec, tmp_path / "edited.jsonl", capsys)
     if path == ("seal", "key") and code == 0:   # another key's seal cannot be checked:
         assert "not authenticated (sealed with key " in text      # said, not an error here

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import random
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import pytest
 
@@ -13,6 +15,23 @@ from rulekit.game import greedy
 from rulekit.hand import parse_hand
 from rulekit.ruleset.resolve import builtin_names
 from rulekit.scoring.score import forget, score_fresh, scorer_for, wins_with
+
+
+@contextmanager
+def asking(method: str) -> Iterator[list[tuple[greedy.View, list[int], int]]]:
+    """Every (view, counts, wait) greedy's `WaitScorer.METHOD` is asked while the block runs."""
+    asked: list[tuple[greedy.View, list[int], int]] = []
+    real = getattr(greedy.WaitScorer, method)
+
+    def spy(self: greedy.WaitScorer, v: greedy.View, counts: list[int], w: int) -> Any:
+        asked.append((v, list(counts), w))
+        return real(self, v, counts, w)
+
+    setattr(greedy.WaitScorer, method, spy)
+    try:
+        yield asked
+    finally:
+        setattr(greedy.WaitScorer, method, real)
 
 
 @pytest.mark.parametrize("name", builtin_names())
@@ -39,20 +58,10 @@ def test_greedy_wins_agrees_with_its_fan() -> None:
     """Every wait greedy checks at a table, asked both ways on fresh scorers."""
     from rulekit.game import builtin
     rs = rulekit.load_ruleset("tianjin")
-    asked: list[tuple[greedy.View, list[int], int]] = []
-    real = greedy.WaitScorer.wins
-
-    def spy(self: greedy.WaitScorer, v: greedy.View, counts: list[int], w: int) -> bool:
-        asked.append((v, list(counts), w))
-        return real(self, v, counts, w)
-
-    greedy.WaitScorer.wins = spy                    # type: ignore[method-assign]
-    try:
-        from rulekit.game.simulate import run_task, tasks
+    from rulekit.game.simulate import run_task, tasks
+    with asking("wins") as asked:
         for task in tasks(rs, ["greedy"] * rs.players, 12, 7, chunks=1, log=False):
             run_task(task)
-    finally:
-        greedy.WaitScorer.wins = real               # type: ignore[method-assign]
     assert builtin is not None and len(asked) > 20
     both = set()
     for v, counts, w in asked:
@@ -73,20 +82,9 @@ def test_greedy_builds_the_hand_its_document_reads_as() -> None:
     from rulekit.scoring.score import read_hand
     for name in ("tianjin", *[n for n in builtin_names() if n != "tianjin"][:2]):
         rs = rulekit.load_ruleset(name)
-        asked: list[tuple[greedy.View, list[int], int]] = []
-        real = greedy.WaitScorer.hand_of
-
-        def spy(self: greedy.WaitScorer, v: greedy.View, counts: list[int],
-                w: int) -> rulekit.Hand:
-            asked.append((v, list(counts), w))
-            return real(self, v, counts, w)
-
-        greedy.WaitScorer.hand_of = spy             # type: ignore[method-assign]
-        try:
+        with asking("hand_of") as asked:
             for task in tasks(rs, ["greedy"] * rs.players, 10, 11, chunks=1, log=False):
                 run_task(task)
-        finally:
-            greedy.WaitScorer.hand_of = real        # type: ignore[method-assign]
         assert len(asked) > 20
         ws = greedy.WaitScorer(rs)
         fast = 0

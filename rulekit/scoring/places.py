@@ -253,13 +253,8 @@ def sharpen(s: State, place: Place) -> bool:
         if sp.exact:
             sp.bound = rest_bound(s, place, sp, place.reach, True)
         top = max(top, sp.bound)
-    spots = [sp for sp in place.spots if sp.bound > best]
-    if not spots:
+    if not _keep(place, [sp for sp in place.spots if sp.bound > best]):
         return False
-    spots.sort(key=lambda sp: (-sp.bound, not sp.exact))
-    place.spots = spots
-    place.bound = spots[0].bound
-    place.exact = spots[0].exact
     place.sharp = True
     return True
 
@@ -412,7 +407,12 @@ def refine(s: State, place: Place,
             done.append(sp)
             top = max(top, sp.bound)
         i += 1
-    spots = done + [sp for sp in todo[i:] if sp.bound > best]
+    return _keep(place, done + [sp for sp in todo[i:] if sp.bound > best])
+
+
+def _keep(place: Place, spots: list[Spot]) -> bool:
+    """Keep `spots` (those that can still beat the best) in `place`, best bound first and exact
+    before cheap among equals, the place's bound its first; False when none is left."""
     if not spots:
         return False
     spots.sort(key=lambda sp: (-sp.bound, not sp.exact))
