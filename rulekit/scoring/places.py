@@ -22,7 +22,7 @@ from typing import Any, Iterator
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
 from rulekit.codes import (ARRANGEMENT, HAND, HONOR_START, NUM_KINDS, READING, RUN,
-                          SKELETON, group_key)
+                          SKELETON, SUIT_SIZE, group_key)
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
 from rulekit.scoring.abstract import View, ruled_out, spot_reads
 from rulekit.scoring.holding import groups_holding, rest_layout
@@ -466,7 +466,7 @@ def stand_ins(counts: tuple[int, ...], dom: frozenset[int]) -> list[int]:
             near.add(k)
             continue
         for j in range(k - 2, k + 3):
-            if 0 <= j < HONOR_START and j // 9 == k // 9:
+            if 0 <= j < HONOR_START and j // SUIT_SIZE == k // SUIT_SIZE:
                 near.add(j)
     return sorted(near)
 

@@ -12,10 +12,10 @@ import threading
 from typing import Any, Final
 
 from rulekit.algebra import Breakdown, num
-from rulekit.scoring.keys import bound_key, group_code, limits_key
+from rulekit.scoring.keys import allows_key, bound_key, group_code, limits_key
 from rulekit.scoring.route import DENSE_FANS, EXACT_BOUND_PATTERNS
 from rulekit.arrange import RawGroup
-from rulekit.codes import NUM_KINDS, READING, SKELETON
+from rulekit.codes import READING, SKELETON
 from rulekit.facts import Facts, group_fact
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.explain import Totals, totals
@@ -265,8 +265,7 @@ class Scorer:
         # (a hun winning tile of either hun kind then shares the entry)
         tile = win_tile if plan.gate_reads & READS_TILE else 0
         stands = stands_for if plan.gate_reads & READS_STANDS_FOR else 0
-        key = code if code >= 0 else group_code(g)
-        key = ((key * NUM_KINDS + tile) * NUM_KINDS + stands) * 2 + int(win_is_hun)
+        key = allows_key(code if code >= 0 else group_code(g), tile, stands, win_is_hun)
         hit = self.allows.get(key)
         if hit is None:
             hit = self.allows[key] = gate_allows(plan.gate_checks,

@@ -15,7 +15,8 @@ from typing import Any, Final, Sequence
 from rulekit import arrange, limits
 from rulekit.algebra import Breakdown
 from rulekit.arrange import Layout, RawGroup
-from rulekit.codes import DRAGON_START, HONOR_START, NUM_KINDS, SKELETON, SUIT_BASES, group_key
+from rulekit.codes import (DRAGON_START, HONOR_START, NUM_KINDS, SKELETON, SUIT_BASES, SUIT_SIZE,
+                           TIAO_START, TONG_START, WAN_START, group_key)
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.errors import RulesetError
 from rulekit.facts import ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact, plain_facts
@@ -51,10 +52,10 @@ class WildDomain:
         dom = set(wild_tiles) | set(tiles) | set(hun)
         for base in SUIT_BASES[:3]:
             for r in wild_ranks:
-                if 1 <= r <= 9:
+                if 1 <= r <= SUIT_SIZE:
                     dom.add(base + r - 1)
-        classes = ((0, 9), (9, 18), (18, HONOR_START), (HONOR_START, DRAGON_START),
-                   (DRAGON_START, NUM_KINDS))
+        classes = ((WAN_START, TONG_START), (TONG_START, TIAO_START), (TIAO_START, HONOR_START),
+                   (HONOR_START, DRAGON_START), (DRAGON_START, NUM_KINDS))
         for lo, hi in classes:
             dom.update([k for k in range(lo, hi) if k not in dom][:2])
         return tuple(sorted(dom))
