@@ -10,7 +10,7 @@ one) and the place search (`places.py`); `route.py` says which a hand takes. Bot
 """
 from __future__ import annotations
 
-from typing import Final, Sequence, cast
+from typing import Any, Final, Sequence
 
 from rulekit import arrange, limits
 from rulekit.algebra import Breakdown
@@ -147,14 +147,14 @@ def projections(s: State, cand_win: WinFact, possible: int) -> tuple[Projections
     return s.sc.level1_tag((s.fixed, possible, tuple([get(f) for get in getters])))
 
 
-def skeleton_level(s: State, proj: ProjKey, raw: tuple[RawGroup, ...],
+def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...],
                    index: frozenset[int] | None, cand_win: WinFact, possible: int,
-                   shared: Projections, tag: int | None) -> Judged:
+                   shared: Projections, tag: Any) -> Judged:
     """Skeleton-level patterns of one skeleton, judged on `raw`: shared by every skeleton
     with the same projection (and, tagged, by every hand that agrees on what they read).
     `index` is the skeleton's (`Facts.index`), or None to build it only if judged."""
-    # tagged, the projection is bits of the queried keys (an int): the tag goes above them
-    key = proj if tag is None else tagged(tag, cast(int, proj), len(s.sc.plan.query_keys))
+    # tagged, the projection is bits of the queried keys: the tag goes above them
+    key = proj if tag is None else tagged(tag, proj, len(s.sc.plan.query_keys))
     known = shared.get(key)
     if known is None:
         if s.sc.plan.by_level[SKELETON]:
