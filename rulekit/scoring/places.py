@@ -3,7 +3,7 @@
 Every reading puts the winning tile in one group (its *place*); the rest of the hand is an
 arrangement of what is left. A place fixes what the reading-level patterns' needs ask of the
 winning tile's group (混吊: the pair, with one other hun; 捉5: the run from 4萬, standing for
-5萬), and the per-suit tables (`arrange.skeleton_reach`) tell which shape queries the rest
+5萬), and the per-suit tables (`reach.skeleton_reach`) tell which shape queries the rest
 can answer together. So before any arrangement is read, each place gets a bound of its own
 from the fan algebra: the best the skeleton patterns its rest can reach, with the
 reading-level patterns the place allows. Places of every candidate winning tile (a 天和
@@ -22,11 +22,14 @@ from typing import Any, Iterator
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
 from rulekit.codes import (ARRANGEMENT, HAND, HONOR_START, NUM_KINDS, READING, RUN,
-                          SKELETON, group_key)
+                          SKELETON, SUIT_SIZE, group_key)
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
 from rulekit.scoring.abstract import View, ruled_out, spot_reads
+from rulekit.scoring.holding import groups_holding, rest_layout
 from rulekit.scoring.rests import Live, live_arrangements
-from rulekit.scoring.keys import group_code, rest_code, spot_kind
+from rulekit.scoring.keys import (BoundKey, ProjKey, SpotSig, group_code, rest_code,
+                                  spot_kind)
+from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
 
@@ -75,7 +78,7 @@ class Cand:
         self.hun_fact = HunFact(s.hun_kinds, s.held_hun)
         # by (the spot's group code, what it stands for, the rest's bits): the patterns an
         # abstract reading rules out there (`rest_dead`)
-        self.dead_of: dict[tuple[Any, int], int] = {}
+        self.dead_of: dict[tuple[SpotSig | None, int], int] = {}
         # by a spot's free patterns: what they read of it (`abstract.spot_reads`)
         self.reads_of: dict[int, tuple[bool, bool]] = {}
         plan = s.sc.plan
@@ -100,7 +103,7 @@ class Place:
         self.spots = spots
         self.exact = False
         # exact bounds by what decides them (`rest_bound`): spots alike share theirs
-        self.bound_of: dict[tuple[int, int, Any, bool], float] = {}
+        self.bound_of: dict[BoundKey, float] = {}
         self.reach: frozenset[int] = frozenset()    # the rest's, once refined
         # whether the exact bounds went through the abstract reading (`sharpen`)
         self.sharp = False
@@ -115,7 +118,7 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     """
     plan = s.sc.plan
     keys = plan.query_keys if plan.queries is not None else ()
-    whole = arrange.skeleton_reach(s.layout, keys) if plan.by_level[SKELETON] else frozenset([0])
+    whole = skeleton_reach(s.layout, keys) if plan.by_level[SKELETON] else frozenset([0])
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
     # (then exact places first: they are read, not bounded again)
@@ -183,7 +186,7 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]]
                 hit = by_rest[rkey] = []
             hit.append(Spot(bound, g, stands, free))
     # the rest is built once per place, only for the spots that can beat the best
-    return [Place(cand, arrange.rest_layout(s.layout, spots[0].group), spots)
+    return [Place(cand, rest_layout(s.layout, spots[0].group), spots)
             for spots in by_rest.values()]
 
 
@@ -301,7 +304,7 @@ def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int], sharp: b
     return hit
 
 
-def bound_key(s: State, cand: Cand, sp: Spot, sharp: bool) -> tuple[int, int, Any, bool]:
+def bound_key(s: State, cand: Cand, sp: Spot, sharp: bool) -> BoundKey:
     """What decides a spot's exact bound in its place (`rest_bound`): its own key bit, its
     free patterns, and (`sharp`) what those read abstractly read of it."""
     g = sp.group
@@ -316,7 +319,7 @@ def bound_known(s: State, place: Place, sp: Spot) -> float | None:
     return place.bound_of.get(bound_key(s, place.cand, sp, place.sharp))
 
 
-def spot_sig(cand: Cand, sp: Spot, worth: int) -> Any:
+def spot_sig(cand: Cand, sp: Spot, worth: int) -> SpotSig:
     """What the patterns `worth` (the spot's free ones read abstractly) can read of it
     (`abstract.spot_reads`): its whole group, or its shape and hun; what the winning tile
     stands for, if read."""
@@ -331,7 +334,8 @@ def spot_sig(cand: Cand, sp: Spot, worth: int) -> Any:
     return (g.shape, len(g.fills), g.declared, g.concealed, g.golden, stand)
 
 
-def rest_dead(s: State, cand: Cand, sp: Spot, sig: Any, bits: int, held1: int) -> int:
+def rest_dead(s: State, cand: Cand, sp: Spot, sig: SpotSig | None, bits: int, held1: int
+              ) -> int:
     """The free patterns of spot `sp` false on every reading whose rest holds the queried
     keys `bits` (and no other queried key): an abstract reading decides them."""
     g = sp.group
@@ -379,7 +383,7 @@ def refine(s: State, place: Place,
     if reach is None:
         plan = s.sc.plan
         keys = plan.query_keys if plan.queries is not None else ()
-        reach = reach_of[rkey] = arrange.skeleton_reach(rest, keys)
+        reach = reach_of[rkey] = skeleton_reach(rest, keys)
     if not reach:
         return False
     place.reach = reach
@@ -427,24 +431,24 @@ def win_groups(s: State, win_tile: int, win_is_hun: bool
     """Every group the winning tile can sit in, the kind it stands for there, which rest
     it leaves (`rest_code`) and its `scorer.group_code`.
 
-    A real tile sits in a group holding it (`arrange.groups_holding`). A hun winning tile
+    A real tile sits in a group holding it (`holding.groups_holding`). A hun winning tile
     stands for some kind k in a group with another hun or real tile: the groups holding a
     real k when the hand has one more k and one hun fewer, with k counted back as a fill
-    (the rest is then the hand less that group: `arrange.rest_layout(s.layout, group)`).
+    (the rest is then the hand less that group: `rest_layout(s.layout, group)`).
     Only the kinds an arrangement can give such a group are tried: near a real tile, or in
     the wild domain for groups all of hun (as `arrange.arrangements` forms them).
     """
     layout = s.layout
     if not win_is_hun:
         return [(g, win_tile, rest_code(g), group_code(g))
-                for g in arrange.groups_holding(layout.counts, layout.hun, win_tile)]
+                for g in groups_holding(layout.counts, layout.hun, win_tile)]
     dom = frozenset([k for k in s.wild() if 0 <= k < NUM_KINDS])
     out: list[tuple[RawGroup, int, int, int]] = []
     hun = layout.hun - 1
     counts = list(layout.counts)
     for k in stand_ins(layout.counts, dom):
         counts[k] += 1
-        for g in arrange.groups_holding(counts, hun, k):
+        for g in groups_holding(counts, hun, k):
             actual = RawGroup(g.shape, g.first, tuple(sorted(g.fills + (k,))))
             if len(actual.fills) == len(group_kinds(actual)) and not wild_group(actual, dom):
                 continue
@@ -464,7 +468,7 @@ def stand_ins(counts: tuple[int, ...], dom: frozenset[int]) -> list[int]:
             near.add(k)
             continue
         for j in range(k - 2, k + 3):
-            if 0 <= j < HONOR_START and j // 9 == k // 9:
+            if 0 <= j < HONOR_START and j // SUIT_SIZE == k // SUIT_SIZE:
                 near.add(j)
     return sorted(near)
 
@@ -511,7 +515,7 @@ def read_place(s: State, place: Place) -> None:
                 break                 # sorted: so are the kinds after it
             g = spots[0].group
             gkey = group_key(g[0], g[1])
-            proj: Any = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
+            proj: ProjKey = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
             held1 = skeleton_level(s, proj, rest_raw + (g,), None, cand.cand_win, possible,
                                    cand.shared, cand.tag)
             if sc.bound(held1, free) <= s.best_fan:

@@ -8,12 +8,15 @@ grouped by skeleton. The judging it stands on is `search.py`'s, shared with the 
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from rulekit import arrange
 from rulekit.arrange import RawGroup
 from rulekit.codes import SKELETON, group_key
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts, win_places
+from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
+from rulekit.scoring.keys import ProjKey
+from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.route import TIGHT_BOUND_HUN
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at, projections,
                                     skeleton_level)
@@ -42,7 +45,7 @@ Arranged = tuple[tuple[RawGroup, ...], tuple[int, ...]]
 Skeletons = Iterable[tuple[tuple[int, ...], Sequence[Arranged]]]
 
 
-def projection_of(s: State, skey: tuple[int, ...]) -> Any:
+def projection_of(s: State, skey: tuple[int, ...]) -> ProjKey:
     """What the skeleton-level patterns can see of a skeleton: the bits of the keys they
     query when they only make shape queries, else the whole skeleton key."""
     plan = s.sc.plan
@@ -91,7 +94,7 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
     """
     sc, layout = s.sc, s.layout
     out = possible
-    groups = arrange.groups_holding(layout.counts, layout.hun, win_tile)
+    groups = groups_holding(layout.counts, layout.hun, win_tile)
     feasible: dict[RawGroup, bool] = {}
     allows: dict[RawGroup, int] = {}
     masks = [sc.group_allows(g, win_tile, win_tile, False) for g in groups]
@@ -105,7 +108,7 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
                 continue
             ok = feasible.get(g)
             if ok is None:
-                ok = feasible[g] = arrange.rest_wins(layout, g)
+                ok = feasible[g] = rest_wins(layout, g)
             if ok:
                 found = True
                 allows[g] = allows.get(g, 0) | b
@@ -121,7 +124,7 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
 
 def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
                         possible: int, free12: int, bound_all: float,
-                        cand_win: WinFact, projections: Projections, tag: Any) -> None:
+                        cand_win: WinFact, projections: Projections, tag: int | None) -> None:
     """The readings with the real winning tile in one of `groups`, before all the others.
 
     Each is one of the groups plus an arrangement of the tiles left. The full search runs
@@ -132,7 +135,7 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
     for g in groups:
         held_g = group_fact(g, True, False)
         win = WinFact(win_tile, False, win_tile, held_g)
-        for rest_raw in arrange.arrangements(arrange.rest_layout(s.layout, g), s.wild):
+        for rest_raw in arrange.arrangements(rest_layout(s.layout, g), s.wild):
             raw = rest_raw + (g,)
             skey = skeleton_key(raw)
             index = frozenset(skey) | s.declared_keys if s.declared_keys else frozenset(skey)
@@ -152,11 +155,11 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
 
 
 def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projections,
-                  tag: Any) -> tuple[int, ...] | None:
+                  tag: int | None) -> tuple[int, ...] | None:
     """Every set of skeleton-level patterns some arrangement of the hand makes true.
 
     Exact when those patterns read the skeleton only through shape queries (their truth
-    then depends on which queried groups it has, `arrange.skeleton_reach`); None otherwise.
+    then depends on which queried groups it has, `reach.skeleton_reach`); None otherwise.
     Empty when the hand has no winning arrangement at all.
     """
     plan = s.sc.plan
@@ -166,7 +169,7 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
         return None
     out: dict[int, None] = {}
     hun_fact = HunFact(s.hun_kinds, s.held_hun)
-    for bits in arrange.skeleton_reach(s.layout, plan.query_keys):
+    for bits in skeleton_reach(s.layout, plan.query_keys):
         out[level1_at(s, bits | s.declared_bits, cand_win, hun_fact, possible, shared,
                       tag)] = None
     return tuple(out)
@@ -175,7 +178,7 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
 # what one candidate winning tile's search starts from: its bound, the tile, the winning
 # tile as skeleton-level facts see it, the patterns still possible (all, less the skeleton
 # level, the reading level), the groups to read first, and where skeleton results are kept
-Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, Any]
+Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, int | None]
 
 
 def candidate(s: State, win_tile: int) -> Candidate:
@@ -230,7 +233,7 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
 
 def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
          limits: tuple[int, int, int, float],
-         shared_level1: Projections, tag: Any) -> None:
+         shared_level1: Projections, tag: int | None) -> None:
     """Judge arrangements for one winning tile, skeleton by skeleton, each skeleton cut as
     soon as its bound cannot beat the best so far."""
     possible, free12, free3, bound_all = limits
