@@ -22,7 +22,7 @@ import struct
 import zlib
 from typing import Final, Sequence
 
-from rulekit.codes import HONOR_START, NUM_KINDS
+from rulekit.codes import HONOR_START, NUM_KINDS, SUIT_SIZE
 from rulekit.errors import HandError
 
 MAX_TILES: Final = 14
@@ -229,12 +229,21 @@ def deficiency_of(c: list[int], hun: int, need: int) -> int:
     """`deficiency` of counts already known good (34 ints from 0 to 4 in a list, with `hun`
     at most 3 * need + 2 tiles), `need` melds to form: no checks. For callers that change
     counts they were given one tile at a time (greedy asks it hundreds of times a hand)."""
-    if not _DEFICIT:
-        _DEFICIT.append(_Deficit())
-    tables = _DEFICIT[0]
+    tables = _tables()
     s0, s1, s2, s3 = _codes(c)
     front = _paired(tables, tables.num_cls[s0], tables.num_cls[s1])
     back = _paired(tables, tables.num_cls[s2], tables.hon_cls[s3])
+    return _least(front, back, hun, need)
+
+
+def _tables() -> _Deficit:
+    if not _DEFICIT:
+        _DEFICIT.append(_Deficit())
+    return _DEFICIT[0]
+
+
+def _least(front: tuple[int, ...], back: tuple[int, ...], hun: int, need: int) -> int:
+    """The deficiency from the two halves' combined classes (`deficiency_of`'s last step)."""
     best = 99
     for m in range(need + 1):
         j = 2 * m
@@ -243,6 +252,55 @@ def deficiency_of(c: list[int], hun: int, need: int) -> int:
         if v < best:
             best = v
     return best - hun if best > hun else 0
+
+
+_STEPS: Final = tuple(5 ** (k % SUIT_SIZE if k < HONOR_START else k - HONOR_START)
+                      for k in range(NUM_KINDS))
+
+
+class Discards:
+    """`deficiency_of` of one hand less one tile, for any of its kinds: the four suits'
+    classes and the halves they combine into are worked out once, so each discard looks
+    up only the suit it leaves (greedy weighs every discard of a hand, on every turn).
+    The counts must be good (as for `deficiency_of`) and `less(k)` asked only of a kind
+    held."""
+
+    def __init__(self, c: list[int], hun: int, need: int) -> None:
+        tables = _tables()
+        s0, s1, s2, s3 = _codes(c)
+        self.tables = tables
+        self.codes = (s0, s1, s2, s3)
+        self.c0 = tables.num_cls[s0]
+        self.c1 = tables.num_cls[s1]
+        self.c2 = tables.num_cls[s2]
+        self.c3 = tables.hon_cls[s3]
+        self.front = _paired(tables, self.c0, self.c1)
+        self.back = _paired(tables, self.c2, self.c3)
+        self.hun = hun
+        self.need = need
+
+    def whole(self) -> int:
+        """The deficiency of the hand itself."""
+        return _least(self.front, self.back, self.hun, self.need)
+
+    def less(self, k: int) -> int:
+        """The deficiency with one tile of kind `k` fewer."""
+        tables = self.tables
+        suit = k // SUIT_SIZE if k < HONOR_START else 3
+        code = self.codes[suit] - _STEPS[k]
+        if suit == 0:
+            front = _paired(tables, tables.num_cls[code], self.c1)
+            back = self.back
+        elif suit == 1:
+            front = _paired(tables, self.c0, tables.num_cls[code])
+            back = self.back
+        elif suit == 2:
+            front = self.front
+            back = _paired(tables, tables.num_cls[code], self.c3)
+        else:
+            front = self.front
+            back = _paired(tables, self.c2, tables.hon_cls[code])
+        return _least(front, back, self.hun, self.need)
 
 
 def _paired(tables: _Deficit, a: int, b: int) -> tuple[int, ...]:

@@ -36,13 +36,9 @@ def _keep_value(c: list[int], k: int) -> int:
 
 def ranked_discards(c: list[int], h: int, m: int) -> list[tuple[int, int, int]]:
     """(deficiency after, connectedness, kind) for each non-hun kind held, best first."""
-    out = []
-    for k in range(34):
-        if c[k]:
-            c[k] -= 1
-            d = shape.deficiency(c, h, m)
-            c[k] += 1
-            out.append((d, _keep_value(c, k), k))
+    shape.deficiency(c, h, m)                       # checks the hand once
+    after = shape.Discards(c, h, 4 - m)
+    out = [(after.less(k), _keep_value(c, k), k) for k in range(NUM_KINDS) if c[k]]
     out.sort()
     return out
 
@@ -51,7 +47,7 @@ def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
     """(kind, deficiency after) of `ranked_discards(...)[0]`, with fewer deficiency calls:
     a 14-tile hand that does not win has a tile its best reading leaves unused, so the best
     discard reaches max(deficiency of the 14, 1); the least connected tile that does wins."""
-    kinds = [k for k in range(34) if c[k]]
+    kinds = [k for k in range(NUM_KINDS) if c[k]]
     if not kinds:
         return None
     target = max(shape.deficiency(c, h, m), 1)      # checks the hand once
@@ -62,11 +58,9 @@ def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
     else:
         order = kinds
     best = (order[0], 99)
-    need = 4 - m
+    after = shape.Discards(c, h, 4 - m)             # one tile fewer: still a good hand
     for k in order:
-        c[k] -= 1
-        d = shape.deficiency_of(c, h, need)         # one tile fewer: still a good hand
-        c[k] += 1
+        d = after.less(k)
         if d == target:
             return k, d
         if d < best[1]:
@@ -205,38 +199,42 @@ class WaitScorer:
             return fan > 0
         got = self.wins_of.get(key)
         if got is None:
-            counts[w] += 1
-            try:
-                got = wins_with(self.sc, self.hand_of(v, counts, w))
-            except HandError:          # a pung of hun (game.pung_hun): never a win
-                got = False
-            finally:
-                counts[w] -= 1
+            got = self.asked(v, counts, w)
             if len(self.wins_of) >= WAIT_MEMO:
                 self.wins_of.clear()
             self.wins_of[key] = got
         return got
 
-    def hand_of(self, v: View, counts: list[int], w: int) -> Hand:
-        """The `Hand` `read_hand` makes of this wait's document (`counts` include `w`),
-        built without the document where a hand of the same melds, indicator, flowers and
-        flags was read before (its hun and melds are reused) and every kind has at most
-        four copies (the indicator three), the checks a document of a table's tiles could
-        otherwise fail. `HandError` where the document is not a legal hand."""
+    def asked(self, v: View, counts: list[int], w: int) -> bool:
+        """`wins`, without its memos: asked of the scorer every time."""
+        try:
+            return wins_with(self.sc, self.hand_of(v, counts, w, True))
+        except HandError:              # a pung of hun (game.pung_hun): never a win
+            return False
+
+    def hand_of(self, v: View, counts: list[int], w: int, lacks: bool = False) -> Hand:
+        """The `Hand` `read_hand` makes of this wait's document (`counts` include `w`, or
+        lack it if `lacks`), built without the document where a hand of the same melds,
+        indicator, flowers and flags was read before (its hun and melds are reused) and
+        every kind has at most four copies (the indicator three), the checks a document of
+        a table's tiles could otherwise fail. `HandError` where the document is not a
+        legal hand."""
         tkey = (v.melds, v.indicator, v.flowers, v.discarded_hun, v.ready)
         t = self.templates.get(tkey)
         if t is not None:
-            total = list(counts)
-            for m in t.melds:
-                total[m.tile] += m.size
-            if max(total) <= 4 and total[t.indicator] <= 3:
-                concealed = [k for k in range(NUM_KINDS) for _ in range(counts[k])]
-                concealed.remove(w)
-                return Hand(t.indicator, t.hun, tuple(concealed), t.melds, w, "self_draw",
+            concealed = concealed_of(counts, w, lacks, t)
+            if concealed is not None:
+                return Hand(t.indicator, t.hun, concealed, t.melds, w, "self_draw",
                             False, t.discarded_hun, t.flowers, False, t.ready_declared)
-        hand = read_hand(doc_of(counts, v.melds, v.indicator, w, "self_draw",
-                                flowers=v.flowers, discarded_hun=v.discarded_hun,
-                                ready=v.ready), self.rs)
+        if lacks:
+            counts[w] += 1
+        try:
+            hand = read_hand(doc_of(counts, v.melds, v.indicator, w, "self_draw",
+                                    flowers=v.flowers, discarded_hun=v.discarded_hun,
+                                    ready=v.ready), self.rs)
+        finally:
+            if lacks:
+                counts[w] -= 1
         if t is None:
             if len(self.templates) >= WAIT_MEMO:
                 self.templates.clear()
@@ -250,15 +248,47 @@ class WaitScorer:
         got = self.winnable.get(key)
         if got is None:
             got = False
+            # each wait asked once: the memo above holds these 13 tiles' answer
             for w in self.waits(v, counts):
                 if w not in v.hun and v.face_up()[w] + counts[w] < 4 \
-                        and self.wins(v, counts, w):
+                        and self.asked(v, counts, w):
                     got = True
                     break
             if len(self.winnable) >= WAIT_MEMO:
                 self.winnable.clear()
             self.winnable[key] = got
         return got
+
+
+def concealed_of(counts: list[int], w: int, lacks: bool, t: Hand) -> tuple[int, ...] | None:
+    """The concealed tiles (all but one `w`) of `counts` (which lack `w` if `lacks`), sorted,
+    or None where a kind would have more than four copies with `t`'s melds (the indicator
+    more than three): the checks `read_hand` makes of a table's tiles."""
+    out: list[int] = []
+    for k in range(NUM_KINDS):
+        n = counts[k]
+        if n > 4:
+            return None
+        if k == w and not lacks:
+            n -= 1
+        for _ in range(n):
+            out.append(k)
+    if lacks and counts[w] >= 4:
+        return None
+    ind = t.indicator
+    shown = counts[ind] + (1 if lacks and w == ind else 0)
+    for m in t.melds:
+        total = counts[m.tile] + (1 if lacks and w == m.tile else 0)
+        for o in t.melds:
+            if o.tile == m.tile:
+                total += o.size
+        if total > 4:
+            return None
+        if m.tile == ind:
+            shown += m.size
+    if shown > 3:
+        return None
+    return tuple(out)
 
 
 def choose_discard(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any]]) -> int:
@@ -313,12 +343,10 @@ def choose_claim(v: View, kong: bool) -> str:
             return "kong"
     c[tile] -= 2
     best = 99
-    need = 3 - m                    # the pung laid down; a tile fewer each: good hands
+    pung = shape.Discards(c, h, 3 - m)      # the pung laid down; a tile fewer each
     for k in range(NUM_KINDS):
         if c[k]:
-            c[k] -= 1
-            best = min(best, shape.deficiency_of(c, h, need))
-            c[k] += 1
+            best = min(best, pung.less(k))
     return PUNG if best < now else "pass"
 
 
