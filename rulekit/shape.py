@@ -216,13 +216,24 @@ def deficiency(counts: Sequence[int], hun: int, melds: int = 0) -> int:
     the wall's four-copy limit is not modelled). More tiles than 3 * (4 - melds) + 2 is an
     error ("counts").
     """
+    return deficiency_of(_good(counts, hun, melds), hun, 4 - melds)
+
+
+def discards(counts: Sequence[int], hun: int, melds: int = 0) -> Discards:
+    """`Discards` of a hand, checked as `deficiency` checks it (`HandError` if it is bad):
+    `whole()` is its `deficiency`, `less(k)` that of the hand a `k` fewer."""
+    return Discards(_good(counts, hun, melds), hun, 4 - melds)
+
+
+def _good(counts: Sequence[int], hun: int, melds: int) -> list[int]:
+    """The counts as a list, after `deficiency`'s checks."""
     c, n = _checked(counts)
     _check_args(hun, melds)
     need = 4 - melds
     if n + hun > 3 * need + 2:
         raise HandError("counts", f"{n + hun} tiles with hun is more than "
                         f"{3 * need + 2} for {melds} declared melds")
-    return deficiency_of(c, hun, need)
+    return c
 
 
 def deficiency_of(c: list[int], hun: int, need: int) -> int:

@@ -36,8 +36,7 @@ def _keep_value(c: list[int], k: int) -> int:
 
 def ranked_discards(c: list[int], h: int, m: int) -> list[tuple[int, int, int]]:
     """(deficiency after, connectedness, kind) for each non-hun kind held, best first."""
-    shape.deficiency(c, h, m)                       # checks the hand once
-    after = shape.Discards(c, h, 4 - m)
+    after = shape.discards(c, h, m)                 # checks the hand once
     out = [(after.less(k), _keep_value(c, k), k) for k in range(NUM_KINDS) if c[k]]
     out.sort()
     return out
@@ -47,18 +46,14 @@ def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
     """(kind, deficiency after) of `ranked_discards(...)[0]`, with fewer deficiency calls:
     a 14-tile hand that does not win has a tile its best reading leaves unused, so the best
     discard reaches max(deficiency of the 14, 1); the least connected tile that does wins."""
-    kinds = [k for k in range(NUM_KINDS) if c[k]]
-    if not kinds:
+    keys = [_keep_value(c, k) * 64 + k for k in range(NUM_KINDS) if c[k]]
+    if not keys:
         return None
-    target = max(shape.deficiency(c, h, m), 1)      # checks the hand once
-    if len(kinds) > 1:                              # by connectedness, then kind (< 64)
-        keys = [_keep_value(c, k) * 64 + k for k in kinds]
-        keys.sort()
-        order = [key % 64 for key in keys]
-    else:
-        order = kinds
+    after = shape.discards(c, h, m)                 # checks the hand once
+    target = max(after.whole(), 1)
+    keys.sort()                                     # by connectedness, then kind (< 64)
+    order = [key % 64 for key in keys]
     best = (order[0], 99)
-    after = shape.Discards(c, h, 4 - m)             # one tile fewer: still a good hand
     for k in order:
         d = after.less(k)
         if d == target:
