@@ -294,6 +294,10 @@ class Discards:
         """The deficiency of the hand itself."""
         return _least(self.front, self.back, self.hun, self.need)
 
+    def less_hun(self) -> int:
+        """The deficiency with one hun fewer (the hand holds one)."""
+        return _least(self.front, self.back, self.hun - 1, self.need)
+
     def less(self, k: int) -> int:
         """The deficiency with one tile of kind `k` fewer."""
         tables = self.tables

@@ -334,7 +334,8 @@ def test_deficiency_is_zero_exactly_on_wins(tiles: list[int], hun: int, melds: i
 def test_discards_give_the_deficiency_of_each_hand_a_tile_fewer(tiles: list[int], hun: int,
                                                                   melds: int) -> None:
     """`shape.Discards(c, hun, need).less(k)` is `deficiency_of` of `c` less one `k`, for
-    every kind held (greedy weighs its discards by it), and `whole()` that of `c`."""
+    every kind held (greedy weighs its discards by it), `whole()` that of `c`,
+    `less_hun()` that of `c` with a hun fewer."""
     melds = min(melds, (14 - len(tiles)) // 3)
     hun = min(hun, 14 - 3 * melds - len(tiles))
     c = counts_from(tiles)
@@ -342,6 +343,9 @@ def test_discards_give_the_deficiency_of_each_hand_a_tile_fewer(tiles: list[int]
         return
     after = shape.Discards(c, hun, 4 - melds)
     assert after.whole() == shape.deficiency(c, hun, melds)
+    assert after.whole() == shape.discards(c, hun, melds).whole()
+    if hun:
+        assert after.less_hun() == shape.deficiency(c, hun - 1, melds)
     for k in range(34):
         if c[k]:
             less = list(c)

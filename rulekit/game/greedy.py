@@ -36,7 +36,10 @@ def _keep_value(c: list[int], k: int) -> int:
 
 def ranked_discards(c: list[int], h: int, m: int) -> list[tuple[int, int, int]]:
     """(deficiency after, connectedness, kind) for each non-hun kind held, best first."""
-    after = shape.discards(c, h, m)                 # checks the hand once
+    return _ranked(shape.discards(c, h, m), c)          # checks the hand once
+
+
+def _ranked(after: shape.Discards, c: list[int]) -> list[tuple[int, int, int]]:
     out = [(after.less(k), _keep_value(c, k), k) for k in range(NUM_KINDS) if c[k]]
     out.sort()
     return out
@@ -46,15 +49,25 @@ def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
     """(kind, deficiency after) of `ranked_discards(...)[0]`, with fewer deficiency calls:
     a 14-tile hand that does not win has a tile its best reading leaves unused, so the best
     discard reaches max(deficiency of the 14, 1); the least connected tile that does wins."""
-    keys = [_keep_value(c, k) * 64 + k for k in range(NUM_KINDS) if c[k]]
+    keys = _discard_keys(c)
     if not keys:
         return None
-    after = shape.discards(c, h, m)                 # checks the hand once
+    return _first_discard(shape.discards(c, h, m), keys)    # checks the hand once
+
+
+def _discard_keys(c: list[int]) -> list[int]:
+    """The kinds held, each as connectedness * 64 + kind, in that order."""
+    keys = [_keep_value(c, k) * 64 + k for k in range(NUM_KINDS) if c[k]]
+    keys.sort()
+    return keys
+
+
+def _first_discard(after: shape.Discards, keys: list[int]) -> tuple[int, int]:
+    """`greedy_discard` of the hand `after` weighs, its kinds ordered by `keys`."""
     target = max(after.whole(), 1)
-    keys.sort()                                     # by connectedness, then kind (< 64)
-    order = [key % 64 for key in keys]
-    best = (order[0], 99)
-    for k in order:
+    best = (keys[0] % 64, 99)
+    for key in keys:
+        k = key % 64
         d = after.less(k)
         if d == target:
             return k, d
@@ -290,12 +303,14 @@ def choose_discard(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any
     """Toward the lowest deficiency; a discard that makes the hand ready keeps a wait that
     can win, if one of the first `ALTERNATIVES` others does (issue 21)."""
     c, h, m = v.split()
-    got = greedy_discard(c, h, m)
-    if got is None:
+    keys = _discard_keys(c)
+    if not keys:
         return KIND[next(a for a in legal if a["action"] == "discard")["tile"]]
-    if got[1] != 1 or scorer is None or was_ready(v):
+    after = shape.discards(c, h, m)                 # checks the hand once
+    got = _first_discard(after, keys)
+    if got[1] != 1 or scorer is None or _was_ready(v, after, c):
         return got[0]
-    others = [k for d, _, k in ranked_discards(c, h, m) if d == 1 and k != got[0]]
+    others = [k for d, _, k in _ranked(after, c) if d == 1 and k != got[0]]
     if not others:                # nothing else keeps the hand ready: no choice
         return got[0]
     counts = list(v.hand)
@@ -308,6 +323,18 @@ def choose_discard(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any
         if scorer.can_win(v, counts):
             return k
     return got[0]
+
+
+def _was_ready(v: View, after: shape.Discards, c: list[int]) -> bool:
+    """`was_ready(v)`, from the `Discards` of its hand (`c`: its non-hun counts)."""
+    d = v.drawn
+    if d < 0:
+        return False
+    if d in v.hun:
+        return after.less_hun() == 1 if after.hun > 0 else was_ready(v)
+    if not c[d]:
+        return was_ready(v)                         # not held: the checked reading
+    return after.less(d) == 1
 
 
 def was_ready(v: View) -> bool:
