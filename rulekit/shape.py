@@ -110,13 +110,16 @@ def _checked(counts: Sequence[int]) -> tuple[list[int], int]:
         c: list[int] = counts if isinstance(counts, list) else list(counts)
         if len(c) != NUM_KINDS:
             raise _bad_counts()
-        if _COMPILED:
+        if _COMPILED:               # the sum in the same loop: `sum` is a generic call
+            n = 0
             for k in c:
                 if k < 0 or k > 4:
                     raise _bad_counts()
+                n += k
         elif not _COUNTS.issuperset(c):
             raise _bad_counts()
-        n = sum(c)
+        else:
+            n = sum(c)
     except TypeError:
         raise _bad_counts() from None
     if type(n) is not int:
