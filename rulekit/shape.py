@@ -80,7 +80,10 @@ class _Deficit:
         self.hon_cls = raw[_NUM_CODES:_NUM_CODES + _HON_CODES]
         flat = raw[_NUM_CODES + _HON_CODES:]
         self.classes = [tuple(flat[10 * i:10 * i + 10]) for i in range(_N_CLASSES)]
-        self.paired: dict[int, tuple[int, ...]] = {}   # two classes → their combination
+        # two classes a, b → their combination, at a * n + b (n classes; filled as met):
+        # a list, not a dict, since the game asks it several times a decision
+        self.n = _N_CLASSES
+        self.paired: list[tuple[int, ...] | None] = [None] * (_N_CLASSES * _N_CLASSES)
 
 
 _DEFICIT: list[_Deficit] = []
@@ -324,8 +327,8 @@ class Discards:
 def _paired(tables: _Deficit, a: int, b: int) -> tuple[int, ...]:
     """Two suits' deficiency classes combined by min-plus over (melds, pair), memoised
     (at most 165 * 165 entries)."""
-    key = a * 256 + b
-    got = tables.paired.get(key)
+    key = a * tables.n + b
+    got = tables.paired[key]
     if got is not None:
         return got
     x = tables.classes[a]
