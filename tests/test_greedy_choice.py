@@ -1,4 +1,4 @@
-"""Greedy's discard choice by tables (`rulekit.game.greedy`): the keys it orders its discards
+"""Greedy's discard choice (`rulekit.game.greedy`): the keys it orders its discards
 by, and its first discard, equal the plain definitions (`_keep_value`, `ranked_discards`)."""
 from __future__ import annotations
 

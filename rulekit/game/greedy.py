@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable, Final
 
 from rulekit import shape
-from rulekit.codes import HONOR_START, SUIT_BASES, SUIT_SIZE
+from rulekit.codes import HONOR_START, SUIT_SIZE
 from rulekit.errors import HandError
 from rulekit.game import actions
 from rulekit.game.actions import KIND
@@ -57,22 +57,8 @@ def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
 
 
 def _discard_keys(c: list[int]) -> list[int]:
-    """The kinds held, each as `_keep_value` * 64 + kind, in that order: a suit's values
-    from one window slid along it (the tiles within two ranks)."""
-    keys: list[int] = []
-    for base in SUIT_BASES[:3]:
-        near = c[base] + c[base + 1] + c[base + 2]      # ranks 0..2: rank 0's window
-        for r in range(SUIT_SIZE):
-            if r >= 3:
-                near -= c[base + r - 3]
-            if r >= 1 and r + 2 < SUIT_SIZE:
-                near += c[base + r + 2]
-            n = c[base + r]
-            if n:
-                keys.append((near - n) * 64 + base + r)
-    for k in range(HONOR_START, NUM_KINDS):
-        if c[k]:
-            keys.append((c[k] - 1) * 64 + k)
+    """The kinds held, each as `_keep_value` * 64 + kind, in that order."""
+    keys = [_keep_value(c, k) * 64 + k for k in range(NUM_KINDS) if c[k]]
     keys.sort()
     return keys
 
