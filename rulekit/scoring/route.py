@@ -16,8 +16,16 @@ can make true (`scan.held1_options`) and which groups can hold the winning tile
 both cost more than they save (bench/score.py per-hun table, measured when introduced). From
 4 measured 68-71 us mean on 600 random 3-hun hands against 79 us from 3 (compiled, warm), but
 the groups read first change which of several equal best readings a hand shows, and with it
-the pinned game logs (tests/test_table.py): left at 3. Not for a yes/no question
-(`tight_bounds`)."""
+the pinned game logs (tests/test_table.py): left at 3. A yes/no question has its own
+threshold (`TIGHT_BOUND_HUN_GOAL`)."""
+
+TIGHT_BOUND_HUN_GOAL: Final = 4
+"""The same for a yes/no question (`score.wins_with`, `tight_bounds`): its "no" answers
+(greedy's waits under a 2-fan minimum, most of them) end at the bounds or after reading every
+arrangement, and up to 3 hun the scan reads those cheaper than the tight bounds cost.
+bench/greedy_waits.py, compiled, warm passes, builds alternated, us a question: with the
+tight bounds from 3 hun, 3-hun questions 17.1-19.2 and 4-hun 20.5-23.1; with none, 3-hun
+12.2-13.6 but 4-hun 28.9-35.1, so from 4. From 1 hun (the last session): 15 against 9."""
 
 PLACE_HUN: Final = 6
 """From this many hun any hand is searched place by place (`places.by_place`). Measured
@@ -74,12 +82,7 @@ def by_place_pays(hun: int, candidates: int, win_is_hun: bool, suits: int,
 
 
 def tight_bounds(hun: int, goal: bool) -> bool:
-    """Should the scan tighten its bounds first (`TIGHT_BOUND_HUN`) for a hand with this
-    many hun, searched for its best reading or, if `goal`, for a yes/no (`wins_with`)?
-    Never for a yes/no: its "no" answers (greedy's waits under a 2-fan minimum, 97% of
-    them) end at the bounds or after reading every arrangement, and the scan reads those
-    cheaper than the tight bounds cost. Measured on greedy's 5,981 wait questions of 400
-    hands (compiled, alternating builds): 8.5 us a question without, 10.0 with them from 3
-    hun; 3-hun questions 26 against 30 us; from 1 hun on, 16 us (the last session: 15
-    against 9)."""
-    return not goal and hun >= TIGHT_BOUND_HUN
+    """Should the scan tighten its bounds first (`scan.held1_options`,
+    `scan.win_group_checked`) for a hand with this many hun, searched for its best reading
+    or, if `goal`, for a yes/no?"""
+    return hun >= (TIGHT_BOUND_HUN_GOAL if goal else TIGHT_BOUND_HUN)
