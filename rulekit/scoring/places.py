@@ -45,15 +45,31 @@ class Spot:
         self.exact = False            # whether `bound` is from the rest's own reach
 
 
+class Held1:
+    """Skeleton-level results and the whole hand's cheap bounds, kept for the candidate
+    winning tiles whose skeleton-level results agree (the same tag, `search.projections`):
+    a 天和's fourteen share them instead of reading them fourteen times."""
+
+    __slots__ = ("of", "whole", "whole_of")
+
+    def __init__(self) -> None:
+        # by queried-key bits: the mask of skeleton-level patterns that hold; by a spot's
+        # own key bit: the distinct such masks over the whole hand's reach; by that bit and
+        # the spot's free patterns (own << mask width | free): its bound from them (before
+        # a candidate's own `bound_all` caps it)
+        self.of: dict[int, int] = {}
+        self.whole: dict[int, list[int]] = {}
+        self.whole_of: dict[int, float] = {}
+
+
 class Cand:
     """One candidate winning tile: what its places share (its patterns still possible,
     where skeleton results are kept, and the memos of its bounds)."""
 
     __slots__ = ("win_tile", "win_is_hun", "cand_win", "possible", "shared", "tag",
-                 "bound_all", "free1", "held1_of", "whole_held1", "whole_of", "hun_fact",
-                 "dead_of", "reads_of", "later")
+                 "bound_all", "free1", "held1", "hun_fact", "dead_of", "reads_of", "later")
 
-    def __init__(self, s: State, win_tile: int) -> None:
+    def __init__(self, s: State, win_tile: int, held1s: dict[Any, Held1]) -> None:
         self.win_is_hun = win_is_hun = win_tile in s.hun_kinds
         possible, _, _, bound_all = s.sc.limits(s.fixed, win_tile, win_is_hun, s.layout.hun)
         # skeleton-level facts know the winning tile (not where it sits)
@@ -66,12 +82,13 @@ class Cand:
         self.tag = tag
         self.bound_all = bound_all
         self.free1 = possible & s.sc.plan.level_masks[SKELETON]
-        # by queried-key bits: the mask of skeleton-level patterns that hold; by a spot's
-        # own key bit: the distinct such masks over the whole hand's reach; by that bit and
-        # the spot's free patterns (own << mask width | free): its bound from them
-        self.held1_of: dict[int, int] = {}
-        self.whole_held1: dict[int, list[int]] = {}
-        self.whole_of: dict[int, float] = {}
+        if tag is None:               # results kept for this candidate only
+            self.held1 = Held1()
+        else:
+            held1 = held1s.get(tag)
+            if held1 is None:
+                held1 = held1s[tag] = Held1()
+            self.held1 = held1
         self.hun_fact = HunFact(s.hun_kinds, s.held_hun)
         # by (the spot's group code, what it stands for, the rest's bits): the patterns an
         # abstract reading rules out there (`rest_dead`)
@@ -122,11 +139,12 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     queue: list[tuple[float, int, int, int, Place]] = []
     hun_groups: list[tuple[RawGroup, int, int, int]] | None = None
     alike_hun = not plan.reads_win_tile
+    held1s: dict[Any, Held1] = {}
     for win_tile in candidates:
         if alike_hun and win_tile in s.hun_kinds:
             if hun_groups is not None:
                 continue              # its readings are the first hun winning tile's
-        cand = Cand(s, win_tile)
+        cand = Cand(s, win_tile, held1s)
         if cand.bound_all <= s.best_fan:
             continue
         if not cand.win_is_hun:
@@ -176,7 +194,7 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]]
     for g, stands, rkey, code in groups:
         free = free23 | (sc.group_allows(g, win_tile, stands, cand.win_is_hun, code)
                          & possible)
-        bound = spot_bound(s, cand, g, free, cand.whole_held1, whole, True)
+        bound = spot_bound(s, cand, g, free, cand.held1.whole, whole, True)
         if bound > s.best_fan:
             hit = by_rest.get(rkey)
             if hit is None:
@@ -204,9 +222,9 @@ def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, l
     own = plan.query_bit.get(group_key(g[0], g[1]), 0)
     key = spot_kind(own, free, sc.width)
     if whole:                         # then the bound depends on g only through `own`
-        hit = cand.whole_of.get(key)
+        hit = cand.held1.whole_of.get(key)
         if hit is not None:
-            return hit
+            return min(hit, cand.bound_all)
     options = held1s.get(own)
     if options is None:
         options = held1s[own] = held1_sets(s, cand, own, reach, whole)
@@ -215,10 +233,9 @@ def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, l
         b = sc.bound(held1, free)
         if b > bound:
             bound = b
-    bound = min(bound, cand.bound_all)
     if whole:
-        cand.whole_of[key] = bound
-    return bound
+        cand.held1.whole_of[key] = bound
+    return min(bound, cand.bound_all)
 
 
 def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: bool
@@ -232,9 +249,9 @@ def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: boo
         if whole and bits & own != own:
             continue
         both = bits | gbit
-        held1 = cand.held1_of.get(both)
+        held1 = cand.held1.of.get(both)
         if held1 is None:
-            held1 = cand.held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
+            held1 = cand.held1.of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
                                                     cand.possible, cand.shared, cand.tag)
         out[held1] = None
     return list(out)
@@ -280,9 +297,9 @@ def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int], sharp: b
     options: list[tuple[float, int, int]] = []
     for bits in reach:
         both = bits | gbit
-        held1 = cand.held1_of.get(both)
+        held1 = cand.held1.of.get(both)
         if held1 is None:
-            held1 = cand.held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
+            held1 = cand.held1.of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
                                                     cand.possible, cand.shared, cand.tag)
         options.append((sc.bound(held1, sp.free), bits, held1))
     options.sort(key=lambda o: -o[0])
