@@ -14,10 +14,7 @@ from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Callable, Final, Iterable, Iterator, NamedTuple, Sequence
 
-from rulekit.codes import (HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, SUIT_BASES, group_key,
-                           key_shape)
-from rulekit.reach import packable, suit_reach
-from rulekit.scoring.route import REACH_BY_RANK_HUN
+from rulekit.codes import HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, SUIT_BASES, group_key
 from rulekit.shape import HON_WIN, NUM_WIN, fits
 
 __all__ = ["HONOR_START", "KONG", "NUM_KINDS", "PAIR", "RUN", "SET"]   # re-exported
@@ -245,12 +242,10 @@ def parts_bytes(parts: tuple[SuitPart, ...]) -> int:
 
 
 def clear_memos() -> None:
-    """Forget every per-suit decomposition and reach this process has memoised (a cold
-    start, as a fresh process has: `scoring.score.forget` calls it, bench/worst.py times it)."""
+    """Forget every per-suit decomposition this process has memoised (a cold start, as a
+    fresh process has: `scoring.score.forget` calls it, bench/worst.py times it)."""
     _MEMO.clear()
     _MEMO_BYTES[0] = 0
-    _REACH.clear()
-    _REACH_BYTES[0] = 0
 
 
 def bound_suit_memo(limit: int) -> None:
@@ -481,7 +476,7 @@ class Layout:
     counts: tuple[int, ...]     # length 34, hun tiles excluded
     hun: int                    # hun tiles among concealed + win
     need_melds: int             # melds to form from the concealed tiles (4 - declared)
-    need_pairs: int = 1         # 0 when the pair is already formed (rest_layout)
+    need_pairs: int = 1         # 0 when the pair is already formed (holding.rest_layout)
 
     # written out: one is built per score, and mypyc compiles this one (see hand.Hand)
     def __init__(self, counts: tuple[int, ...], hun: int, need_melds: int,
@@ -628,12 +623,15 @@ def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int,
                      need_pairs: int = 1) -> bool:
     """Can these tiles plus `hun` wildcards form `need_melds` melds and `need_pairs` pairs?
 
-    Counts the shape tables hold (34 kinds, 0 to 4 each) are answered from them, by the
-    question `shape.is_win` asks (`shape.fits`), the pair formed or not. Other counts take
-    the suit-by-suit search (`_reaches`).
+    `counts` has one entry per kind (34; other lengths are refused with ValueError). Counts
+    the shape tables hold (0 to 4 each) are answered from them, by the question
+    `shape.is_win` asks (`shape.fits`), the pair formed or not. Other counts and needs (a
+    fifth copy, a negative count, hun or need: a rest with too much taken out) take the
+    suit-by-suit search (`_reaches`), which answers them exactly.
     """
-    if (len(counts) != NUM_KINDS or hun < 0 or not 0 <= need_melds <= 4
-            or not 0 <= need_pairs <= 1):
+    if len(counts) != NUM_KINDS:
+        raise ValueError(f"counts must have {NUM_KINDS} kinds, not {len(counts)}")
+    if hun < 0 or not 0 <= need_melds <= 4 or not 0 <= need_pairs <= 1:
         return _reaches(counts, hun, need_melds, need_pairs)
     c = list(counts)
     n = 0
@@ -645,36 +643,20 @@ def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int,
 
 
 def _reaches(counts: Sequence[int], hun: int, need_melds: int, need_pairs: int) -> bool:
-    """`is_winning_shape` by the same suit-by-suit question `skeleton_reach` answers,
-    asked about no keys: any counts."""
-    return bool(skeleton_reach(Layout(tuple(counts), hun, need_melds, need_pairs), ()))
+    """`is_winning_shape` by the suit-by-suit search (`anchored`), for counts the shape
+    tables do not hold: the hand wins when some combination of suit parts leaves exactly
+    the hun its all-hun groups take (those form over any kind)."""
+    for _ in anchored(Layout(tuple(counts), hun, need_melds, need_pairs)):
+        return True
+    return False
 
 
-def groups_holding(counts: Sequence[int], hun: int, tile: int) -> list[RawGroup]:
-    """Every group that can hold one real `tile`, from `counts` (which include it) and hun."""
-    out: list[RawGroup] = []
-    more = counts[tile] - 1                       # real copies besides this one
-    if more >= 1:
-        out.append(RawGroup(PAIR, tile, ()))
-    if hun >= 1:
-        out.append(RawGroup(PAIR, tile, (tile,)))
-    if more >= 2:
-        out.append(RawGroup(SET, tile, ()))
-    if more >= 1 and hun >= 1:
-        out.append(RawGroup(SET, tile, (tile,)))
-    if hun >= 2:
-        out.append(RawGroup(SET, tile, (tile, tile)))
-    if tile < HONOR_START:
-        for start in (tile - 2, tile - 1, tile):
-            if start < 0 or start // 9 != tile // 9 or start % 9 > 6:
-                continue
-            a, b = [k for k in (start, start + 1, start + 2) if k != tile]
-            options: tuple[tuple[int, ...], ...] = ((), (a,), (b,), (a, b))
-            for fills in options:
-                if (len(fills) <= hun and (a in fills or counts[a] >= 1)
-                        and (b in fills or counts[b] >= 1)):
-                    out.append(RawGroup(RUN, start, fills))
-    return out
+def suit_shape(counts: tuple[int, ...], base: int, size: int) -> tuple[int, int, int]:
+    """One suit of `counts` (kinds base to base + size) as the search reads it: its base-5
+    code (-1 outside the shape tables), its tile count, and the fewest hun any of its parts
+    uses (`scoring.reach` reads each suit under the hun the others leave, as `anchored`)."""
+    code, n = _suit_code(counts, base, size)
+    return code, n, _least_hun(base, code, n)
 
 
 def real_kinds(g: RawGroup) -> list[int]:
@@ -683,113 +665,3 @@ def real_kinds(g: RawGroup) -> list[int]:
     for fill in g.fills:
         real.remove(fill)
     return real
-
-
-def rest_layout(layout: Layout, group: RawGroup) -> Layout:
-    """What is left to arrange once `group` (a concealed group) is taken out."""
-    counts = list(layout.counts)
-    for k in real_kinds(group):
-        counts[k] -= 1
-    is_pair = group.shape == PAIR
-    return Layout(tuple(counts), layout.hun - len(group.fills),
-                  layout.need_melds - (0 if is_pair else 1), layout.need_pairs - is_pair)
-
-
-def rest_wins(layout: Layout, group: RawGroup) -> bool:
-    """Do the tiles left after taking `group` still complete the hand?"""
-    rest = rest_layout(layout, group)
-    return is_winning_shape(rest.counts, rest.hun, rest.need_melds, rest.need_pairs)
-
-
-
-
-_Reach = tuple[tuple[int, int, int, int], ...]
-# What one suit's decompositions reach (`_suit_reach`), by (suit, counts, hun budget, queried
-# keys). Bounded like `_MEMO`, by entries and by an estimate of bytes (a many-hun suit reaches
-# hundreds of states): emptied when either is passed. `REACH_ENTRY_BYTES` and
-# `REACH_STATE_BYTES` are upper bounds of what tests/test_memo_bounds.py measures.
-_REACH_LIMIT: Final = 1 << 14
-_REACH_BYTES_LIMIT: Final = [4 << 20]      # a list: tests lower it
-REACH_ENTRY_BYTES: Final = 400             # the dict slot, the key and the result tuple
-REACH_STATE_BYTES: Final = 96              # each (hun, melds, pairs, bits) state
-_REACH: Final[dict[tuple[int, tuple[int, ...], int, tuple[int, ...]], _Reach]] = {}
-_REACH_BYTES: Final[list[int]] = [0]
-
-
-def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...]
-                ) -> _Reach:
-    """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions,
-    through the bounded memo `_REACH`."""
-    key = (base, counts, max_hun, keys)
-    hit = _REACH.get(key)
-    if hit is not None:
-        return hit
-    got = _suit_reach_of(base, counts, max_hun, keys)
-    if len(_REACH) >= _REACH_LIMIT or _REACH_BYTES[0] >= _REACH_BYTES_LIMIT[0]:
-        _REACH.clear()
-        _REACH_BYTES[0] = 0
-    _REACH[key] = got
-    _REACH_BYTES[0] += REACH_ENTRY_BYTES + REACH_STATE_BYTES * len(got)
-    return got
-
-
-def reach_size() -> tuple[int, int]:
-    """Entries of the suit-reach memo and the estimate of its bytes."""
-    return len(_REACH), _REACH_BYTES[0]
-
-
-def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...]
-                   ) -> _Reach:
-    bit = {k: 1 << i for i, k in enumerate(keys)}
-    if max_hun >= REACH_BY_RANK_HUN and packable(counts, max_hun):
-        return tuple(sorted(suit_reach(base, counts, max_hun, base < HONOR_START, bit)))
-    out = set()
-    for h, m, q, codes in suit_parts(base, counts, max_hun):
-        bits = 0
-        for c in codes:
-            bits |= bit.get(KEY_OF[c], 0)
-        out.add((h, m, q, bits))
-    return tuple(sorted(out))
-
-
-def skeleton_reach(layout: Layout, keys: tuple[int, ...]) -> frozenset[int]:
-    """Which of `keys` (`codes.group_key`) the arrangements hold together, as bit masks.
-
-    Bit i stands for keys[i]. All-hun groups may add any meld or pair key, so this can
-    over-report (never under-report): the scorer uses it for an upper bound only. Each suit
-    is read under the hun the others leave it, as in `anchored`.
-    """
-    c = layout.counts
-    h = layout.hun
-    need = layout.need_melds
-    suits = [(base, size) + _suit_code(c, base, size)
-             for base, size in ((0, 9), (9, 9), (18, 9), (HONOR_START, NUM_KINDS - HONOR_START))]
-    least = [_least_hun(base, code, n) for base, _, code, n in suits]
-    spare = h - sum(least)
-    if spare < 0:
-        return frozenset()
-    reach = {(0, 0, 0, 0)}
-    for (base, size, code, n), fewest in zip(suits, least):
-        if n == 0 and code == 0:
-            continue
-        opts = _suit_reach(base, tuple(c[base:base + size]), min(fewest + spare, 2 * n), keys)
-        reach = {(a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] | b[3])
-                 for a in reach for b in opts
-                 if a[0] + b[0] <= h and a[1] + b[1] <= need
-                 and a[2] + b[2] <= layout.need_pairs}
-        if not reach:
-            return frozenset()
-    meld_bits = [1 << i for i, k in enumerate(keys) if key_shape(k) in (RUN, SET)]
-    pair_bits = [0] + [1 << i for i, k in enumerate(keys) if key_shape(k) == PAIR]
-    out: set[int] = set()
-    for used, melds, got_pairs, bits in reach:
-        wild_melds, wild_pairs = need - melds, layout.need_pairs - got_pairs
-        if h - used != 3 * wild_melds + 2 * wild_pairs:
-            continue
-        extra = {0}
-        for _ in range(wild_melds):
-            extra |= {e | b for e in extra for b in meld_bits}
-        if wild_pairs:
-            extra = {e | b for e in extra for b in pair_bits}
-        out.update(bits | e for e in extra)
-    return frozenset(out)

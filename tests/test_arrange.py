@@ -5,12 +5,14 @@ from collections import Counter
 from functools import lru_cache
 from itertools import product
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulekit.arrange import (PAIR, RUN, Layout, _reaches, anchored, arrangements,
-                             groups_holding, is_winning_shape, rest_wins, skeleton_reach,
-                             suit_parts)
+                             is_winning_shape, suit_parts)
+from rulekit.scoring.holding import groups_holding, rest_wins
+from rulekit.scoring.reach import skeleton_reach
 from conftest import examples
 
 ALL_KINDS = lambda: tuple(range(34))  # noqa: E731 - the full wild domain
@@ -96,6 +98,19 @@ def test_winning_shape_by_the_tables_by_hand() -> None:
     assert not is_winning_shape(counts_of([0, 0]), 1, 0, 1)
     # a fifth copy is outside the tables: the search answers (1m x5 + hun = set + set)
     assert is_winning_shape(counts_of([0] * 5), 1, 2, 0)
+    assert not is_winning_shape(counts_of([0] * 5), 0, 2, 0)
+
+
+def test_winning_shape_outside_the_tables() -> None:
+    # a rest with too much taken out (a meld from a hand whose melds are all declared, a
+    # second pair, a hun it has not) completes nothing; counts of another length are refused
+    assert not is_winning_shape(counts_of([0, 0]), 0, -1, 1)
+    assert not is_winning_shape(counts_of([]), 0, 0, -1)
+    assert not is_winning_shape(counts_of([0, 1, 2]), -1, 1, 0)
+    assert is_winning_shape(counts_of([0, 0, 0, 1, 2, 3, 4, 5, 6, 6, 7, 8, 9, 9, 9, 13, 13]),
+                            0, 5, 1)                   # five melds: more than the tables ask
+    with pytest.raises(ValueError, match="34 kinds"):
+        is_winning_shape((0,) * 27, 0, 0, 1)
 
 
 def _check_uses_exactly(raw: tuple, real: list[int], hun: int) -> None:

@@ -13,6 +13,7 @@ from rulekit import arrange
 from rulekit import resources
 from rulekit.facts import group_fact
 from rulekit.ruleset.model import load_text
+from rulekit.scoring.holding import groups_holding
 from rulekit.scoring.plan import WIN_GROUP_ATTRS, possible
 from rulekit.scoring.scorer import Scorer
 from conftest import examples
@@ -57,7 +58,7 @@ def test_group_allows_equals_possible(name: str, tiles: list[int], hun: int, at:
     if max(counts) > 4:
         return
     win_tile = real[at % len(real)]
-    for g in arrange.groups_holding(counts, hun, win_tile):
+    for g in groups_holding(counts, hun, win_tile):
         for tile, stands in ((win_tile, win_tile), (win_tile, stands_for)):
             want = by_possible(sc, g, tile, stands, win_is_hun)
             assert sc.group_allows(g, tile, stands, win_is_hun) == want

@@ -16,6 +16,7 @@ from rulekit.arrange import Layout, RawGroup
 from rulekit.codes import NUM_KINDS, PAIR, RUN, SET
 from rulekit.dsl import PatternSource, compile_patterns
 from rulekit.facts import ContextFact, Facts, HandFact, HunFact, group_fact
+from rulekit.scoring.holding import rest_layout
 from rulekit.scoring.keys import group_code, rest_code
 from rulekit.scoring.plan import WIN_GROUP_ATTRS, counted_patterns
 from rulekit.scoring.scorer import Scorer
@@ -147,7 +148,7 @@ def test_group_code_tells_apart_exactly_what_needs_can_see() -> None:
 
 def test_rest_code_tells_rests_apart_exactly() -> None:
     """Two groups taken out of one hand get the same rest code iff they leave the same
-    rest (`arrange.rest_layout`), over every group of random hands."""
+    rest (`holding.rest_layout`), over every group of random hands."""
     rng = random.Random("rest codes")
     groups = all_groups()
     rests = 0
@@ -166,7 +167,7 @@ def test_rest_code_tells_rests_apart_exactly() -> None:
         by_code: dict[int, Layout] = {}
         seen: dict[Layout, int] = {}
         for g in fits:
-            rest = arrange.rest_layout(layout, g)
+            rest = rest_layout(layout, g)
             code = rest_code(g)
             assert by_code.setdefault(code, rest) == rest
             assert seen.setdefault(rest, code) == code

@@ -29,6 +29,7 @@ from rulekit import arrange, facts, tiles
 from rulekit import hand as hand_mod
 from rulekit.resources import rulesets_dir
 from rulekit.ruleset.model import Ruleset, load_text
+from rulekit.scoring import reach
 from rulekit.scoring import result as result_mod
 from rulekit.scoring import scorer as scorer_mod
 from rulekit.corpus import random_hand
@@ -274,36 +275,38 @@ def test_a_scorer_past_its_bytes_replaces_its_memos_and_scores_the_same() -> Non
 def test_the_suit_memo_estimate_is_never_below_what_it_holds() -> None:
     with traced():
         arrange.clear_memos()
+        reach.clear_reach()
         sc = Scorer(RS, result_memo=0)
         for hand in MORE:
             score_with(sc, hand)
         rows, estimate = arrange.memo_size()
-        reach_rows, reach_estimate = arrange.reach_size()
+        reach_rows, reach_estimate = reach.reach_size()
         real = freed(arrange._MEMO.clear)
-        reach_real = freed(arrange._REACH.clear)
+        reach_real = freed(reach._REACH.clear)
         arrange.clear_memos()
+        reach.clear_reach()
     assert rows > 500 and reach_rows > 50
     assert real <= estimate < 3 * real, (real, estimate)
     assert reach_real <= reach_estimate, (reach_real, reach_estimate)
 
 
 def test_the_suit_reach_memo_is_bounded_by_bytes() -> None:
-    saved = arrange._REACH_BYTES_LIMIT[0]
-    arrange._REACH_BYTES_LIMIT[0] = limit = 20_000
+    saved = reach._REACH_BYTES_LIMIT[0]
+    reach._REACH_BYTES_LIMIT[0] = limit = 20_000
     try:
-        arrange.clear_memos()
+        reach.clear_reach()
         peak = 0
         rng = random.Random(3)
         for _ in range(400):          # distinct suits, many hun: hostile for its size
             counts = tuple(rng.choice((0, 1, 2, 3, 4)) for _ in range(9))
-            arrange._suit_reach(0, counts, rng.randrange(0, 9), (1, 2, 3))
-            peak = max(peak, arrange.reach_size()[1])
+            reach._suit_reach(0, counts, rng.randrange(0, 9), (1, 2, 3))
+            peak = max(peak, reach.reach_size()[1])
     finally:
-        arrange._REACH_BYTES_LIMIT[0] = saved
-        arrange.clear_memos()
-    one = arrange.REACH_ENTRY_BYTES + arrange.REACH_STATE_BYTES * 400
+        reach._REACH_BYTES_LIMIT[0] = saved
+        reach.clear_reach()
+    one = reach.REACH_ENTRY_BYTES + reach.REACH_STATE_BYTES * 400
     assert limit < peak < limit + one
-    assert arrange._REACH_LIMIT == 1 << 14 and saved == 4 << 20
+    assert reach._REACH_LIMIT == 1 << 14 and saved == 4 << 20
 
 
 def test_the_json_pieces_estimate_covers_hostile_names_and_is_bounded() -> None:

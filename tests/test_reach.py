@@ -1,4 +1,4 @@
-"""`rulekit.reach.suit_reach` against the decompositions `arrange.suit_parts` lists."""
+"""`scoring.suit_reach.suit_reach` against the decompositions `arrange.suit_parts` lists."""
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from rulekit import arrange
 from rulekit.codes import KEY_STRIDE, PAIR, RUN, SET
-from rulekit.reach import packable, suit_reach
+from rulekit.scoring import reach
+from rulekit.scoring.suit_reach import packable, suit_reach
 from conftest import examples
 
 
@@ -86,5 +87,23 @@ def test_a_suit_too_large_for_the_fields_is_listed() -> None:
     # five copies of a kind never occur in a hand; skeleton_reach still answers, by listing
     assert not packable((5, 0, 0, 0, 0, 0, 0, 0, 0), 2)
     assert packable((4, 4, 4, 2, 0, 0, 0, 0, 0), 28)
-    got = arrange._suit_reach(0, (5, 1, 1, 0, 0, 0, 0, 0, 0), 4, ())
+    got = reach._suit_reach(0, (5, 1, 1, 0, 0, 0, 0, 0, 0), 4, ())
     assert (1, 2, 1, 0) in got         # 111 + 123 + 1 with a hun as a pair
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=0, max_size=14), st.integers(0, 8),
+       st.integers(0, 4), st.integers(0, 1), st.booleans())
+def test_the_reach_of_no_keys_is_the_winning_shape(tiles: list[int], hun: int,
+                                                   need_melds: int, need_pairs: int,
+                                                   fifth: bool) -> None:
+    """`skeleton_reach` asked about no keys says whether any arrangement exists: exactly
+    `arrange.is_winning_shape` (its tables, or for a fifth copy its own suit search)."""
+    counts = [0] * 34
+    for t in tiles:
+        counts[t] = min(4, counts[t] + 1)
+    if fifth and tiles:
+        counts[tiles[0]] = 5                       # outside the shape tables
+    layout = arrange.Layout(tuple(counts), hun, need_melds, need_pairs)
+    assert bool(reach.skeleton_reach(layout, ())) == \
+        arrange.is_winning_shape(tuple(counts), hun, need_melds, need_pairs)

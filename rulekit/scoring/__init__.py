@@ -6,11 +6,14 @@ One module per stage, in the order a hand flows through them (docs/design.md):
 `plan` (which patterns count and at which level, what their needs rule out), `keys` (every
 memo key's layout), `scorer` (a ruleset's caches), `score` (a hand in, a result out),
 `search` (the judging both paths share), `scan` (arrangements one by one), `places` (the
-place search), `rests` (a place's live arrangements), `explain` (totals in words), `result`
-(what a score returns).
+place search), `rests` (a place's live arrangements), `holding` (the groups that can hold a
+tile, the rest each leaves), `reach` (which queried groups arrangements can hold together,
+memoised per suit), `suit_reach` (one suit's reach worked out rank by rank), `abstract`
+(which patterns a place can still make true), `explain` (totals in words), `result` (what
+a score returns).
 
 The names below are imported on first use (PEP 562), so that a module the scorer stands on
-(`arrange`, `algebra`) can read `scoring.route` without importing the whole scorer first.
+(`algebra`) can read `scoring.route` without importing the whole scorer first.
 """
 from __future__ import annotations
 

@@ -49,7 +49,7 @@ def group_code(g: RawGroup) -> int:
 def rest_code(g: RawGroup) -> int:
     """The rest that taking `g` out of the hand leaves, as one int: the hand less `g`'s
     real tiles, its hun less `g`'s, and one pair or one meld fewer to form
-    (`arrange.rest_layout`)."""
+    (`holding.rest_layout`)."""
     code = 0
     for k in real_kinds(g):                    # ascending; digits from 1, so lengths differ
         code = code * (NUM_KINDS + 1) + k + 1

@@ -3,7 +3,7 @@
 Every reading puts the winning tile in one group (its *place*); the rest of the hand is an
 arrangement of what is left. A place fixes what the reading-level patterns' needs ask of the
 winning tile's group (混吊: the pair, with one other hun; 捉5: the run from 4萬, standing for
-5萬), and the per-suit tables (`arrange.skeleton_reach`) tell which shape queries the rest
+5萬), and the per-suit tables (`reach.skeleton_reach`) tell which shape queries the rest
 can answer together. So before any arrangement is read, each place gets a bound of its own
 from the fan algebra: the best the skeleton patterns its rest can reach, with the
 reading-level patterns the place allows. Places of every candidate winning tile (a 天和
@@ -25,8 +25,10 @@ from rulekit.codes import (ARRANGEMENT, HAND, HONOR_START, NUM_KINDS, READING, R
                           SKELETON, group_key)
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
 from rulekit.scoring.abstract import View, ruled_out, spot_reads
+from rulekit.scoring.holding import groups_holding, rest_layout
 from rulekit.scoring.rests import Live, live_arrangements
 from rulekit.scoring.keys import group_code, rest_code, spot_kind
+from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
 
@@ -132,7 +134,7 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     """
     plan = s.sc.plan
     keys = plan.query_keys if plan.queries is not None else ()
-    whole = arrange.skeleton_reach(s.layout, keys) if plan.by_level[SKELETON] else frozenset([0])
+    whole = skeleton_reach(s.layout, keys) if plan.by_level[SKELETON] else frozenset([0])
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
     # (then exact places first: they are read, not bounded again)
@@ -201,7 +203,7 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]]
                 hit = by_rest[rkey] = []
             hit.append(Spot(bound, g, stands, free))
     # the rest is built once per place, only for the spots that can beat the best
-    return [Place(cand, arrange.rest_layout(s.layout, spots[0].group), spots)
+    return [Place(cand, rest_layout(s.layout, spots[0].group), spots)
             for spots in by_rest.values()]
 
 
@@ -396,7 +398,7 @@ def refine(s: State, place: Place,
     if reach is None:
         plan = s.sc.plan
         keys = plan.query_keys if plan.queries is not None else ()
-        reach = reach_of[rkey] = arrange.skeleton_reach(rest, keys)
+        reach = reach_of[rkey] = skeleton_reach(rest, keys)
     if not reach:
         return False
     place.reach = reach
@@ -444,24 +446,24 @@ def win_groups(s: State, win_tile: int, win_is_hun: bool
     """Every group the winning tile can sit in, the kind it stands for there, which rest
     it leaves (`rest_code`) and its `scorer.group_code`.
 
-    A real tile sits in a group holding it (`arrange.groups_holding`). A hun winning tile
+    A real tile sits in a group holding it (`holding.groups_holding`). A hun winning tile
     stands for some kind k in a group with another hun or real tile: the groups holding a
     real k when the hand has one more k and one hun fewer, with k counted back as a fill
-    (the rest is then the hand less that group: `arrange.rest_layout(s.layout, group)`).
+    (the rest is then the hand less that group: `rest_layout(s.layout, group)`).
     Only the kinds an arrangement can give such a group are tried: near a real tile, or in
     the wild domain for groups all of hun (as `arrange.arrangements` forms them).
     """
     layout = s.layout
     if not win_is_hun:
         return [(g, win_tile, rest_code(g), group_code(g))
-                for g in arrange.groups_holding(layout.counts, layout.hun, win_tile)]
+                for g in groups_holding(layout.counts, layout.hun, win_tile)]
     dom = frozenset([k for k in s.wild() if 0 <= k < NUM_KINDS])
     out: list[tuple[RawGroup, int, int, int]] = []
     hun = layout.hun - 1
     counts = list(layout.counts)
     for k in stand_ins(layout.counts, dom):
         counts[k] += 1
-        for g in arrange.groups_holding(counts, hun, k):
+        for g in groups_holding(counts, hun, k):
             actual = RawGroup(g.shape, g.first, tuple(sorted(g.fills + (k,))))
             if len(actual.fills) == len(group_kinds(actual)) and not wild_group(actual, dom):
                 continue

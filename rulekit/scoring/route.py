@@ -2,8 +2,8 @@
 
 The search is exact whichever path a hand takes (bench/agree.py checks every path against an
 exhaustive search); these numbers only decide which path costs least. Change one, and
-re-measure with the bench named beside it. This module imports nothing of rulekit, so the
-modules the scorer stands on (`arrange`, `algebra`) can read it too.
+re-measure with the bench named beside it. This module imports nothing of rulekit, so a
+module the scorer stands on (`algebra`) can read it too.
 """
 from __future__ import annotations
 
@@ -46,8 +46,8 @@ by place: a 3-hun 天和 scans in about half the time it takes by place; at 4 hu
 even; 7-hun 天和 went from 25 ms mean, 180 ms worst (scan) to 7.5 ms and 17 ms (places)."""
 
 REACH_BY_RANK_HUN: Final = 4
-"""From this many hun a suit's reach (`arrange.skeleton_reach`) is worked out rank by rank
-(`rulekit.reach`) rather than read off its listed decompositions: 111222條 with seven hun
+"""From this many hun a suit's reach (`reach.skeleton_reach`) is worked out rank by rank
+(`scoring.suit_reach`) rather than read off its listed decompositions: 111222條 with seven hun
 has thousands of those but few distinct states. Below 4 hun the lists are short and the scan
 lists them anyway: by rank there cost the dealt mix 5% more instructions (callgrind)."""
 

@@ -14,6 +14,8 @@ from rulekit import arrange
 from rulekit.arrange import RawGroup
 from rulekit.codes import SKELETON, group_key
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts, win_places
+from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
+from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.route import TIGHT_BOUND_HUN
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at, projections,
                                     skeleton_level)
@@ -91,7 +93,7 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
     """
     sc, layout = s.sc, s.layout
     out = possible
-    groups = arrange.groups_holding(layout.counts, layout.hun, win_tile)
+    groups = groups_holding(layout.counts, layout.hun, win_tile)
     feasible: dict[RawGroup, bool] = {}
     allows: dict[RawGroup, int] = {}
     masks = [sc.group_allows(g, win_tile, win_tile, False) for g in groups]
@@ -105,7 +107,7 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
                 continue
             ok = feasible.get(g)
             if ok is None:
-                ok = feasible[g] = arrange.rest_wins(layout, g)
+                ok = feasible[g] = rest_wins(layout, g)
             if ok:
                 found = True
                 allows[g] = allows.get(g, 0) | b
@@ -132,7 +134,7 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
     for g in groups:
         held_g = group_fact(g, True, False)
         win = WinFact(win_tile, False, win_tile, held_g)
-        for rest_raw in arrange.arrangements(arrange.rest_layout(s.layout, g), s.wild):
+        for rest_raw in arrange.arrangements(rest_layout(s.layout, g), s.wild):
             raw = rest_raw + (g,)
             skey = skeleton_key(raw)
             index = frozenset(skey) | s.declared_keys if s.declared_keys else frozenset(skey)
@@ -156,7 +158,7 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
     """Every set of skeleton-level patterns some arrangement of the hand makes true.
 
     Exact when those patterns read the skeleton only through shape queries (their truth
-    then depends on which queried groups it has, `arrange.skeleton_reach`); None otherwise.
+    then depends on which queried groups it has, `reach.skeleton_reach`); None otherwise.
     Empty when the hand has no winning arrangement at all.
     """
     plan = s.sc.plan
@@ -166,7 +168,7 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
         return None
     out: dict[int, None] = {}
     hun_fact = HunFact(s.hun_kinds, s.held_hun)
-    for bits in arrange.skeleton_reach(s.layout, plan.query_keys):
+    for bits in skeleton_reach(s.layout, plan.query_keys):
         out[level1_at(s, bits | s.declared_bits, cand_win, hun_fact, possible, shared,
                       tag)] = None
     return tuple(out)

@@ -17,6 +17,7 @@ from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.result import NOT_A_WINNING_SHAPE, ScoreResult
 from rulekit.scoring.result import clear_memos as clear_result_memos
 from rulekit.scoring.places import by_place
+from rulekit.scoring.reach import clear_reach
 from rulekit.scoring.route import PLACE_HUN_PINNED, by_place_pays
 from rulekit.scoring.scorer import HandKey, Scorer
 from rulekit.scoring.scan import search
@@ -61,6 +62,7 @@ def forget() -> None:
     with _LOCK:
         _SCORERS.clear()
     arrange.clear_memos()
+    clear_reach()
     facts.clear_memos()
     clear_result_memos()
 

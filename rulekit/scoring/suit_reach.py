@@ -1,6 +1,6 @@
 """What one suit's decompositions can reach, without listing them.
 
-`arrange.skeleton_reach` asks, per suit: which (hun used, melds, pairs, queried keys held)
+`scoring.reach.skeleton_reach` asks, per suit: which (hun used, melds, pairs, queried keys held)
 do the suit's decompositions give? Listing the decompositions answers it, but their number
 grows fast with hun: 111222條 with seven hun has thousands, met on every cold 7-hun 天和.
 This walks the suit rank by rank instead, keeping only the distinct states, which stay few.
