@@ -134,7 +134,7 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     """
     plan = s.sc.plan
     keys = plan.query_keys if plan.queries is not None else ()
-    whole = skeleton_reach(s.layout, keys) if plan.by_level[SKELETON] else frozenset([0])
+    whole = skeleton_reach(s.layout, keys, s.layout.hun) if plan.by_level[SKELETON] else frozenset([0])
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
     # (then exact places first: they are read, not bounded again)
@@ -398,7 +398,7 @@ def refine(s: State, place: Place,
     if reach is None:
         plan = s.sc.plan
         keys = plan.query_keys if plan.queries is not None else ()
-        reach = reach_of[rkey] = skeleton_reach(rest, keys)
+        reach = reach_of[rkey] = skeleton_reach(rest, keys, s.layout.hun)
     if not reach:
         return False
     place.reach = reach

@@ -74,12 +74,16 @@ def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple
     return tuple(sorted(out))
 
 
-def skeleton_reach(layout: Layout, keys: tuple[int, ...]) -> frozenset[int]:
+def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1) -> frozenset[int]:
     """Which of `keys` (`codes.group_key`) the arrangements hold together, as bit masks.
 
     Bit i stands for keys[i]. All-hun groups may add any meld or pair key, so this can
     over-report (never under-report): the scorer uses it for an upper bound only. Each suit
-    is read under the hun the others leave it, as in `arrange.anchored`.
+    is read under the hun the others leave it, as in `arrange.anchored`. With `most` (at
+    least `layout.hun`) each suit is read under that many hun, or what its tiles can use:
+    its states past the hun this layout leaves it are dropped as the suits combine, so the
+    answer is the same, and the rests of one hand (`places.refine`, hun fewer by their
+    place's) share each suit's memo entry.
     """
     c = layout.counts
     h = layout.hun
@@ -92,24 +96,43 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...]) -> frozenset[int]:
     for base, size, code, n, fewest in suits:
         if n == 0 and code == 0:
             continue
-        opts = _suit_reach(base, tuple(c[base:base + size]), min(fewest + spare, 2 * n), keys)
+        budget = min(fewest + spare if most < 0 else most, 2 * n)
+        opts = _suit_reach(base, tuple(c[base:base + size]), budget, keys)
         reach = {(a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] | b[3])
                  for a in reach for b in opts
                  if a[0] + b[0] <= h and a[1] + b[1] <= need
                  and a[2] + b[2] <= layout.need_pairs}
         if not reach:
             return frozenset()
-    meld_bits = [1 << i for i, k in enumerate(keys) if key_shape(k) in (RUN, SET)]
-    pair_bits = [0] + [1 << i for i, k in enumerate(keys) if key_shape(k) == PAIR]
-    out: set[int] = set()
+    # the queried keys all-hun groups may add, by how many melds and pairs they form
+    by_wild: dict[int, set[int]] = {}
     for used, melds, got_pairs, bits in reach:
         wild_melds, wild_pairs = need - melds, layout.need_pairs - got_pairs
         if h - used != 3 * wild_melds + 2 * wild_pairs:
             continue
-        extra = {0}
-        for _ in range(wild_melds):
-            extra |= {e | b for e in extra for b in meld_bits}
-        if wild_pairs:
-            extra = {e | b for e in extra for b in pair_bits}
-        out.update(bits | e for e in extra)
+        wild = wild_melds * 2 + wild_pairs
+        hit = by_wild.get(wild)
+        if hit is None:
+            hit = by_wild[wild] = set()
+        hit.add(bits)
+    out: set[int] = set()
+    for wild, bits_set in by_wild.items():
+        extra = _wild_extra(keys, wild >> 1, wild & 1)
+        if len(extra) == 1:
+            out |= bits_set
+        else:
+            out.update([bits | e for bits in bits_set for e in extra])
     return frozenset(out)
+
+
+def _wild_extra(keys: tuple[int, ...], wild_melds: int, wild_pairs: int) -> set[int]:
+    """The queried keys (as bits) `wild_melds` all-hun melds and `wild_pairs` all-hun
+    pairs may hold together."""
+    meld_bits = [1 << i for i, k in enumerate(keys) if key_shape(k) in (RUN, SET)]
+    pair_bits = [0] + [1 << i for i, k in enumerate(keys) if key_shape(k) == PAIR]
+    extra = {0}
+    for _ in range(wild_melds):
+        extra |= {e | b for e in extra for b in meld_bits}
+    if wild_pairs:
+        extra = {e | b for e in extra for b in pair_bits}
+    return extra
