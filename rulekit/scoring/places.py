@@ -36,7 +36,7 @@ from rulekit.scoring.search import (Projections, State, judge, keep_best, level1
 class Spot:
     """One group the winning tile can sit in, the kind it stands for there, and its bound."""
 
-    __slots__ = ("bound", "group", "stands_for", "free", "exact")
+    __slots__ = ("bound", "group", "stands_for", "free", "exact", "sharp")
 
     def __init__(self, bound: float, group: RawGroup, stands_for: int, free: int) -> None:
         self.bound = bound
@@ -45,6 +45,7 @@ class Spot:
         self.free = free              # arrangement- and reading-level patterns still possible
                                       # (a mask)
         self.exact = False            # whether `bound` is from the rest's own reach
+        self.sharp = False            # and through the abstract reading (`sharpen`)
 
 
 class Held1:
@@ -107,9 +108,9 @@ class Place:
     stand for each kind of a run), best bound first. Each arrangement of the rest is
     enumerated once for all of them. `exact` tells whether its leading spot's bound is the
     rest's own (`refine`; the spots after it may keep the whole hand's cheap bounds, no
-    better), `sharp` whether the exact ones went through the abstract reading."""
+    better)."""
 
-    __slots__ = ("bound", "cand", "rest", "spots", "exact", "bound_of", "reach", "sharp")
+    __slots__ = ("bound", "cand", "rest", "spots", "exact", "bound_of", "reach")
 
     def __init__(self, cand: Cand, rest: Layout, spots: list[Spot]) -> None:
         spots.sort(key=lambda sp: -sp.bound)
@@ -121,8 +122,6 @@ class Place:
         # exact bounds by what decides them (`rest_bound`): spots alike share theirs
         self.bound_of: dict[tuple[int, int, Any, bool], float] = {}
         self.reach: frozenset[int] = frozenset()    # the rest's, once refined
-        # whether the exact bounds went through the abstract reading (`sharpen`)
-        self.sharp = False
 
 
 def by_place(s: State, candidates: tuple[int, ...]) -> None:
@@ -172,7 +171,7 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
                                        len(place.spots), seq, place))
                 seq += 1
             continue
-        if not place.sharp and sharpens:
+        if sharpens and not place.spots[0].sharp:
             bound = place.bound
             if not sharpen(s, place):
                 continue
@@ -262,20 +261,19 @@ def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: boo
 def sharpen(s: State, place: Place) -> bool:
     """Before a place is read, its exact spots' bounds through the abstract reading, best
     first, while they lead: False when no spot can beat the best any more. The reading
-    costs more than a bound, so only places about to be read pay it: a place it drops goes
-    back in line, often behind the place that holds the best reading."""
+    costs more than a bound, so only spots about to be read pay it (`refine` leaves it
+    out): a place it drops goes back in line, often behind the place that holds the best
+    reading, and a spot whose rest's reach already puts it under the best never pays."""
     best = s.best_fan
     top = -1.0
     for sp in place.spots:
         if sp.bound <= best or sp.bound <= top:
             break                     # sorted: the bounds left are no better
-        if sp.exact:
+        if sp.exact and not sp.sharp:
             sp.bound = rest_bound(s, place, sp, place.reach, True)
+            sp.sharp = True
         top = max(top, sp.bound)
-    if not _keep(place, [sp for sp in place.spots if sp.bound > best]):
-        return False
-    place.sharp = True
-    return True
+    return _keep(place, [sp for sp in place.spots if sp.bound > best])
 
 
 def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int], sharp: bool
@@ -332,7 +330,7 @@ def bound_key(s: State, cand: Cand, sp: Spot, sharp: bool) -> tuple[int, int, An
 
 def bound_known(s: State, place: Place, sp: Spot) -> float | None:
     """A spot's exact bound if a spot alike in its place has one already, else None."""
-    return place.bound_of.get(bound_key(s, place.cand, sp, place.sharp))
+    return place.bound_of.get(bound_key(s, place.cand, sp, False))
 
 
 def spot_sig(cand: Cand, sp: Spot, worth: int) -> Any:
@@ -419,7 +417,7 @@ def refine(s: State, place: Place,
             if known is None:
                 break                 # another place first: this one waits in line
         sp.bound = (known if known is not None
-                    else rest_bound(s, place, sp, reach, place.sharp) if by_rest
+                    else rest_bound(s, place, sp, reach, False) if by_rest
                     else spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False))
         sp.exact = True
         if sp.bound > best:
