@@ -92,29 +92,44 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1) -> fro
     spare = h - sum([fewest for _, _, _, _, fewest in suits])
     if spare < 0:
         return frozenset()
-    reach = {(0, 0, 0, 0)}
+    # the states so far by hun used, melds and pairs (`_packed`): the bits they hold
+    reach: dict[int, set[int]] = {0: {0}}
+    pairs = layout.need_pairs
     for base, size, code, n, fewest in suits:
         if n == 0 and code == 0:
             continue
         budget = min(fewest + spare if most < 0 else most, 2 * n)
         opts = _suit_reach(base, tuple(c[base:base + size]), budget, keys)
-        reach = {(a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] | b[3])
-                 for a in reach for b in opts
-                 if a[0] + b[0] <= h and a[1] + b[1] <= need
-                 and a[2] + b[2] <= layout.need_pairs}
+        nxt: dict[int, set[int]] = {}
+        for packed, bits_a in reach.items():
+            ha, ma, qa = packed >> 4, packed >> 1 & 7, packed & 1
+            for hb, mb, qb, bb in opts:
+                if ha + hb > h:
+                    break             # sorted by hun used: the rest use more
+                if ma + mb > need or qa + qb > pairs:
+                    continue
+                key = _packed(ha + hb, ma + mb, qa + qb)
+                hit = nxt.get(key)
+                if hit is None:
+                    hit = nxt[key] = set()
+                for ba in bits_a:
+                    hit.add(ba | bb)
+        reach = nxt
         if not reach:
             return frozenset()
     # the queried keys all-hun groups may add, by how many melds and pairs they form
     by_wild: dict[int, set[int]] = {}
-    for used, melds, got_pairs, bits in reach:
-        wild_melds, wild_pairs = need - melds, layout.need_pairs - got_pairs
+    for packed, bits_set in reach.items():
+        used, melds, got_pairs = packed >> 4, packed >> 1 & 7, packed & 1
+        wild_melds, wild_pairs = need - melds, pairs - got_pairs
         if h - used != 3 * wild_melds + 2 * wild_pairs:
             continue
         wild = wild_melds * 2 + wild_pairs
         hit = by_wild.get(wild)
         if hit is None:
-            hit = by_wild[wild] = set()
-        hit.add(bits)
+            by_wild[wild] = set(bits_set)
+        else:
+            hit |= bits_set
     out: set[int] = set()
     for wild, bits_set in by_wild.items():
         extra = _wild_extra(keys, wild >> 1, wild & 1)
@@ -123,6 +138,11 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1) -> fro
         else:
             out.update([bits | e for bits in bits_set for e in extra])
     return frozenset(out)
+
+
+def _packed(hun: int, melds: int, pairs: int) -> int:
+    """A state's hun used, melds (at most 4) and pairs (at most 1) as one int."""
+    return (hun << 3 | melds) << 1 | pairs
 
 
 def _wild_extra(keys: tuple[int, ...], wild_melds: int, wild_pairs: int) -> set[int]:
