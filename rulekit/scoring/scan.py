@@ -8,13 +8,14 @@ grouped by skeleton. The judging it stands on is `search.py`'s, shared with the 
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from rulekit import arrange
 from rulekit.arrange import RawGroup
 from rulekit.codes import SKELETON, group_key
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts, win_places
 from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
+from rulekit.scoring.keys import ProjKey
 from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.route import TIGHT_BOUND_HUN
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at, projections,
@@ -44,7 +45,7 @@ Arranged = tuple[tuple[RawGroup, ...], tuple[int, ...]]
 Skeletons = Iterable[tuple[tuple[int, ...], Sequence[Arranged]]]
 
 
-def projection_of(s: State, skey: tuple[int, ...]) -> Any:
+def projection_of(s: State, skey: tuple[int, ...]) -> ProjKey:
     """What the skeleton-level patterns can see of a skeleton: the bits of the keys they
     query when they only make shape queries, else the whole skeleton key."""
     plan = s.sc.plan
@@ -123,7 +124,7 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
 
 def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
                         possible: int, free12: int, bound_all: float,
-                        cand_win: WinFact, projections: Projections, tag: Any) -> None:
+                        cand_win: WinFact, projections: Projections, tag: int | None) -> None:
     """The readings with the real winning tile in one of `groups`, before all the others.
 
     Each is one of the groups plus an arrangement of the tiles left. The full search runs
@@ -153,13 +154,19 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
                 return
 
 
-# a hand's candidate winning tiles share these (`held1_options`): the hand's skeleton reach
-# (under the key -1) and, by tag, the sets of skeleton-level patterns it reaches
-Options = dict[Any, Any]
+class Options:
+    """What a hand's candidate winning tiles share (`held1_options`): the hand's skeleton
+    reach and, by tag, the sets of skeleton-level patterns it reaches."""
+
+    __slots__ = ("reach", "by_tag")
+
+    def __init__(self) -> None:
+        self.reach: frozenset[int] | None = None
+        self.by_tag: dict[int, tuple[int, ...]] = {}
 
 
 def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projections,
-                  tag: Any, memo: Options) -> tuple[int, ...] | None:
+                  tag: int | None, memo: Options) -> tuple[int, ...] | None:
     """Every set of skeleton-level patterns some arrangement of the hand makes true.
 
     Exact when those patterns read the skeleton only through shape queries (their truth
@@ -173,12 +180,12 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
     if plan.queries is None:
         return None
     if tag is not None:
-        hit: tuple[int, ...] | None = memo.get(tag)
+        hit = memo.by_tag.get(tag)
         if hit is not None:
             return hit
-    reach: frozenset[int] | None = memo.get(-1)
+    reach = memo.reach
     if reach is None:
-        reach = memo[-1] = skeleton_reach(s.layout, plan.query_keys)
+        reach = memo.reach = skeleton_reach(s.layout, plan.query_keys)
     out: dict[int, None] = {}
     hun_fact = HunFact(s.hun_kinds, s.held_hun)
     for bits in reach:
@@ -186,14 +193,14 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
                       tag)] = None
     got = tuple(out)
     if tag is not None:
-        memo[tag] = got
+        memo.by_tag[tag] = got
     return got
 
 
 # what one candidate winning tile's search starts from: its bound, the tile, the winning
 # tile as skeleton-level facts see it, the patterns still possible (all, less the skeleton
 # level, the reading level), the groups to read first, and where skeleton results are kept
-Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, Any]
+Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, int | None]
 
 
 def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
@@ -225,7 +232,7 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
     winning tile. A 天和 tries each of its tiles over the same arrangements, the tile with
     the highest bound first: its best reading then often cuts the others whole."""
     layout = s.layout
-    memo: Options = {}
+    memo = Options()
     cands = [candidate(s, t, memo) for t in candidates]
     if len(cands) > 1:
         cands.sort(key=lambda c: -c[0])
@@ -249,7 +256,7 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
 
 def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
          limits: tuple[int, int, int, float],
-         shared_level1: Projections, tag: Any) -> None:
+         shared_level1: Projections, tag: int | None) -> None:
     """Judge arrangements for one winning tile, skeleton by skeleton, each skeleton cut as
     soon as its bound cannot beat the best so far."""
     possible, free12, free3, bound_all = limits
