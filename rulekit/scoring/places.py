@@ -30,6 +30,7 @@ from rulekit.scoring.rests import Live, live_arrangements
 from rulekit.scoring.keys import (BoundKey, ProjKey, SpotSig, group_code, rest_code,
                                   spot_kind)
 from rulekit.scoring.reach import skeleton_reach
+from rulekit.scoring.suit_reach import Walks
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
 
@@ -134,7 +135,10 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     """
     plan = s.sc.plan
     keys = plan.query_keys if plan.queries is not None else ()
-    whole = skeleton_reach(s.layout, keys, s.layout.hun) if plan.by_level[SKELETON] else frozenset([0])
+    # the suits' walks, shared by the rests whose suits agree on their first ranks
+    walks: Walks = {}
+    whole = (skeleton_reach(s.layout, keys, s.layout.hun, walks) if plan.by_level[SKELETON]
+             else frozenset([0]))
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
     # (then exact places first: they are read, not bounded again)
@@ -167,7 +171,7 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
         if place.bound <= s.best_fan:
             return                    # the best bound left: no place can do better
         if not place.exact:
-            if refine(s, place, reach_of, -queue[0][0] if queue else -1.0):
+            if refine(s, place, reach_of, walks, -queue[0][0] if queue else -1.0):
                 heapq.heappush(queue, (-place.bound, 0 if place.exact else 1,
                                        len(place.spots), seq, place))
                 seq += 1
@@ -383,7 +387,7 @@ def place_rest_count(s: State) -> int:
 
 def refine(s: State, place: Place,
            reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]],
-           target: float) -> bool:
+           walks: Walks, target: float) -> bool:
     """Make a place's bounds its rest's own: False when the rest cannot complete the hand
     or no spot can beat the best any more.
 
@@ -398,7 +402,7 @@ def refine(s: State, place: Place,
     if reach is None:
         plan = s.sc.plan
         keys = plan.query_keys if plan.queries is not None else ()
-        reach = reach_of[rkey] = skeleton_reach(rest, keys, s.layout.hun)
+        reach = reach_of[rkey] = skeleton_reach(rest, keys, s.layout.hun, walks)
     if not reach:
         return False
     place.reach = reach

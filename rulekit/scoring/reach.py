@@ -15,7 +15,7 @@ from rulekit.arrange import KEY_OF, Layout, suit_parts, suit_shape
 from rulekit.codes import (HONOR_SIZE, HONOR_START, PAIR, RUN, SET, SUIT_SIZE, TIAO_START,
                            TONG_START, WAN_START, key_shape)
 from rulekit.scoring.route import REACH_BY_RANK_HUN
-from rulekit.scoring.suit_reach import packable, suit_reach
+from rulekit.scoring.suit_reach import Walks, packable, suit_reach
 
 _Reach = tuple[tuple[int, int, int, int], ...]
 _ReachKey = tuple[int, tuple[int, ...], int, tuple[int, ...]]
@@ -34,15 +34,15 @@ _SUITS: Final = ((WAN_START, SUIT_SIZE), (TONG_START, SUIT_SIZE), (TIAO_START, S
                  (HONOR_START, HONOR_SIZE))
 
 
-def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...]
-                ) -> _Reach:
+def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...],
+                walks: Walks | None = None) -> _Reach:
     """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions,
-    through the bounded memo `_REACH`."""
+    through the bounded memo `_REACH` (and `walks`, `suit_reach`'s, on a miss)."""
     key = (base, counts, max_hun, keys)
     hit = _REACH.get(key)
     if hit is not None:
         return hit
-    got = _suit_reach_of(base, counts, max_hun, keys)
+    got = _suit_reach_of(base, counts, max_hun, keys, walks)
     if len(_REACH) >= _REACH_LIMIT or _REACH_BYTES[0] >= _REACH_BYTES_LIMIT[0]:
         _REACH.clear()
         _REACH_BYTES[0] = 0
@@ -62,11 +62,12 @@ def clear_reach() -> None:
     _REACH_BYTES[0] = 0
 
 
-def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...]
-                   ) -> _Reach:
+def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...],
+                   walks: Walks | None = None) -> _Reach:
     bit = {k: 1 << i for i, k in enumerate(keys)}
     if max_hun >= REACH_BY_RANK_HUN and packable(counts, max_hun):
-        return tuple(sorted(suit_reach(base, counts, max_hun, base < HONOR_START, bit)))
+        return tuple(sorted(suit_reach(base, counts, max_hun, base < HONOR_START, bit,
+                                       walks)))
     out = set()
     for h, m, q, codes in suit_parts(base, counts, max_hun):
         bits = 0
@@ -76,7 +77,8 @@ def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple
     return tuple(sorted(out))
 
 
-def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1) -> frozenset[int]:
+def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
+                   walks: Walks | None = None) -> frozenset[int]:
     """Which of `keys` (`codes.group_key`) the arrangements hold together, as bit masks.
 
     Bit i stands for keys[i]. All-hun groups may add any meld or pair key, so this can
@@ -85,7 +87,8 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1) -> fro
     least `layout.hun`) each suit is read under that many hun, or what its tiles can use:
     its states past the hun this layout leaves it are dropped as the suits combine, so the
     answer is the same, and the rests of one hand (`places.refine`, hun fewer by their
-    place's) share each suit's memo entry.
+    place's) share each suit's memo entry. `walks` (with the same `keys` every call)
+    lets suits whose first ranks agree share that part of their walk (`suit_reach`).
     """
     c = layout.counts
     h = layout.hun
@@ -101,7 +104,7 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1) -> fro
         if n == 0 and code == 0:
             continue
         budget = min(fewest + spare if most < 0 else most, 2 * n)
-        opts = _suit_reach(base, tuple(c[base:base + size]), budget, keys)
+        opts = _suit_reach(base, tuple(c[base:base + size]), budget, keys, walks)
         nxt: dict[int, set[int]] = {}
         for packed, bits_a in reach.items():
             ha, ma, qa = packed >> 4, packed >> 1 & 7, packed & 1
