@@ -299,22 +299,29 @@ def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int], sharp: b
     if hit is not None:
         return hit
     gbit = own | s.declared_bits
+    held1_of = cand.held1.of
     options: list[tuple[float, int, int]] = []
+    top = -1.0
+    seen: set[int] = set()            # (without the reading, a set's held1 is all that counts)
     for bits in reach:
         both = bits | gbit
-        held1 = cand.held1.of.get(both)
+        held1 = held1_of.get(both)
         if held1 is None:
-            held1 = cand.held1.of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
-                                                    cand.possible, cand.shared, cand.tag)
+            held1 = held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
+                                               cand.possible, cand.shared, cand.tag)
+        if not worth:
+            if held1 not in seen:
+                seen.add(held1)
+                top = max(top, sc.bound(held1, sp.free))
+            continue
         options.append((sc.bound(held1, sp.free), bits, held1))
-    options.sort(key=lambda o: -o[0])
     best = -1.0
+    if not worth:                     # the loosest set's bound, if it can beat the best
+        best = top if top > s.best_fan else -1.0
+    options.sort(key=lambda o: -o[0])
     for loose, bits, held1 in options:
         if loose <= best or loose <= s.best_fan:
             break                     # (a bound cut here is below a best that only grows)
-        if not worth:
-            best = loose
-            break
         dead = rest_dead(s, cand, sp, sig, bits, held1)
         b = sc.bound(held1, sp.free & ~dead) if dead else loose
         if b > best:
