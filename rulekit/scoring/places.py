@@ -445,11 +445,22 @@ def _keep(place: Place, spots: list[Spot]) -> bool:
     before cheap among equals, the place's bound its first; False when none is left."""
     if not spots:
         return False
-    spots.sort(key=lambda sp: (-sp.bound, not sp.exact))
+    # two stable sorts on plain keys (the second decides, the first breaks its ties): the
+    # order of one sort on (-bound, not exact), without a tuple made per spot per sort
+    spots.sort(key=_cheap)
+    spots.sort(key=_best_first)
     place.spots = spots
     place.bound = spots[0].bound
     place.exact = spots[0].exact
     return True
+
+
+def _cheap(sp: Spot) -> bool:
+    return not sp.exact
+
+
+def _best_first(sp: Spot) -> float:
+    return -sp.bound
 
 
 def win_groups(s: State, win_tile: int, win_is_hun: bool
