@@ -31,7 +31,7 @@ from rulekit.scoring.keys import (BoundKey, ProjKey, SpotSig, group_code, rest_c
                                   spot_kind)
 from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.suit_reach import Walks
-from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
+from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
 
 
@@ -525,7 +525,26 @@ def read_place(s: State, place: Place) -> None:
     With shape queries only at skeleton level, a skeleton's projection is the rest's bits
     or'ed with the spot's own key bit, so spots that agree on that bit and on the patterns
     they leave free share their skeleton-level result and bound: one check per kind of
-    spot and arrangement (a hun winning tile has ~90 spots, of a few kinds)."""
+    spot and arrangement (a hun winning tile has ~90 spots, of a few kinds).
+
+    The arrangements whose bits let a kind reach the place's bound are read first, keeping
+    only a reading that reaches it: the first such reading is the one the full read in its
+    order would keep (it beats every reading before it), and it ends the place. When none
+    reaches it, the full read follows, as if the first had not run."""
+    plan = s.sc.plan
+    by_bits = plan.queries is not None
+    kinds = spot_kinds(place.spots, plan.query_bit, by_bits, s.sc.width)
+    if by_bits:
+        read_rests(s, place, kinds, place.bound)
+        if place.bound <= s.best_fan:
+            return
+    read_rests(s, place, kinds, -INF)
+
+
+def read_rests(s: State, place: Place, kinds: list[tuple[float, int, int, list[Spot]]],
+               floor: float) -> None:
+    """`read_place`'s readings, those that can reach `floor` only, and only those that do
+    kept."""
     sc = s.sc
     plan = sc.plan
     _, _, level2, level3 = plan.by_level
@@ -533,11 +552,10 @@ def read_place(s: State, place: Place) -> None:
     win_tile, win_is_hun, possible = cand.win_tile, cand.win_is_hun, cand.possible
     declared_keys = s.declared_keys
     by_bits = plan.queries is not None
-    kinds = spot_kinds(place.spots, plan.query_bit, by_bits, sc.width)
     rests: Iterator[tuple[int, tuple[RawGroup, ...]]]
     if by_bits:
         rests = live_arrangements(place.rest, s.wild, plan.query_bit,
-                                  Live(lambda bits: kinds_live(s, cand, kinds, bits)))
+                                  Live(lambda bits: kinds_live(s, cand, kinds, bits, floor)))
     else:
         rests = ((0, raw) for raw in arrange.arrangements(place.rest, s.wild))
     for rest_bits, rest_raw in rests:
@@ -548,19 +566,20 @@ def read_place(s: State, place: Place) -> None:
         plain: tuple[GroupFact, ...] | None = None
         indexes: dict[int, frozenset[int]] = {}
         for kind_bound, own, free, spots in kinds:
-            if kind_bound <= s.best_fan:
+            if kind_bound <= s.best_fan or kind_bound < floor:
                 break                 # sorted: so are the kinds after it
             g = spots[0].group
             gkey = group_key(g[0], g[1])
             proj: ProjKey = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
             held1 = skeleton_level(s, proj, rest_raw + (g,), None, cand.cand_win, possible,
                                    cand.shared, cand.tag)
-            if sc.bound(held1, free) <= s.best_fan:
+            bound = sc.bound(held1, free)
+            if bound <= s.best_fan or bound < floor:
                 continue
             if plain is None:
                 plain = plain_facts(rest_raw)
             for sp in spots:
-                if sp.bound <= s.best_fan:
+                if sp.bound <= s.best_fan or sp.bound < floor:
                     break
                 g = sp.group
                 raw = rest_raw + (g,)
@@ -572,21 +591,26 @@ def read_place(s: State, place: Place) -> None:
                                      declared_keys))
                 f.held = held1
                 judge(s, level2, f, possible)
-                keep_best(s, judge(s, level3, f, possible), groups, win_tile)
+                held = judge(s, level3, f, possible)
+                if floor > -INF and sc.fan(held).fan < floor:
+                    continue          # the first read keeps only what reaches its floor
+                keep_best(s, held, groups, win_tile)
 
 
 def kinds_live(s: State, cand: Cand, kinds: list[tuple[float, int, int, list[Spot]]],
-               bits: int) -> bool:
-    """Can some kind of spot beat the best with a rest of these queried-key bits? (Shape
-    queries are all skeleton-level patterns read, so the bits stand for the rest.)"""
+               bits: int, floor: float) -> bool:
+    """Can some kind of spot beat the best, and reach `floor`, with a rest of these
+    queried-key bits? (Shape queries are all skeleton-level patterns read, so the bits
+    stand for the rest.)"""
     bits |= s.declared_bits
     sc = s.sc
     for kind_bound, own, free, _ in kinds:
-        if kind_bound <= s.best_fan:
+        if kind_bound <= s.best_fan or kind_bound < floor:
             return False              # sorted: so are the kinds after it
         held1 = level1_at(s, bits | own, cand.cand_win, cand.hun_fact, cand.possible,
                           cand.shared, cand.tag)
-        if sc.bound(held1, free) > s.best_fan:
+        bound = sc.bound(held1, free)
+        if bound > s.best_fan and bound >= floor:
             return True
     return False
 
