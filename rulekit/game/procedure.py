@@ -65,6 +65,19 @@ class HandRecord:
                 "result": self.result}
 
 
+def discard_counts(events: tuple[Event, ...]) -> tuple[int, int]:
+    """The hand's discards, and those carrying a rule label (a hun's, where a forbid rule
+    reads it: `GameRules.hun_discard_rule`), in one pass over the events (compiled: the
+    simulation's outcome of every hand asks it)."""
+    n = labelled = 0
+    for e in events:
+        if e[1] == "discard":
+            n += 1
+            if e[3]:
+                labelled += 1
+    return n, labelled
+
+
 def event_dict(e: Event) -> dict[str, Any]:
     seat, action, tile, rule = e
     d: dict[str, Any] = {"seat": seat, "action": action,
