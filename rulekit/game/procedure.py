@@ -367,8 +367,7 @@ class _Hand:
     def self_win(self, seat: int, drawn: int, source: str) -> _Offer | None:
         """The win the ruleset allows on the seat's own tiles, or None."""
         s, st = self.st.seats[seat], self.st
-        c, h = st.shape_counts(seat)
-        if not shape.is_win(c, h, len(s.melds)) and not self.rs.instant_wins:
+        if not self.rs.instant_wins and not st.shape_wins(seat):
             return None
         heavenly = source == "deal"
         earthly = (source == "draw" and seat != st.dealer and s.drawn == 1 and st.claims == 0
@@ -427,9 +426,7 @@ class _Hand:
             seat = (discarder + i) % st.players
             s = st.seats[seat]
             s.counts[t] += 1
-            c, h = st.shape_counts(seat)
-            doc = documents.hand_doc(st, seat, t, "discard") \
-                if shape.is_win(c, h, len(s.melds)) else None
+            doc = documents.hand_doc(st, seat, t, "discard") if st.shape_wins(seat) else None
             s.counts[t] -= 1
             if doc is None:
                 continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rulekit import shape
 from rulekit.game.wall import Wall
 from rulekit.tiles import NUM_KINDS
 
@@ -65,6 +66,19 @@ class HandState:
             h += c[k]
             c[k] = 0
         return c, h
+
+    def shape_wins(self, seat: int) -> bool:
+        """`shape.is_win` of the seat's concealed tiles and melds, asked of the table
+        directly (`shape.fits`): the state's counts are 34 ints from 0 to 4, at most 14
+        tiles, so `is_win`'s checks of a caller's counts are skipped (asked at every
+        draw and, on 點炮 tables, of every seat at every discard)."""
+        s = self.seats[seat]
+        c = list(s.counts)
+        h = 0
+        for k in self.hun:
+            h += c[k]
+            c[k] = 0
+        return shape.fits(c, sum(c), h, 4 - len(s.melds), True)
 
     def unseen(self, seat: int, k: int) -> int:
         """Copies of kind k that seat cannot see (in the wall or other hands)."""

@@ -20,7 +20,20 @@ def tile_set(flowers: bool = False) -> list[int]:
 
 
 def roll(rng: random.Random, n: int) -> tuple[int, ...]:
-    return tuple(rng.randint(1, 6) for _ in range(n))
+    """`n` dice, each `rng.randint(1, 6)`, written out as CPython's `randint` draws it (1
+    plus a `getrandbits(3)` below 6, a draw past it drawn again, as `shuffle` below), so
+    the compiled wall makes no interpreted call per die: the same dice from the same
+    generator (tests/test_wall.py compares them). A subclass is asked itself."""
+    if type(rng) is not random.Random:
+        return tuple(rng.randint(1, 6) for _ in range(n))
+    bits = rng.getrandbits
+    out: list[int] = []
+    for _ in range(n):
+        j = bits(3)
+        while j >= 6:
+            j = bits(3)
+        out.append(1 + j)
+    return tuple(out)
 
 
 def break_stack(dealer: int, players: int, stacks: int, dice: tuple[int, ...]) -> int:
