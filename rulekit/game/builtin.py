@@ -9,9 +9,8 @@ from typing import Any, Generator
 
 from rulekit.game import greedy
 from rulekit.game.actions import DISCARDS, KIND, Action
-from rulekit.game.observation import Seen
 from rulekit.game.procedure import Request
-from rulekit.game.state import HandState
+from rulekit.game.state import HandState, Seen
 
 Asked = Request | tuple[Request, ...]
 

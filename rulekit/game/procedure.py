@@ -19,9 +19,10 @@ from rulekit import shape
 from rulekit.errors import HandError, RulekitError
 from rulekit.game import actions, documents
 from rulekit.game.actions import DISCARDS, Action
-from rulekit.game.observation import Seen, WinOffer
+from rulekit.game.observation import WinOffer
 from rulekit.game.rules import GameRules
-from rulekit.game.state import (ADDED, CONCEALED, EXPOSED, GOLDEN, PUNG, HandState, Meld)
+from rulekit.game.state import (ADDED, CONCEALED, EXPOSED, GOLDEN, PUNG, HandState, Meld,
+                                Seen)
 from rulekit.hand import win_by_allowed_by
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import ScoreResult, score_document

@@ -16,7 +16,11 @@ from rulekit.tiles import FLOWERS, NUM_KINDS
 
 def tile_set(flowers: bool = False) -> list[int]:
     """The 136 tiles, four of each kind, in kind order; then the eight flowers if asked."""
-    return [k for k in range(NUM_KINDS) for _ in range(4)] + (list(FLOWERS) if flowers else [])
+    return list(_WITH_FLOWERS if flowers else _TILES)
+
+
+_TILES: tuple[int, ...] = tuple([k for k in range(NUM_KINDS) for _ in range(4)])
+_WITH_FLOWERS: tuple[int, ...] = _TILES + tuple(FLOWERS)
 
 
 def roll(rng: random.Random, n: int) -> tuple[int, ...]:
@@ -163,5 +167,21 @@ def from_order(order: list[int], hun_dice: tuple[int, ...]) -> Wall:
     at = 2 * (stacks - sum(hun_dice))
     while order[at] >= NUM_KINDS and at >= 2:
         at -= 2
-    tail = [i for s in range(stacks - 1, -1, -1) for i in (2 * s, 2 * s + 1) if i != at]
+    tail = list(_tail_order(stacks))
+    if 0 <= at < len(tail):
+        tail.remove(at)
     return Wall(list(order), at, tail)
+
+
+_TAILS: dict[int, tuple[int, ...]] = {}
+
+
+def _tail_order(stacks: int) -> tuple[int, ...]:
+    """Every index in tail-draw order: the last stack first, each stack's top (even index)
+    before its bottom; made once per wall size (68 or 72 stacks, a few at most)."""
+    got = _TAILS.get(stacks)
+    if got is None:
+        got = tuple([i for s in range(stacks - 1, -1, -1) for i in (2 * s, 2 * s + 1)])
+        if len(_TAILS) < 16:
+            _TAILS[stacks] = got
+    return got
