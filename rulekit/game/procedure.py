@@ -22,9 +22,10 @@ from rulekit.game.observation import WinOffer
 from rulekit.game.rules import GameRules
 from rulekit.game.state import (ADDED, CONCEALED, EXPOSED, GOLDEN, PUNG, HandState, Meld,
                                 Seen)
-from rulekit.hand import win_by_allowed_by
+from rulekit.hand import Hand, win_by_allowed_by
 from rulekit.ruleset.model import Ruleset
-from rulekit.scoring import ScoreResult, score_document
+from rulekit.scoring import ScoreResult
+from rulekit.scoring.score import read_hand, score_with, scorer_for
 from rulekit.money import json_number
 from rulekit.settlement import settle_document
 from rulekit.tiles import NUM_KINDS, TILE_NAMES, format_tiles
@@ -35,6 +36,9 @@ _KONG: Action = actions.claim("kong")
 Event = tuple[int, str, int, str]            # seat, action, tile kind (-1: none), rule
 Observer = Callable[[HandState, Event], None]
 KONG_RULE = {CONCEALED: "暗杠", GOLDEN: "金杠", ADDED: "明杠 (碰後補杠)", EXPOSED: "明杠"}
+TEMPLATES = 64
+"""`hand_of`'s templates a hand keeps at most (a few per seat: one per melds, flowers and
+flags a seat asks with)."""
 WIN_RULE = {"self_draw": "自摸", "kong_draw": "杠開", "last_draw": "海底撈", "discard": "點炮"}
 
 
@@ -131,6 +135,8 @@ class _Hand:
         self.sits = rules.dealer_sits
         self.pulls = [0 if s == st.dealer else rules.pulls for s in range(st.players)]
         self.result: dict[str, Any] = {}
+        self.scorer = scorer_for(rs)
+        self.templates: dict[tuple[Any, ...], Hand] = {}    # `hand_of`'s, this hand's only
         self.settle: dict[str, Any] = {}
 
     def log(self, seat: int, action: str, tile: int = -1, rule: str = "") -> None:
@@ -380,22 +386,56 @@ class _Hand:
             win_by = "last_draw"
         if not win_by_allowed_by(win_by, self.rs.win_by):
             return None
-        doc = documents.hand_doc(st, seat, drawn, win_by, heavenly=heavenly, earthly=earthly,
-                                 earthly_as_heavenly=self.rules.earthly_as_heavenly)
-        score = self.score(doc)
+        score = self.score(seat, drawn, win_by, heavenly, earthly)
         if score is None or not score.win:
             return None
+        doc = documents.hand_doc(st, seat, drawn, win_by, heavenly=heavenly, earthly=earthly,
+                                 earthly_as_heavenly=self.rules.earthly_as_heavenly)
         return _offer(doc, "天和" if heavenly else "地和" if earthly else WIN_RULE[win_by],
                       score)
 
-    def score(self, doc: dict[str, Any]) -> ScoreResult | None:
-        """The ruleset's score of a would-be win, or None for a hand the scorer refuses: with
-        `game.pung_hun` a seat may hold a pung of hun, which no hand document allows (000/Ⅲ:
-        hun never stand in a meld but a 金杠), so that seat cannot win."""
+    def score(self, seat: int, win_tile: int, win_by: str, heavenly: bool = False,
+              earthly: bool = False) -> ScoreResult | None:
+        """The ruleset's score of the seat's would-be win (its counts include `win_tile`),
+        as `score_document` scores its `documents.hand_doc`; None for a hand the scorer
+        refuses: with `game.pung_hun` a seat may hold a pung of hun, which no hand document
+        allows (000/Ⅲ: hun never stand in a meld but a 金杠), so that seat cannot win."""
         try:
-            return score_document(doc, self.rs)
+            return score_with(self.scorer, self.hand_of(seat, win_tile, win_by, heavenly,
+                                                        earthly))
         except HandError:
             return None
+
+    def hand_of(self, seat: int, win_tile: int, win_by: str, heavenly: bool = False,
+                earthly: bool = False) -> Hand:
+        """The `Hand` `read_hand` makes of the seat's `hand_doc` (`HandError` where that is
+        not legal), read from its document only the first time its melds, flowers and
+        flags are asked in this hand: later ones take that hand's hun, melds, flowers and
+        flags and the concealed tiles from the counts (the procedure asks at every draw
+        that makes a winning shape; only a win needs the document, for the record). The
+        table's counts pass the copies checks a document could fail (four of a kind at
+        most, the indicator's kind three), so only a template can be refused."""
+        s = self.st.seats[seat]
+        key = (seat, tuple([(m.kind, m.shape) for m in s.melds]), len(s.flowers),
+               s.discarded_hun, s.ready, win_by, heavenly, earthly)
+        t = self.templates.get(key)
+        if t is None:
+            t = read_hand(documents.hand_doc(self.st, seat, win_tile, win_by,
+                                             heavenly=heavenly, earthly=earthly,
+                                             earthly_as_heavenly=self.rules.earthly_as_heavenly),
+                          self.rs)
+            if len(self.templates) >= TEMPLATES:
+                self.templates.clear()
+            self.templates[key] = t
+            return t
+        counts = s.counts
+        concealed: list[int] = []
+        for k in range(len(counts)):
+            n = counts[k] - 1 if k == win_tile else counts[k]
+            if n > 0:
+                concealed += [k] * n
+        return Hand(t.indicator, t.hun, tuple(concealed), t.melds, win_tile, t.win_by,
+                    t.heavenly, t.discarded_hun, t.flowers, t.earthly, t.ready_declared)
 
     def won(self, seat: int, tile: int, offer: _Offer, discarder: int | None) -> None:
         self.log(seat, "win", tile, offer.rule)
@@ -429,12 +469,11 @@ class _Hand:
             seat = (discarder + i) % st.players
             s = st.seats[seat]
             s.counts[t] += 1
-            doc = documents.hand_doc(st, seat, t, "discard") if st.shape_wins(seat) else None
+            score = self.score(seat, t, "discard") if st.shape_wins(seat) else None
+            doc = documents.hand_doc(st, seat, t, "discard") \
+                if score is not None and score.win else None
             s.counts[t] -= 1
-            if doc is None:
-                continue
-            score = self.score(doc)
-            if score is None or not score.win:
+            if score is None or doc is None:
                 continue
             offer = _offer(doc, rule, score)
             a = yield Request(seat, [actions.WIN, actions.PASS], None, offer.win)
