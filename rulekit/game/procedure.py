@@ -25,7 +25,7 @@ from rulekit.game.state import (ADDED, CONCEALED, EXPOSED, GOLDEN, PUNG, HandSta
 from rulekit.hand import Hand, win_by_allowed_by
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import ScoreResult
-from rulekit.scoring.score import read_hand, score_with, scorer_for
+from rulekit.scoring.score import read_hand, score_fresh, score_with, scorer_for
 from rulekit.money import json_number
 from rulekit.settlement import settle_document
 from rulekit.tiles import NUM_KINDS, TILE_NAMES, format_tiles
@@ -397,14 +397,26 @@ class _Hand:
     def score(self, seat: int, win_tile: int, win_by: str, heavenly: bool = False,
               earthly: bool = False) -> ScoreResult | None:
         """The ruleset's score of the seat's would-be win (its counts include `win_tile`),
-        as `score_document` scores its `documents.hand_doc`; None for a hand the scorer
-        refuses: with `game.pung_hun` a seat may hold a pung of hun, which no hand document
-        allows (000/Ⅲ: hun never stand in a meld but a 金杠), so that seat cannot win."""
+        as `score_document` scores its `documents.hand_doc`, if it wins; else None, as for
+        a hand the scorer refuses: with `game.pung_hun` a seat may hold a pung of hun, which
+        no hand document allows (000/Ⅲ: hun never stand in a meld but a 金杠), so that seat
+        cannot win. Where the minimum is on the hand fan alone, the scorer is asked yes or
+        no first (`score_fresh` with the minimum as its goal, as `wins_with` asks it: the
+        search stops at the first reading that reaches the minimum, and wins exactly when
+        the best reading would, forbid rules and instant wins being the hand's): three of
+        four shapes asked do not win, and a no is found cheaper than the best reading; a
+        yes is then scored in full (measured, compiled, the 2,211 hands the procedure asked
+        in 600 hands, each once in a fresh process: 27-29 us a hand against 30-31)."""
         try:
-            return score_with(self.scorer, self.hand_of(seat, win_tile, win_by, heavenly,
-                                                        earthly))
+            hand = self.hand_of(seat, win_tile, win_by, heavenly, earthly)
         except HandError:
             return None
+        rs = self.rs
+        if rs.minimum > 0 and not rs.minimum_counts_kong_points \
+                and not score_fresh(self.scorer, hand, float(rs.minimum)).win:
+            return None
+        score = score_with(self.scorer, hand)
+        return score if score.win else None
 
     def hand_of(self, seat: int, win_tile: int, win_by: str, heavenly: bool = False,
                 earthly: bool = False) -> Hand:
