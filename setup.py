@@ -44,6 +44,10 @@ HOT_PATH = [
     "rulekit/scoring/score.py",
     "rulekit/shape.py",
     "rulekit/waits.py",
+    # the payments: every simulated hand is paid through `settle_document` (issue 22 item 3:
+    # ~5% of a greedy hand's time interpreted)
+    "rulekit/money.py",
+    "rulekit/settlement.py",
     # the game's hot loop (issue 22 item 3): the procedure, what it stands on, greedy's
     # decisions, and the loop that asks them when greedy plays every seat (builtin). Not
     # players.py (`Player` is subclassed by users' classes). table.py and observation.py

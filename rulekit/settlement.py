@@ -7,7 +7,6 @@ tenth, and the payments of a hand sum to exactly zero, in Python and in the prin
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -31,6 +30,13 @@ exact Fraction."""
 
 def _whole(x: Fraction) -> Exact:
     return x.numerator if x.denominator == 1 else x
+
+
+WHOLE_FLOAT = float(2 ** 53)
+"""Below this, a float with no fraction is the integer its shortest text reads (each such
+integer is a double of its own): `int(value)` is `_whole(exact(value))`, made without a
+`Fraction` (a hand's fans and the ruleset's points are whole floats; settling a simulated
+hand made several Fractions in Python)."""
 
 HAND = "hand"
 KONG = "kong"
@@ -181,7 +187,7 @@ def _stake(value: object) -> Exact:
         raise SettleError("stake", f"expected a positive number of at most {INT_DIGITS} "
                           "digits")
     try:
-        stake = _whole(exact(value))
+        stake = value if type(value) is int else _whole(exact(value))
     except NotExact as err:
         raise SettleError("stake", f"expected a positive number, got {err}") from None
     if stake <= 0:
@@ -194,6 +200,8 @@ def _ruleset_value(value: object, key: str) -> Exact:
     if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
         if type(value) is int:
             return value
+        if type(value) is float and value.is_integer() and -WHOLE_FLOAT < value < WHOLE_FLOAT:
+            return int(value)         # what its decimal text makes, without a Fraction
         try:
             return _whole(exact(value))
         except NotExact:
@@ -254,7 +262,7 @@ def _winning_score(doc: Mapping[str, Any], t: _Table, winner: int, rs: Ruleset,
     if t.discarder is not None and t.discarder == winner:
         raise SettleError("discarder", "the winner cannot have discarded its own winning tile")
     _check_first_draw(doc["hand"], t, winner)
-    if Counter(t.kongs[winner]) != Counter(score.kongs):
+    if sorted(t.kongs[winner]) != sorted(score.kongs):       # the same kongs, any order
         raise SettleError(f"kongs[{winner}]", f"the winner's kongs {list(t.kongs[winner])} "
                           f"do not match the kongs in its hand {list(score.kongs)}")
     return score

@@ -174,6 +174,31 @@ def fits(c: list[int], n: int, hun: int, need: int, pair: bool) -> bool:
     return (t & _M0) - (1 if pair and t >= _WITH_PAIR else 0) <= need
 
 
+def wins_holding(c: list[int], hun_kinds: tuple[int, ...], melds: int) -> bool:
+    """`is_win` of counts known good that still hold the hun kinds' copies (a table's own
+    counts): the hun are taken out of the suits' codes, not out of a copy of the counts
+    (the game asks this of the seat on turn at every draw)."""
+    s0, s1, s2, s3 = _codes(c)
+    hun = 0
+    for k in hun_kinds:
+        n = c[k]
+        if n:
+            hun += n
+            if k >= HONOR_START:
+                s3 -= n * 5 ** (k - HONOR_START)
+            elif k >= 18:
+                s2 -= n * 5 ** (k - 18)
+            elif k >= 9:
+                s1 -= n * 5 ** (k - 9)
+            else:
+                s0 -= n * 5 ** k
+    need = 4 - melds
+    if sum(c) != 3 * need + 2:
+        return False
+    t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
+    return (t & _M0) - (1 if t >= _WITH_PAIR else 0) <= need
+
+
 def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:
     """The kinds (0..33) that, added as a real tile, make a winning shape, in kind order.
 

@@ -1,12 +1,13 @@
-"""The wall's shuffle (`rulekit.game.wall.shuffle`): written out for the compiled wall, it
-must give the order `random.Random.shuffle` gives, or every seed's deal would change."""
+"""The wall's shuffle and dice (`rulekit.game.wall.shuffle`, `roll`): written out for the
+compiled wall, they must give the order `random.Random.shuffle` gives and the dice
+`randint(1, 6)` gives, or every seed's deal would change."""
 from __future__ import annotations
 
 import random
 
 from hypothesis import given, strategies as st
 
-from rulekit.game.wall import shuffle, tile_set
+from rulekit.game.wall import roll, shuffle, tile_set
 
 
 @given(st.integers(min_value=0, max_value=2**64 - 1), st.sampled_from([False, True]))
@@ -27,3 +28,18 @@ def test_a_subclass_draws_its_own_way() -> None:
     tiles = tile_set()
     shuffle(Reversing(1), tiles)
     assert tiles == tile_set()[::-1]
+
+
+@given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=0, max_value=6))
+def test_the_dice_are_randint(seed: int, n: int) -> None:
+    mine, ref = random.Random(seed), random.Random(seed)
+    assert roll(mine, n) == tuple(ref.randint(1, 6) for _ in range(n))
+    assert mine.getrandbits(32) == ref.getrandbits(32)          # the same draws consumed
+
+
+def test_a_subclass_rolls_its_own_way() -> None:
+    class Sixes(random.Random):
+        def randint(self, a: int, b: int) -> int:
+            return b
+
+    assert roll(Sixes(1), 4) == (6, 6, 6, 6)

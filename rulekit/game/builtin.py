@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any, Generator
 
 from rulekit.game import greedy
-from rulekit.game.observation import Seen
+from rulekit.game.actions import DISCARDS, KIND, Action
 from rulekit.game.procedure import Request
-from rulekit.game.state import HandState
+from rulekit.game.state import HandState, Seen
 
 Asked = Request | tuple[Request, ...]
 
@@ -30,12 +30,29 @@ def drive(run: Generator[Asked, Any, None], asked: Asked, st: HandState, seen: S
         got = greedy.decide(scorers[asked.seat], view, asked.legal)
         if got is None:
             return asked
-        for mine in asked.legal:
-            if mine == got:
-                break
-        else:
+        mine = legal_one(asked.legal, got)
+        if mine is None:
             return asked            # the table asks again, and refuses it (IllegalMove)
         try:
             asked = run.send(mine)
         except StopIteration:
             return None
+
+
+def legal_one(legal: list[Action], got: Action) -> Action | None:
+    """The first of `legal` equal to `got` (what `Table.act` takes), or None. A discard is
+    looked for by identity first: the procedure offers the shared `DISCARDS` actions, the
+    last of a turn's legal list, so most answers need no dict comparison at all (a
+    turn's list is ~15 actions long, asked ~50 times a hand)."""
+    tile = got.get("tile")
+    if got.get("action") == "discard" and isinstance(tile, str):
+        k = KIND.get(tile, -1)
+        if 0 <= k < len(DISCARDS):
+            want = DISCARDS[k]
+            for mine in legal:
+                if mine is want and mine == got:
+                    return mine
+    for mine in legal:
+        if mine == got:
+            return mine
+    return None

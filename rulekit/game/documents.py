@@ -15,7 +15,11 @@ def doc_of(counts: Sequence[int], melds: Iterable[tuple[int, str]], indicator: i
            earthly: bool = False) -> dict[str, Any]:
     """A hand document: `counts` (concealed, by kind) include `win_tile`; `melds` are
     (kind, shape) in the order declared."""
-    concealed = [k for k in range(len(counts)) for _ in range(counts[k])]
+    concealed: list[int] = []
+    for k in range(len(counts)):            # no range object per kind (compiled)
+        n = counts[k]
+        if n:
+            concealed += [k] * n
     concealed.remove(win_tile)
     ms: list[dict[str, Any]] = []
     for kind, shape in melds:

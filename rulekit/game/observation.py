@@ -8,10 +8,11 @@ nothing at the table.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from rulekit.game.state import CONCEALED, GOLDEN, PUNG, HandState
+from rulekit.game.state import Seen as Seen     # defined there to be compiled with the procedure
 from rulekit.tiles import NUM_KINDS, TILE_NAMES, format_tiles
 
 HIDDEN = -1
@@ -94,22 +95,6 @@ def _meld_dict(m: MeldView) -> dict[str, Any]:
     if shape == PUNG:
         return {"kind": "pung", "tile": TILE_NAMES[kind]}
     return {"kind": "kong", "type": shape, "tile": None if kind == HIDDEN else TILE_NAMES[kind]}
-
-
-@dataclass(slots=True)
-class Seen:
-    """What the procedure knows beyond the `HandState` that a seat may be told, and a cache
-    of the face-up parts that change rarely (`version` counts their changes)."""
-
-    turn: int = 0
-    last_discard: tuple[int, int] | None = None
-    sits: bool | None = None
-    pulls: list[int | None] | None = None
-    dealt: bool = False
-    holding: int = -1          # the seat holding 3k+2 tiles (between its draw and discard)
-    version: int = 0           # bumped when a meld, a flower, 小相公 or 天聽 is shown
-    rivers: int = 0            # bumped when a river changes (a discard, a claim)
-    views: dict[int, tuple[Any, ...]] = field(default_factory=dict)
 
 
 def observe(st: HandState, seat: int, wall_left: int, seen: Seen,

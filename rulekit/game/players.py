@@ -12,7 +12,7 @@ and `game.pulls` (the table settings these were before they were choices).
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
 
 from rulekit.game import actions
 from rulekit.game.actions import Action, find, tile_of
@@ -317,13 +317,17 @@ def make_player(name: str, rs: Ruleset, seed: int, rules: GameRules | None = Non
     """A built-in player by name (`random` is seeded with `seed`); it sits and pulls as the
     ruleset's `game.dealer_sits` and `game.pulls` say (`rules`: the ruleset's, if the
     caller has them already)."""
-    from rulekit.game.rules import game_rules
-    makers: dict[str, Callable[[], Player]] = {
-        "random": lambda: RandomPlayer(seed), "greedy": lambda: GreedyPlayer(rs),
-        "value": lambda: ValuePlayer(rs)}
-    if name not in makers:
+    p: Player
+    if name == "greedy":                    # four a simulated hand: no table of makers
+        p = GreedyPlayer(rs)
+    elif name == "random":
+        p = RandomPlayer(seed)
+    elif name == "value":
+        p = ValuePlayer(rs)
+    else:
         raise ValueError(f"unknown player {name!r}; built-in players: {', '.join(PLAYERS)}")
-    p = makers[name]()
-    rules = rules or game_rules(rs)
+    if rules is None:
+        from rulekit.game.rules import game_rules
+        rules = game_rules(rs)
     p.sits, p.pulls = rules.dealer_sits, rules.pulls
     return p

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from rulekit.game.players import make_player
-from rulekit.game.procedure import HandRecord
+from rulekit.game.procedure import HandRecord, discard_counts
 from rulekit.game.record import seal
 from rulekit.game.rules import GameRules, game_rules
 from rulekit.game.table import play_hand
@@ -135,17 +135,18 @@ def _one(rs: Ruleset, task: Task, seed: int, dealer: int, index: int,
 
 def outcome_of(rec: HandRecord) -> dict[str, Any]:
     r = rec.result
+    turns, labelled = discard_counts(rec.events)
     return {"dealer": rec.dealer, "winner": r["winner"], "win_by": r["win_by"],
             "patterns": r["patterns"], "total_fan": r["total_fan"],
             "payments": r["payments"], "next_dealer": r["next_dealer"], "chan": r["chan"],
             "kongs": r["kongs"],
             # a discard labelled is a hun's where a forbid rule reads it (rules.hun_discard_rule)
-            "xiao_xiang_gong": sum(1 for e in rec.events if e[1] == "discard" and e[3]),
+            "xiao_xiang_gong": labelled,
             # for the impact report (rulekit.game.impact): who sat and pulled, 天和, length
             "dealer_sits": bool(rec.settle.get("dealer_sits")),
             "pulls": list(rec.settle.get("pulls") or []),
             "heavenly": bool((r.get("hand") or {}).get("heavenly")),
-            "turns": sum(1 for e in rec.events if e[1] == "discard")}
+            "turns": turns}
 
 
 def log_line(rec: HandRecord, rs: Ruleset, rules: GameRules, players: Sequence[str],

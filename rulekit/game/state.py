@@ -3,7 +3,9 @@ what every player can see. Players read it; only the procedure changes it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from rulekit import shape
 from rulekit.game.wall import Wall
 from rulekit.tiles import NUM_KINDS
 
@@ -66,6 +68,32 @@ class HandState:
             c[k] = 0
         return c, h
 
+    def shape_wins(self, seat: int) -> bool:
+        """`shape.is_win` of the seat's concealed tiles and melds, asked of the table's
+        counts directly (`shape.wins_holding`): they are 34 ints from 0 to 4, at most 14
+        tiles, so `is_win`'s checks and copy are skipped (asked at every draw and, on 點炮
+        tables, of every seat at every discard)."""
+        s = self.seats[seat]
+        return shape.wins_holding(s.counts, self.hun, len(s.melds))
+
     def unseen(self, seat: int, k: int) -> int:
         """Copies of kind k that seat cannot see (in the wall or other hands)."""
         return max(0, 4 - self.seen[k] - self.seats[seat].counts[k])
+
+
+@dataclass(slots=True)
+class Seen:
+    """What the procedure knows beyond the `HandState` that a seat may be told, and a cache
+    of the face-up parts that change rarely (`version` counts their changes). Here, not in
+    `observation`, so that it is compiled with the procedure that writes it at every turn
+    (`rulekit.game.observation` reads it, and re-exports it)."""
+
+    turn: int = 0
+    last_discard: tuple[int, int] | None = None
+    sits: bool | None = None
+    pulls: list[int | None] | None = None
+    dealt: bool = False
+    holding: int = -1          # the seat holding 3k+2 tiles (between its draw and discard)
+    version: int = 0           # bumped when a meld, a flower, 小相公 or 天聽 is shown
+    rivers: int = 0            # bumped when a river changes (a discard, a claim)
+    views: dict[int, tuple[Any, ...]] = field(default_factory=dict)

@@ -16,11 +16,28 @@ from rulekit.tiles import FLOWERS, NUM_KINDS
 
 def tile_set(flowers: bool = False) -> list[int]:
     """The 136 tiles, four of each kind, in kind order; then the eight flowers if asked."""
-    return [k for k in range(NUM_KINDS) for _ in range(4)] + (list(FLOWERS) if flowers else [])
+    return list(_WITH_FLOWERS if flowers else _TILES)
+
+
+_TILES: tuple[int, ...] = tuple([k for k in range(NUM_KINDS) for _ in range(4)])
+_WITH_FLOWERS: tuple[int, ...] = _TILES + tuple(FLOWERS)
 
 
 def roll(rng: random.Random, n: int) -> tuple[int, ...]:
-    return tuple(rng.randint(1, 6) for _ in range(n))
+    """`n` dice, each `rng.randint(1, 6)`, written out as CPython's `randint` draws it (1
+    plus a `getrandbits(3)` below 6, a draw past it drawn again, as `shuffle` below), so
+    the compiled wall makes no interpreted call per die: the same dice from the same
+    generator (tests/test_wall.py compares them). A subclass is asked itself."""
+    if type(rng) is not random.Random:
+        return tuple(rng.randint(1, 6) for _ in range(n))
+    bits = rng.getrandbits
+    out: list[int] = []
+    for _ in range(n):
+        j = bits(3)
+        while j >= 6:
+            j = bits(3)
+        out.append(1 + j)
+    return tuple(out)
 
 
 def break_stack(dealer: int, players: int, stacks: int, dice: tuple[int, ...]) -> int:
@@ -150,5 +167,21 @@ def from_order(order: list[int], hun_dice: tuple[int, ...]) -> Wall:
     at = 2 * (stacks - sum(hun_dice))
     while order[at] >= NUM_KINDS and at >= 2:
         at -= 2
-    tail = [i for s in range(stacks - 1, -1, -1) for i in (2 * s, 2 * s + 1) if i != at]
+    tail = list(_tail_order(stacks))
+    if 0 <= at < len(tail):
+        tail.remove(at)
     return Wall(list(order), at, tail)
+
+
+_TAILS: dict[int, tuple[int, ...]] = {}
+
+
+def _tail_order(stacks: int) -> tuple[int, ...]:
+    """Every index in tail-draw order: the last stack first, each stack's top (even index)
+    before its bottom; made once per wall size (68 or 72 stacks, a few at most)."""
+    got = _TAILS.get(stacks)
+    if got is None:
+        got = tuple([i for s in range(stacks - 1, -1, -1) for i in (2 * s, 2 * s + 1)])
+        if len(_TAILS) < 16:
+            _TAILS[stacks] = got
+    return got
