@@ -74,14 +74,6 @@ def by_skeleton(arranged: Iterable[Arranged]
     return list(out.items())
 
 
-def one_by_one(arranged: Iterable[Arranged]
-               ) -> Iterator[tuple[tuple[int, ...], tuple[Arranged]]]:
-    """Arrangements as met, each on its own: the search can stop before the rest are
-    even enumerated."""
-    for a in arranged:
-        yield coded_key(a[1]), (a,)
-
-
 def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list[RawGroup]]:
     """`possible` less the reading-level patterns that no group of the winning tile allows,
     and the groups that do allow one, most valuable first.
@@ -222,36 +214,29 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
                                 shared_level1, tag)
             if s.best_fan >= bound_all:
                 continue
-        if len(candidates) > 1 and grouped is None:
+        limits = (possible, free12, free3, bound_all)
+        if len(candidates) == 1:
+            scan_each(s, arrange.coded_arrangements(layout, s.wild), win_tile, cand_win, limits,
+                      shared_level1, tag)
+            continue
+        if grouped is None:
             grouped = by_skeleton(arrange.coded_arrangements(layout, s.wild))
-        skeletons = (grouped if grouped is not None
-                     else one_by_one(arrange.coded_arrangements(layout, s.wild)))
-        scan(s, skeletons, win_tile, cand_win, (possible, free12, free3, bound_all),
-             shared_level1, tag)
+        scan(s, grouped, win_tile, cand_win, limits, shared_level1, tag)
 
 
 def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
          limits: tuple[int, int, int, float],
          shared_level1: Projections, tag: Any) -> None:
     """Judge arrangements for one winning tile, skeleton by skeleton, each skeleton cut as
-    soon as its bound cannot beat the best so far."""
+    soon as its bound cannot beat the best so far (the best only grows: a skeleton cut
+    stays cut)."""
     possible, free12, free3, bound_all = limits
-    sc = s.sc
     seen: dict[tuple[int, ...], tuple[int, float]] = {}
-    pruned: set[tuple[int, ...]] = set()
     for skey, raws in skeletons:
-        if skey in pruned:
-            continue
         entry = seen.get(skey)
         if entry is None:
-            held1 = skeleton_level(s, projection_of(s, skey), raws[0][0], None, cand_win,
-                                   possible, shared_level1, tag)
-            bound = sc.bound(held1, free12)
-            if bound <= s.best_fan:
-                # the best only grows: this skeleton is out for good, keep nothing
-                pruned.add(skey)
-                continue
-            entry = seen[skey] = (held1, bound)
+            entry = seen[skey] = skeleton_entry(s, skey, raws[0][0], cand_win, possible, free12,
+                                                shared_level1, tag)
         held_base, bound = entry
         for raw, _ in raws:
             if bound <= s.best_fan:
@@ -259,6 +244,37 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
             read(s, raw, skey, win_tile, cand_win, held_base, bound, possible, free3)
             if s.best_fan >= bound_all:
                 return
+
+
+def scan_each(s: State, arranged: Iterator[Arranged], win_tile: int, cand_win: WinFact,
+              limits: tuple[int, int, int, float], shared_level1: Projections,
+              tag: Any) -> None:
+    """`scan` over arrangements as they are met, each keyed as it comes: one winning tile,
+    so the search can stop before the rest are even enumerated."""
+    possible, free12, free3, bound_all = limits
+    seen: dict[tuple[int, ...], tuple[int, float]] = {}
+    for raw, codes in arranged:
+        skey = coded_key(codes)
+        entry = seen.get(skey)
+        if entry is None:
+            entry = seen[skey] = skeleton_entry(s, skey, raw, cand_win, possible, free12,
+                                                shared_level1, tag)
+        held_base, bound = entry
+        if bound <= s.best_fan:
+            continue
+        read(s, raw, skey, win_tile, cand_win, held_base, bound, possible, free3)
+        if s.best_fan >= bound_all:
+            return
+
+
+def skeleton_entry(s: State, skey: tuple[int, ...], raw: tuple[RawGroup, ...],
+                   cand_win: WinFact, possible: int, free12: int, shared_level1: Projections,
+                   tag: Any) -> tuple[int, float]:
+    """A skeleton's skeleton-level patterns (judged on `raw`, one of its arrangements) and
+    the best fan its readings can reach."""
+    held1 = skeleton_level(s, projection_of(s, skey), raw, None, cand_win, possible,
+                           shared_level1, tag)
+    return held1, s.sc.bound(held1, free12)
 
 
 def read(s: State, raw: tuple[RawGroup, ...], skey: tuple[int, ...], win_tile: int,

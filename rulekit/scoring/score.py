@@ -10,9 +10,9 @@ from rulekit import arrange, facts
 from rulekit.algebra import Breakdown, Term, num
 from rulekit.arrange import Layout
 from rulekit.codes import HAND, NUM_KINDS, SUIT_BASES, group_key
-from rulekit.facts import (ContextFact, Facts, HandFact, HunFact, WinFact, declared_group,
-                           group_fact)
-from rulekit.hand import Hand
+from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact,
+                           declared_group, group_fact)
+from rulekit.hand import MELD_KINDS, WIN_BY, Hand, Meld
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.result import NOT_A_WINNING_SHAPE, ScoreResult
 from rulekit.scoring.result import clear_memos as clear_result_memos
@@ -85,13 +85,39 @@ def score_with(sc: Scorer, hand: Hand) -> ScoreResult:
     return result
 
 
+# `hand_key`'s codes: a win type by its place in `hand.WIN_BY`, a meld kind by `MELD_KINDS`
+_WIN_BY_CODE: Final = {name: i for i, name in enumerate(WIN_BY)}
+_MELD_CODE: Final = {name: i for i, name in enumerate(MELD_KINDS)}
+
+
 def hand_key(hand: Hand) -> HandKey:
     """Everything the score of `hand` depends on, in one canonical form: the concealed tiles
-    sorted (their order in a document does not matter), each field of the hand otherwise."""
-    melds = tuple([(m.kind, m.tile, m.concealed, m.golden) for m in hand.melds])
-    return (tuple(sorted(hand.concealed)), melds, hand.win_tile, hand.win_by, hand.heavenly,
-            hand.discarded_hun, hand.flowers, hand.earthly, hand.ready_declared, hand.hun,
-            hand.indicator)
+    sorted (their order in a document does not matter), each field of the hand otherwise.
+
+    Bytes: the fixed fields, then each variable part after its length, the concealed tiles
+    last (`scorer.HandKey`). A hand whose fields do not fit is keyed by a tuple of them."""
+    win_by = _WIN_BY_CODE.get(hand.win_by, -1)
+    key = [hand.win_tile, win_by, int(hand.heavenly) | int(hand.discarded_hun) << 1
+           | int(hand.earthly) << 2 | int(hand.ready_declared) << 3, hand.indicator,
+           len(hand.hun)]
+    key += hand.hun
+    key.append(len(hand.flowers))
+    key += hand.flowers
+    melds = hand.melds
+    key.append(len(melds))
+    fits = win_by >= 0
+    for m in melds:
+        kind = _MELD_CODE.get(m.kind, -1)
+        fits = fits and kind >= 0
+        key.append(m.tile)
+        key.append(kind | int(m.concealed) << 1 | int(m.golden) << 2)
+    key += sorted(hand.concealed)
+    if fits:
+        try:
+            return bytes(key)
+        except ValueError:          # a tile number past 255: not from a document
+            pass
+    return (tuple(key), hand.win_by, tuple([m.kind for m in melds]))
 
 
 def wins_with(sc: Scorer, hand: Hand) -> bool:
@@ -113,54 +139,62 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
     `goal`, only readings of at least that fan count and the first one found is the result
     (`wins_with`): a yes/no answer, not the hand's score."""
     rs = sc.rs
-    hun_set = frozenset(hand.hun)
-    concealed_all = hand.concealed + (hand.win_tile,)
-    meld_tiles: tuple[int, ...] = ()
-    for m in hand.melds:
-        meld_tiles += (m.tile,) * (4 if m.kind == "kong" else 3)
-    declared_raw = tuple(declared_group(m.kind, m.tile, m.concealed, m.golden)
-                         for m in hand.melds)
-    declared = tuple(group_fact(d, False, False) for d in declared_raw)
-    declared_keys = frozenset(group_key(d[0], d[1]) for d in declared_raw)
-    kong_kinds = tuple(m.kong_type for m in hand.melds if m.kong_type is not None)
-    kong_fan = sum(rs.kong_points[k] for k in kong_kinds)
+    hun = hand.hun
+    win_tile = hand.win_tile
+    concealed_all = hand.concealed + (win_tile,)
+    # the real tiles by kind, and the hun held (sorted): one pass, the hun then taken out
+    counts = [0] * NUM_KINDS
+    for t in concealed_all:
+        counts[t] = counts[t] + 1
+    hun_tiles: list[int] = []
+    for h in hun:
+        if h < NUM_KINDS and counts[h]:
+            hun_tiles += [h] * counts[h]
+            counts[h] = 0
+    if len(hun) > 1:
+        hun_tiles.sort()
+    held_hun = tuple(hun_tiles)
+    melds = hand.melds
+    if melds:
+        meld_tiles, declared, declared_keys, kong_kinds, kong_fan = declared_part(rs, melds)
+    else:
+        meld_tiles, declared, declared_keys, kong_kinds, kong_fan = (), (), NO_INDEX, (), 0
     context = ContextFact(hand.win_by, hand.heavenly, hand.discarded_hun,
                           kong_kinds[-1] if kong_kinds else "none",
                           len(hand.flowers), hand.earthly, hand.ready_declared)
-    held_hun = tuple(sorted(t for t in concealed_all if t in hun_set))
     hand_fact = HandFact(len(held_hun), concealed_all, meld_tiles, declared, hand.flowers)
 
     # hand-level patterns, once; they may read the winning tile but not where it sits
-    win_is_hun = hand.win_tile in hun_set
-    base = Facts((), WinFact(hand.win_tile, win_is_hun, hand.win_tile, None), hand_fact,
-                 HunFact(hand.hun, held_hun), context, NO_INDEX)
+    win_is_hun = win_tile in hun
+    base = Facts((), WinFact(win_tile, win_is_hun, win_tile, None), hand_fact,
+                 HunFact(hun, held_hun), context, NO_INDEX)
     for p in sc.plan.by_level[HAND]:
         if p.fn(base):
             base.held |= p.bit
     fixed = base.held                 # the mask of the hand-level patterns that hold
-    forbidden = next((f.id for f in rs.forbids if f.fn(base)), None)
+    forbidden: str | None = None
+    for f in rs.forbids:
+        if f.fn(base):
+            forbidden = f.id
+            break
     for cond, fan in rs.instant_wins:
         if cond.fn(base):
             term = Term(cond.id, cond.name, num(fan), "instant")
             return sc.finish(base, Breakdown(num(fan), (term,), f"{cond.name} {num(fan)}"),
-                             (), hand.win_tile, kong_fan, kong_kinds, forbidden, instant=True)
+                             (), win_tile, kong_fan, kong_kinds, forbidden, instant=True)
 
-    counts = [0] * NUM_KINDS
-    for t in concealed_all:
-        if t not in hun_set:
-            counts[t] += 1
-    layout = Layout(tuple(counts), len(held_hun), 4 - len(hand.melds))
+    layout = Layout(tuple(counts), len(held_hun), 4 - len(melds))
     if hand.heavenly and rs.heavenly_free_winning_tile:
         candidates = tuple(sorted(set(concealed_all)))
     else:
-        candidates = (hand.win_tile,)
-    state = State(sc, fixed, hand_fact, context, hand.hun, held_hun, declared,
-                  declared_keys, layout, WildDomain(rs, concealed_all, hand.hun))
+        candidates = (win_tile,)
+    state = State(sc, fixed, hand_fact, context, hun, held_hun, declared,
+                  declared_keys, layout, WildDomain(rs, concealed_all, hun))
     if goal < INF:                    # bounds below the goal prune; reaching it stops
         state.goal = goal
         state.best_fan = math.nextafter(goal, -INF)
     suits = suit_classes(layout.counts) if layout.hun >= PLACE_HUN_PINNED else 0
-    if by_place_pays(layout.hun, len(candidates), win_is_hun, suits, len(hand.melds)):
+    if by_place_pays(layout.hun, len(candidates), win_is_hun, suits, len(melds)):
         by_place(state, candidates)
     else:
         search(state, candidates)
@@ -171,6 +205,25 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
                            forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
     bd, groups, win_tile, held = best
     return sc.finish(base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
+
+
+def declared_part(rs: Ruleset, melds: tuple[Meld, ...]
+                  ) -> tuple[tuple[int, ...], tuple[GroupFact, ...], frozenset[int],
+                             tuple[str, ...], int | float]:
+    """What the declared melds add to a hand: their tiles, their groups' facts and keys,
+    their kong types and the kong points these earn."""
+    meld_tiles: tuple[int, ...] = ()
+    for m in melds:
+        meld_tiles += (m.tile,) * (4 if m.kind == "kong" else 3)
+    declared_raw = tuple([declared_group(m.kind, m.tile, m.concealed, m.golden)
+                          for m in melds])
+    declared = tuple([group_fact(d, False, False) for d in declared_raw])
+    declared_keys = frozenset([group_key(d[0], d[1]) for d in declared_raw])
+    kong_kinds = tuple([k for k in [m.kong_type for m in melds] if k is not None])
+    kong_fan: int | float = 0
+    for k in kong_kinds:
+        kong_fan += rs.kong_points[k]
+    return meld_tiles, declared, declared_keys, kong_kinds, kong_fan
 
 
 def suit_classes(counts: tuple[int, ...]) -> int:
