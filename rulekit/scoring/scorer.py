@@ -29,12 +29,12 @@ from rulekit.tiles import tile_name
 Limits = tuple[int, int, int, float]
 # the mask of the patterns that hold so far
 Judged = int
-# everything a hand's score depends on (`score.hand_key`), in one bytes object: its hash is
-# computed once and kept, and the garbage collector never tracks it (a tuple of tuples is
-# hashed at the lookup and again at the store, and counted towards a collection). A hand
-# the bytes cannot hold (a win type or meld kind no document names, built directly) is keyed
-# by a tuple of its fields instead; the two never compare equal.
-HandKey = bytes | tuple[object, ...]
+# everything a hand's score depends on (`score.hand_key`), as one flat tuple of ints: no
+# nested tuples to hash (a tuple's hash is not kept, and the memo hashes a key at the lookup
+# and again at the store), and one allocation, which the garbage collector stops tracking at
+# its first look (a tuple of ints only). A hand with a win type or meld kind no document
+# names (built directly) has its names in the key instead; the two never compare equal.
+HandKey = tuple[object, ...]
 
 RESULT_MEMO: Final = 1 << 12
 """Hand results a `Scorer` keeps; when full the memo is emptied and refills (a few MB)."""
