@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from typing import Callable, Final, Iterable, Iterator, NamedTuple, Sequence
 
-from rulekit.codes import HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, SUIT_BASES, group_key
+from rulekit.codes import (HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, SUIT_BASES, SUIT_SIZE,
+                           group_key)
 from rulekit.shape import HON_WIN, NUM_WIN, fits
 
 __all__ = ["HONOR_START", "KONG", "NUM_KINDS", "PAIR", "RUN", "SET"]   # re-exported
@@ -184,11 +185,12 @@ def _suit_code(c: tuple[int, ...], at: int, size: int) -> tuple[int, int]:
     return code, n
 
 
-SUIT_DIGIT: Final[tuple[int, ...]] = tuple([5 ** (k - base) for base in SUIT_BASES
-                                           for k in range(base, base + (9 if base < HONOR_START
-                                                                        else 7))])
+SUIT_DIGIT: Final[tuple[int, ...]] = tuple([5 ** (k - base) for base, end in
+                                            zip(SUIT_BASES, SUIT_BASES[1:] + (NUM_KINDS,))
+                                            for k in range(base, end)])
 """Kind → what one tile of it adds to its suit's base-5 code (`_suit_code`)."""
-SUIT_OF: Final[tuple[int, ...]] = tuple([min(k // 9, 3) for k in range(NUM_KINDS)])
+SUIT_OF: Final[tuple[int, ...]] = tuple([min(k // SUIT_SIZE, len(SUIT_BASES) - 1)
+                                         for k in range(NUM_KINDS)])
 """Kind → its suit's place in `Layout.suits` (萬 0, 筒 1, 條 2, the honours 3)."""
 
 
