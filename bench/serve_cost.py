@@ -1,4 +1,4 @@
-"""The server's own CPU per request: (POST /v1/score − scoring the hand in process) ÷ a Starlette hello-world POST with the same thread hop, in one server process, interleaved.
+"""Yardstick: a Starlette hello-world POST with the same thread hop, in the same server process, interleaved; the server's own CPU per request ((POST /v1/score − scoring the hand in process) ÷ it).
 
     python bench/serve_cost.py                # 4 servers x 4 rounds of 300 requests each way
     python bench/serve_cost.py --quick        # 1 server, 2 rounds of 60: a smoke run

@@ -1,4 +1,4 @@
-"""Load on `rulekit serve` over loopback: requests/s and latency next to the in-process rate; then plain scores' p99 and errors while an attacker sends heavy overlays and half-sent requests.
+"""Yardstick: the in-process rate on distinct hands; `rulekit serve` over loopback next to it (requests/s, latency), then plain scores' p99 and errors under an attacker (heavy overlays, half-sent requests).
 
     python bench/serve_load.py                 # starts a server, 5000 requests at 32 connections
     python bench/serve_load.py --requests 20000 --concurrency 64

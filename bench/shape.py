@@ -1,4 +1,4 @@
-"""rulekit.shape against the riichi `mahjong` library, on the same hands in one process.
+"""Yardstick: the riichi `mahjong` library (is_agari, 34 is_agari for waits, shanten) on the same hands in one process, interleaved; rulekit.shape against it.
 
     python bench/shape.py [--count 4000] [--chunk 100] [--repeat 5] [--seed 1]
 

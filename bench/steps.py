@@ -1,4 +1,4 @@
-"""Benchmark: the most pattern steps one hand costs under each built-in ruleset (limits.RUN_STEPS).
+"""Yardstick: the work budget `limits.RUN_STEPS`; the most pattern steps one hand costs under each built-in ruleset, against it.
 
     python bench/steps.py [--hands 40] [--seed 5] [--quick]
 

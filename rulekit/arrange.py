@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from typing import Callable, Final, Iterable, Iterator, NamedTuple, Sequence
 
-from rulekit.codes import (HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, SUIT_BASES, SUIT_SIZE,
-                           group_key)
+from rulekit.codes import (HONOR_SIZE, HONOR_START, KONG, LAST_RUN_RANK, NUM_KINDS, PAIR, RUN, SET,
+                           SUIT_BASES, SUIT_SIZE, TIAO_START, TONG_START, WAN_START, group_key)
 from rulekit.shape import HON_WIN, NUM_WIN, fits
 
 __all__ = ["HONOR_START", "KONG", "NUM_KINDS", "PAIR", "RUN", "SET"]   # re-exported
@@ -217,7 +217,7 @@ def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, .
     top = 2 * n
     if max_hun > top:
         max_hun = top
-    suit = base // 9
+    suit = base // SUIT_SIZE
     key = code * 4 + suit
     row = _MEMO.get(key)
     if row is None:
@@ -523,22 +523,21 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
     if len(suits) == 8:
         a0, n0, a1, n1, a2, n2, a3, n3 = suits
     else:
-        a0, n0 = _suit_code(c, 0, 9)
-        a1, n1 = _suit_code(c, 9, 9)
-        a2, n2 = _suit_code(c, 18, 9)
-        a3, n3 = _suit_code(c, HONOR_START, NUM_KINDS - HONOR_START)
-    l0 = _least_hun(0, a0, n0)
-    l1 = _least_hun(9, a1, n1)
-    l2 = _least_hun(18, a2, n2)
+        a0, n0 = _suit_code(c, WAN_START, SUIT_SIZE)
+        a1, n1 = _suit_code(c, TONG_START, SUIT_SIZE)
+        a2, n2 = _suit_code(c, TIAO_START, SUIT_SIZE)
+        a3, n3 = _suit_code(c, HONOR_START, HONOR_SIZE)
+    l0 = _least_hun(WAN_START, a0, n0)
+    l1 = _least_hun(TONG_START, a1, n1)
+    l2 = _least_hun(TIAO_START, a2, n2)
     l3 = _least_hun(HONOR_START, a3, n3)
     spare = h - l0 - l1 - l2 - l3           # the hun no suit's least claims
     if spare < 0:
         return
-    p0 = _parts_of(c, 0, 0, 9, a0, n0, l0 + spare)
-    p1 = _parts_of(c, 9, 9, 9, a1, n1, l1 + spare)
-    p2 = _parts_of(c, 18, 18, 9, a2, n2, l2 + spare)
-    p3 = _parts_of(c, HONOR_START, HONOR_START, NUM_KINDS - HONOR_START, a3, n3,
-                   l3 + spare)
+    p0 = _parts_of(c, WAN_START, WAN_START, SUIT_SIZE, a0, n0, l0 + spare)
+    p1 = _parts_of(c, TONG_START, TONG_START, SUIT_SIZE, a1, n1, l1 + spare)
+    p2 = _parts_of(c, TIAO_START, TIAO_START, SUIT_SIZE, a2, n2, l2 + spare)
+    p3 = _parts_of(c, HONOR_START, HONOR_START, HONOR_SIZE, a3, n3, l3 + spare)
     for h0, m0, q0, g0 in p0:
         if h0 > h or m0 > need or q0 > pairs:
             continue
@@ -567,7 +566,8 @@ def _wild_tables() -> tuple[tuple[tuple[RawGroup, ...], ...], tuple[RawGroup, ..
         opts = [RawGroup(SET, k, (k, k, k))]
         if k < HONOR_START:
             for start in (k - 2, k - 1, k):
-                if start >= 0 and start // 9 == k // 9 and start % 9 <= 6:
+                if (start >= 0 and start // SUIT_SIZE == k // SUIT_SIZE
+                        and start % SUIT_SIZE <= LAST_RUN_RANK):
                     opts.append(RawGroup(RUN, start, (start, start + 1, start + 2)))
         melds.append(tuple(opts))
     return tuple(melds), tuple(RawGroup(PAIR, k, (k, k)) for k in range(NUM_KINDS))

@@ -12,12 +12,17 @@ from typing import Final
 
 # tile classes
 SUIT_SIZE: Final = 9
+WAN_START: Final = 0             # first 萬
+TONG_START: Final = 9            # first 筒
+TIAO_START: Final = 18           # first 條
 HONOR_START: Final = 27          # first wind (東); also the count of numbered kinds
 DRAGON_START: Final = 31         # first dragon (中)
 NUM_KINDS: Final = 34            # kinds that form groups; flowers start here
 FLOWER_START: Final = 34
 FLOWER_END: Final = 42           # one past the last flower (菊)
-SUIT_BASES: Final = (0, 9, 18, 27)     # first kind of 萬, 筒, 條 and the honours
+SUIT_BASES: Final = (WAN_START, TONG_START, TIAO_START, HONOR_START)   # 萬, 筒, 條, honours
+HONOR_SIZE: Final = NUM_KINDS - HONOR_START     # kinds of the honour class (7)
+LAST_RUN_RANK: Final = SUIT_SIZE - 3            # the highest rank a run starts at (0-based: 7-8-9)
 
 # the levels a pattern depends on (the compiler finds them; the scorer judges each level once
 # per distinct value of what it reads): the hand, its skeleton (which groups exist), the

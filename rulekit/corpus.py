@@ -11,17 +11,18 @@ import random
 from math import comb
 from typing import Any, Iterator
 
-from rulekit.codes import HONOR_START, NUM_KINDS
+from rulekit.codes import (HONOR_START, LAST_RUN_RANK, NUM_KINDS, SUIT_BASES, SUIT_SIZE, TIAO_START,
+                           TONG_START, WAN_START)
 from rulekit.tiles import hun_kinds, tile_name
 
-_RUN_STARTS = [s * 9 + r for s in range(3) for r in range(7)]
+_RUN_STARTS = [base + r for base in SUIT_BASES[:3] for r in range(LAST_RUN_RANK + 1)]
 
 
 class _Builder:
     def __init__(self, rng: random.Random, indicator: int) -> None:
         self.rng = rng
         self.indicator = indicator
-        self.used = [0] * 34
+        self.used = [0] * NUM_KINDS
         self.used[indicator] = 1          # the indicator is face up on the wall
 
     def take(self, kinds: list[int]) -> bool:
@@ -86,7 +87,8 @@ def _attempt(rng: random.Random, hun_kinds_count: int, target: int,
     groups: list[list[int]] = []
     style = rng.random()
     if style < 0.25:                                  # a 龍 in some suit
-        s = rng.choice((0, 9, 18)) if rng.random() < 0.6 else (hun[0] // 9) * 9
+        s = (rng.choice((WAN_START, TONG_START, TIAO_START)) if rng.random() < 0.6
+             else hun[0] // SUIT_SIZE * SUIT_SIZE)
         if s >= HONOR_START:
             s = 0
         for r in (0, 3, 6):

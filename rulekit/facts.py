@@ -13,7 +13,7 @@ from typing import Final, Iterable, Iterator
 
 from rulekit.arrange import ALL_GROUPS, GROUP_OF, WILD_GROUPS, RawGroup, group_kinds, real_kinds
 from rulekit.codes import (FLOWER_START, HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET,
-                           SUIT_SIZE, group_key)
+                           SUIT_SIZE, TIAO_START, TONG_START, WAN_START, group_key)
 
 SUIT_NAMES: Final = ("wan", "tong", "tiao", "zi")
 NUMBERED_SUITS: Final = ("wan", "tong", "tiao")
@@ -150,7 +150,8 @@ class ContextFact:
 
 
 SHAPE_CODE: Final = {"run": RUN, "set": SET, "pair": PAIR, "kong": KONG}
-_SUIT_BASE: Final = {"wan": 0, "tong": 9, "tiao": 18, "zi": HONOR_START, "hua": FLOWER_START}
+_SUIT_BASE: Final = {"wan": WAN_START, "tong": TONG_START, "tiao": TIAO_START, "zi": HONOR_START,
+                     "hua": FLOWER_START}
 
 
 def shape_key(shape: int, first: int) -> int:

@@ -26,10 +26,10 @@ HONORS = range(codes.HONOR_START, codes.NUM_KINDS)
 MAN, PIN, SOU, HONOR, FLOWER = 0, 1, 2, 3, 4
 SUIT_LETTERS = "mpszf"
 SUIT_BASE = codes.SUIT_BASES + (codes.FLOWER_START,)
-SUIT_SIZE = (9, 9, 9, 7, 8)
+SUIT_SIZES = (codes.SUIT_SIZE,) * 3 + (codes.HONOR_SIZE, codes.FLOWER_END - codes.FLOWER_START)
 
-SUIT_OF: tuple[int, ...] = tuple(s for s in range(5) for _ in range(SUIT_SIZE[s]))
-RANK_OF: tuple[int, ...] = tuple(r for s in range(5) for r in range(1, SUIT_SIZE[s] + 1))
+SUIT_OF: tuple[int, ...] = tuple(s for s in range(5) for _ in range(SUIT_SIZES[s]))
+RANK_OF: tuple[int, ...] = tuple(r for s in range(5) for r in range(1, SUIT_SIZES[s] + 1))
 
 
 def _successor_of(t: int) -> int:
@@ -77,9 +77,9 @@ def kind(suit: int, rank: int) -> int:
     """The kind for a (suit, 1-based rank) pair, checked so a bad rank never aliases a tile."""
     if not 0 <= suit < 5:
         raise TileError(f"not a suit id: {suit!r} (expected 0..4)")
-    if not 1 <= rank <= SUIT_SIZE[suit]:
+    if not 1 <= rank <= SUIT_SIZES[suit]:
         raise TileError(f"rank {rank!r} is not in suit {SUIT_LETTERS[suit]!r} "
-                        f"(expected 1..{SUIT_SIZE[suit]})")
+                        f"(expected 1..{SUIT_SIZES[suit]})")
     return SUIT_BASE[suit] + rank - 1
 
 
@@ -336,7 +336,7 @@ def _parse_tiles_full(text: str) -> tuple[int, ...]:
                 raise TileError(f"suit {_quote1(ch)} at position {i + 1} has no digits "
                                 f"before it in {_quote(text)}")
             base = SUIT_BASE[suit] - 1
-            size = SUIT_SIZE[suit]
+            size = SUIT_SIZES[suit]
             for j in range(start, i):
                 r = _NUMERAL_VALUE[text[j]]
                 if not 1 <= r <= size:

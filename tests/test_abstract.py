@@ -13,6 +13,7 @@ from rulekit.codes import NUM_KINDS, PAIR, RUN, SET, group_key
 from rulekit.dsl import PatternSource, compile_patterns
 from rulekit.facts import ContextFact, Facts, HandFact, HunFact, WinFact, group_fact
 from rulekit.scoring.abstract import U, View, ev, ruled_out
+from conftest import examples
 
 # DSL texts of the kinds the place search meets: counts pinned to the winning group's key,
 # shape queries, quantifiers over groups and melds, facts a rest's key cannot tell
@@ -112,7 +113,7 @@ def random_group(rng: random.Random) -> RawGroup:
     return RawGroup(shape, first, fills)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(sorted(TEXTS)), st.booleans())
 def test_abstract_answers_agree_with_every_reading(seed: int, pid: str, track: bool) -> None:
     """Sound: a known answer is the pattern's value on the concrete reading."""

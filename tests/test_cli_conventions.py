@@ -25,6 +25,7 @@ import rulekit
 from rulekit.cli import main
 from rulekit.errors import RulesetError
 from rulekit.ruleset import resolve
+from conftest import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -126,7 +127,7 @@ def test_a_near_miss_ruleset_name_gets_a_suggestion(capsys: pytest.CaptureFixtur
         rulekit.load_ruleset("zzz")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet="tianjn-gold8flowers3p", min_size=1, max_size=16))
 def test_a_suggestion_is_never_the_name_itself(ref: str) -> None:
     try:

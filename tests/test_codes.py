@@ -2,6 +2,9 @@
 tile notation and the DSL's shape queries."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from rulekit import codes, tiles
 from rulekit.facts import run_key, shape_key
 
@@ -25,21 +28,43 @@ def test_group_keys_are_distinct_and_name_their_shape() -> None:
     assert run_key("tong", 4) == codes.group_key(codes.RUN, 9 + 3) == 12
 
 
-def test_no_scoring_module_spells_a_group_key_or_a_class_boundary() -> None:
-    """The group key formula and the tile-class boundaries 27/31/34 are written in codes.py
-    only. (rulekit/game/ and rulekit/serve/ were being changed on other branches when this
-    test was written; they are not scanned yet.)"""
-    import re
-    from pathlib import Path
+# Lines that still spell a class boundary or a suit base, each with why. The shape tables'
+# suit code is unrolled over the 34 counts for speed: its indices are the kinds themselves.
+# game/greedy.py and shape.py's waits were being rewritten on other branches (s-greedy) when
+# the scan was widened to the whole package: their owners move them to codes.py names.
+LEFT = {
+    "shape.py": ("(c[27] + 5 * (c[28]", "c[31] + 5 * (c[32]",
+                 "_suit_waits(out, c, 0, 9,", "_suit_waits(out, c, 9, 9,",
+                 "_suit_waits(out, c, 18, 9,"),
+    "game/greedy.py": ("if k >= 27:", "r = k % 9", "for k in range(34):",
+                       "kinds = [k for k in range(34) if c[k]]",
+                       "keys = [_keep_value(c, k) * 64 + k for k in kinds]"),
+}
+SPELLED = re.compile(r"KEY_STRIDE|\* *64 *\+|(?<!:)[<>]=? *(27|31|34)\b|\b(27|31|34) *[<>]=?"
+                     r"|range\((27|31|34)\)|\b(27|31|34) *\+ *i\b|\* *(27|34)\b|\[(27|31|34)\]"
+                     r"|(//|%) *9\b|\b(0|9|18), *(9|18)\b")
+
+
+def test_no_module_spells_a_group_key_a_class_boundary_or_a_suit_base() -> None:
+    """The group key formula, the tile-class boundaries 27/31/34 and the suit bases 9/18
+    (and suit arithmetic by 9) are written in codes.py only, in every module of the
+    package but the lines `LEFT` names."""
     root = Path(codes.__file__).resolve().parent
-    spelled = re.compile(r"KEY_STRIDE|\* *64 *\+|[<>]=? *(27|31|34)\b|\b(27|31|34) *[<>]=?"
-                         r"|range\((27|31|34)\)|\b(27|31|34) *\+ *i\b")
     found = []
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root).as_posix()
-        if rel == "codes.py" or rel.startswith(("game/", "serve/")):
+        if rel == "codes.py":
             continue
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if spelled.search(line.split("#")[0]):
+            code = line.split("#")[0]
+            if SPELLED.search(code) and not any(x in code for x in LEFT.get(rel, ())):
                 found.append(f"rulekit/{rel}:{n}: {line.strip()}")
     assert found == []
+
+
+def test_the_scan_catches_what_it_should() -> None:
+    for line in ("if k >= 27:", "start // 9", "counts = [0] * 34", "(0, 9)", "c[31]",
+                 "shape * 64 + first", "for k in range(34):"):
+        assert SPELLED.search(line), line
+    for line in ("f\"{name:<34}\"", "zlib.compress(data, 9)", "UNKNOWN_SIZE = 18", "2 ** 31"):
+        assert not SPELLED.search(line), line

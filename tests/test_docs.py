@@ -268,3 +268,15 @@ def test_every_command_example_runs(doc: Path, tmp_path: Path) -> None:
     finally:
         runner.close()
     assert failed == []
+
+
+def test_every_bench_states_its_yardstick_in_its_first_line() -> None:
+    """Issue 22 item 5: a bench says what it measures against before anything else (the
+    first line is also its --help description)."""
+    import ast as pyast
+    benches = sorted((ROOT / "bench").glob("*.py"))
+    assert len(benches) >= 15
+    for path in benches:
+        doc = pyast.get_docstring(pyast.parse(path.read_text(encoding="utf-8"))) or ""
+        first = doc.splitlines()[0] if doc else ""
+        assert re.match(r"Yardsticks?: \S", first), f"{path.name}: {first!r}"

@@ -30,6 +30,7 @@ from rulekit.cli import main
 from rulekit.dsl import PatternSource, ast, compile_patterns, parse
 from rulekit.dsl.walk import cost
 from rulekit.errors import RulesetError
+from conftest import examples
 
 HOSTILE = Path(__file__).parent / "data" / "hostile"
 
@@ -225,7 +226,7 @@ class Reference:
         return {"some": found, "no": not found, "every": all(results)}[n.quantifier]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(conditions(3))
 def test_a_pattern_is_refused_or_its_steps_bound_its_real_work(text: str) -> None:
     compiled, errors = compile_patterns([PatternSource("p", "p", text)])

@@ -20,6 +20,7 @@ from rulekit.game.replay import replay
 from rulekit.game.simulate import run_task, tasks
 from rulekit.game.state import PUNG, HandState
 from rulekit.tiles import parse_tiles
+from conftest import examples
 
 TJ = rulekit.load_ruleset("tianjin")
 TILES = sorted(k for k in range(34) for _ in range(4))
@@ -41,7 +42,7 @@ def check_conserved(st: HandState, e: Event) -> None:
     assert sorted(places) == sorted(w.tiles), f"tiles not conserved after {e}"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st_.integers(0, 2 ** 32), dealer=st_.integers(0, 3),
        names=st_.lists(st_.sampled_from(["random", "greedy"]), min_size=4, max_size=4))
 def test_tiles_are_conserved_at_every_step(seed: int, dealer: int, names: list[str]) -> None:

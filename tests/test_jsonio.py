@@ -89,7 +89,7 @@ def test_encode_is_as_strict_as_dumps_and_compact() -> None:
     assert json.loads(encode(10 ** 25)) == 10 ** 25   # past orjson's 64 bits
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),

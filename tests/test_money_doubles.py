@@ -18,6 +18,7 @@ from rulekit import limits
 from rulekit.errors import SettleError
 from rulekit.session import run_session
 from rulekit.settlement import settle_document
+from conftest import examples
 
 TIANJIN = rulekit.load_ruleset("tianjin")
 SU = {"indicator": "3s", "hand": "234m567p111z666z8p", "win_tile": "8p"}   # 素: 2 fan
@@ -59,7 +60,7 @@ def _as_doubles(printed: str) -> list[float]:
     return [float(p) for p in json.loads(printed, parse_int=float)["payments"]]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.one_of(
     st.integers(2 ** 53 // 64, 2 ** 53 + 2 ** 20),                     # whole, near the bound
     st.integers(1, 2 ** 20).map(lambda k: limits.AMOUNT_WHOLE // k),

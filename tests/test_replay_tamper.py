@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from rulekit import cli
 from rulekit.game import record
 from rulekit.tiles import NUM_ALL_KINDS, TILE_NAMES
+from conftest import examples
 
 TILES = [TILE_NAMES[k] for k in range(NUM_ALL_KINDS)]
 
@@ -84,7 +85,7 @@ def replay(rec: dict[str, Any], path: Path, capsys: pytest.CaptureFixture[str]
     return code, out.getvalue() + capsys.readouterr().err
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_any_single_field_edit_is_caught_and_named(

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import rulekit
 from rulekit.errors import RulesetError
 from rulekit.ruleset.resolve import merge
+from conftest import examples
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -193,7 +194,7 @@ def test_schema_errors_do_not_hide_unknown_ids_or_bad_references(tmp_path: Path)
     ]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.sets(st.integers(0, 4), max_size=3), min_size=5, max_size=5))
 def test_any_reference_graph_gives_exactly_its_own_problems(
         tmp_path_factory: pytest.TempPathFactory, uses: list[set[int]]) -> None:
@@ -230,7 +231,7 @@ VALUES = st.recursive(
     max_leaves=12)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.sampled_from(["patterns", "forbid", "instant_win", "scoring"]), VALUES)
 def test_any_malformed_section_is_reported_never_crashes(section: str, value: object) -> None:
     # the checks beyond the schema look only at well-formed parts: whatever a section holds,

@@ -9,7 +9,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import golden_cases
+from conftest import examples, golden_cases
 from rulekit.errors import RulekitError, SettleError
 from rulekit.ruleset.model import Ruleset, load
 from rulekit.settlement import SettleResult, Transfer, settle_document
@@ -436,7 +436,7 @@ def settle_docs(draw: st.DrawFn) -> dict[str, Any]:
     return doc
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(settle_docs())
 def test_payments_sum_to_zero_and_transfers_are_positive(doc: dict[str, Any]) -> None:
     r = settle_document(doc, TIANJIN)
@@ -623,7 +623,7 @@ def _random_settle_doc(seed: int) -> dict[str, Any]:
     return doc
 
 
-@settings(max_examples=10_000, derandomize=True, deadline=None)
+@settings(max_examples=examples(10_000), derandomize=True, deadline=None)
 @given(st.integers(0, 2 ** 64 - 1))
 def test_decimal_stakes_pay_exactly_zero(seed: int) -> None:
     import json

@@ -20,3 +20,26 @@ def test_every_slow_entry_names_a_test_that_exists() -> None:
                     encoding="utf-8"), re.M)):
             missing.append(entry)
     assert missing == [] and len(SLOW) > 40
+
+
+def test_the_golden_cases_live_once() -> None:
+    """Issue 22 item 6: the built-ins' golden cases are kept in rulesets/cases/ only (what
+    `rulekit test` runs); no case file under tests/ repeats one (a test ruleset's own cases,
+    e.g. tests/serve/served/, are not copies)."""
+    import yaml
+
+    def cases(path: Path) -> list[str]:
+        text = path.read_text(encoding="utf-8")
+        if not re.search(r"^cases:", text, re.M):
+            return []                          # not a case file (some are hostile YAML)
+        data = yaml.safe_load(text)
+        if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+            return []
+        return [repr(sorted((k, repr(v)) for k, v in c.items() if k != "name"))
+                for c in data["cases"]]
+
+    golden = {c for p in (ROOT / "rulesets" / "cases").glob("*.yaml") for c in cases(p)}
+    assert len(golden) > 200
+    copies = [p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").rglob("*.y*ml")
+              if set(cases(p)) & golden]
+    assert copies == []

@@ -21,6 +21,7 @@ from rulekit.game.actions import Action
 from rulekit.game.observation import HIDDEN
 from rulekit.game.state import CONCEALED, GOLDEN
 from rulekit.tiles import NUM_KINDS, TILE_NAMES
+from conftest import examples
 
 TJ = rulekit.load_ruleset("tianjin")
 _OVERLAYS = Path(tempfile.mkdtemp(prefix="rulekit-table-test-"))
@@ -125,7 +126,7 @@ def step_randomly(t: Table, rng: random.Random, check: bool) -> None:
     t.act(seat, rng.choice(legal))
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @example(seed=630, dealer=2, ruleset="tianjin-flowers")     # a tail reaching a taken top
 @given(seed=st_.integers(0, 2 ** 32), dealer=st_.integers(0, 2),
        ruleset=st_.sampled_from(sorted(RULESETS)))

@@ -16,6 +16,7 @@ from rulekit.casefile import CaseFileError, parse_casefile
 from rulekit.cli import main
 from rulekit.errors import RulesetError
 from rulekit.ruleset import yamlmarks
+from conftest import examples
 
 HOSTILE = Path(__file__).parent / "data" / "hostile"
 PLAIN = ("write a plain decimal number, or quote it if it is text")
@@ -96,7 +97,7 @@ def _block_keys(text: str) -> list[tuple[int, int, str]]:
 KEYS = {kind: _block_keys(text) for kind, text in SOURCES.items()}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(SOURCES)), st.data())
 def test_a_duplicate_key_anywhere_is_refused_naming_the_key_and_both_lines(
         kind: str, data: st.DataObject) -> None:

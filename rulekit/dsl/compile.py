@@ -17,7 +17,7 @@ from rulekit import limits
 from rulekit.dsl import ast, walk
 from rulekit.dsl.budget import pattern_budget
 from rulekit.dsl.parse import parse
-from rulekit.codes import KONG, PAIR, SET, group_key
+from rulekit.codes import HAND, KONG, PAIR, SET, group_key
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES, SKELETON
 from rulekit.facts import SUIT_NAMES, run_key
 from rulekit.errors import DslError, RulesetError
@@ -103,7 +103,7 @@ class _Typed:
 
 
 def _const(type_: str, value: Any) -> _Typed:
-    return _Typed(type_, 0, lambda f, env: value, value, True)
+    return _Typed(type_, HAND, lambda f, env: value, value, True)
 
 
 _CMP = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -159,7 +159,7 @@ class _Compiler:
         var = self.lookup_var(n.id)
         if var is not None:
             slot, type_ = var
-            return _Typed(type_, 0, lambda f, env: env[slot])
+            return _Typed(type_, HAND, lambda f, env: env[slot])   # its loop's level counts
         if n.id in NAMES:
             entry = NAMES[n.id]
             getter = operator.attrgetter(n.id)
@@ -235,7 +235,7 @@ class _Compiler:
         if all(i.is_const for i in items):
             return _const(type_, tuple(i.const for i in items))
         fns = [i.fn for i in items]
-        return _Typed(type_, max((i.dep for i in items), default=0),
+        return _Typed(type_, max((i.dep for i in items), default=HAND),
                       lambda f, env: tuple(x(f, env) for x in fns))
 
     def c_Compare(self, n: ast.Compare) -> _Typed:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, List
 
 from rulekit import limits, resources
+from rulekit.codes import FLOWER_START, HONOR_START, TIAO_START, TONG_START, WAN_START
 from rulekit.dsl import ast
 from rulekit.dsl.walk import children
 from rulekit.errors import DslError
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
     from lark import Lark, Token, Tree
     from lark.exceptions import UnexpectedInput
 
-_TILE_BASE = {"m": 0, "p": 9, "s": 18, "z": 27, "f": 34}
+_TILE_BASE = {"m": WAN_START, "p": TONG_START, "s": TIAO_START, "z": HONOR_START,
+              "f": FLOWER_START}
 
 
 @lru_cache(maxsize=1)

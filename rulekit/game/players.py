@@ -220,7 +220,7 @@ class ValuePlayer(GreedyPlayer):
         if got is None or got[1] != 1:
             return got[0] if got else tile_of(find(legal, "discard")[0])
         ranked = ranked_discards(c, h, m)
-        face_up = [obs.visible(k) - obs.hand[k] for k in range(34)]
+        face_up = [obs.visible(k) - obs.hand[k] for k in range(NUM_KINDS)]
         best, pick = -1.0, ranked[0][2]
         for d, _, k in ranked:
             if d != 1:

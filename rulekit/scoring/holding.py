@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from rulekit.arrange import Layout, RawGroup, is_winning_shape, real_kinds
-from rulekit.codes import HONOR_START, PAIR, RUN, SET
+from rulekit.codes import HONOR_START, LAST_RUN_RANK, PAIR, RUN, SET, SUIT_SIZE
 
 
 def groups_holding(counts: Sequence[int], hun: int, tile: int) -> list[RawGroup]:
@@ -30,7 +30,8 @@ def groups_holding(counts: Sequence[int], hun: int, tile: int) -> list[RawGroup]
         out.append(RawGroup(SET, tile, (tile, tile)))
     if tile < HONOR_START:
         for start in (tile - 2, tile - 1, tile):
-            if start < 0 or start // 9 != tile // 9 or start % 9 > 6:
+            if (start < 0 or start // SUIT_SIZE != tile // SUIT_SIZE
+                    or start % SUIT_SIZE > LAST_RUN_RANK):
                 continue
             a, b = [k for k in (start, start + 1, start + 2) if k != tile]
             options: tuple[tuple[int, ...], ...] = ((), (a,), (b,), (a, b))

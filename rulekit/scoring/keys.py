@@ -8,12 +8,47 @@ garbage collector never walks them), packed here and nowhere else.
 - `spot_kind` (the place search's spot kinds and whole-hand bounds): a spot's own key bit
   above `width`, its free patterns below;
 - `group_code` (`Scorer.allows`): what a need can tell of a group;
+- `allows_key` (`Scorer.allows`): a group's code, the winning tile and what it stands for,
+  whether it is a hun;
 - `rest_code` (places by rest): the real kinds, hun and shape class a group takes out.
+
+The memos whose keys are tuples have their key types named here too, none `Any`:
+`ProjKey`, `TagKey`, `SpotSig`, `BoundKey`, `TotalsKey`, `PieceKey`.
 """
 from __future__ import annotations
 
+from typing import Hashable
+
+from rulekit.algebra import Breakdown
 from rulekit.arrange import RawGroup, real_kinds
 from rulekit.codes import NUM_KINDS, PAIR
+from rulekit.facts import GroupFact
+
+ProjKey = int | tuple[int, ...]
+"""A skeleton-level result's key (`search.Projections`): the bits of the queried keys a
+skeleton holds (`tagged` when shared between hands), or its whole skeleton key when the
+patterns read more than shape queries."""
+
+TagKey = tuple[int, int, tuple[Hashable, ...]]
+"""What a hand's tag stands for (`Scorer.level1_tag`): its hand-level mask, the patterns
+still possible, the hand-level facts the skeleton-level patterns read."""
+
+SpotSig = tuple[int, tuple[int, ...], int] | tuple[int, int, bool, bool, bool, int]
+"""What a spot's abstractly read patterns can read of it (`places.spot_sig`): its group's
+`group_code`, fills and what the winning tile stands for (-1 if unread); or its shape, hun,
+flags and that."""
+
+BoundKey = tuple[int, int, SpotSig | None, bool]
+"""What decides a spot's exact bound in its place (`places.bound_key`): its own key bit, its
+free patterns, what those read of it (`SpotSig`, None when none reads it), sharpened or not."""
+
+TotalsKey = tuple[int | Breakdown, tuple[str, ...], str | None, bool, tuple[int, ...]]
+"""What decides a result's totals (`Scorer.finish`): the valued patterns held (or the
+breakdown), the kongs, a forbidding reason, instant or not, the total rules that apply."""
+
+PieceKey = str | tuple[str, ...] | tuple[GroupFact, ...] | GroupFact
+"""A JSON piece's key (`result._JSON_PIECES`): a text, a tuple of names, an arrangement's
+shared groups, or one group."""
 
 
 def bound_key(held: int, free: int, width: int) -> int:
@@ -44,6 +79,12 @@ def group_code(g: RawGroup) -> int:
     and leaving it out keeps that memo's keys few (with it, hands kept meeting new keys)."""
     code = (len(g.fills) * 8 + g.shape) * NUM_KINDS + g.first
     return ((code * 2 + int(g.declared)) * 2 + int(g.concealed)) * 2 + int(g.golden)
+
+
+def allows_key(code: int, tile: int, stands_for: int, win_is_hun: bool) -> int:
+    """`Scorer.group_allows`'s key: the group's `group_code`, the winning tile and what it
+    stands for (each 0 when no need reads it), whether the winning tile is a hun."""
+    return ((code * NUM_KINDS + tile) * NUM_KINDS + stands_for) * 2 + int(win_is_hun)
 
 
 def rest_code(g: RawGroup) -> int:

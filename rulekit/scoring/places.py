@@ -22,12 +22,13 @@ from typing import Any, Iterator
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
 from rulekit.codes import (ARRANGEMENT, HAND, HONOR_START, NUM_KINDS, READING, RUN,
-                          SKELETON, group_key)
+                          SKELETON, SUIT_SIZE, group_key)
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
 from rulekit.scoring.abstract import View, ruled_out, spot_reads
 from rulekit.scoring.holding import groups_holding, rest_layout
 from rulekit.scoring.rests import Live, live_arrangements
-from rulekit.scoring.keys import group_code, rest_code, spot_kind
+from rulekit.scoring.keys import (BoundKey, ProjKey, SpotSig, group_code, rest_code,
+                                  spot_kind)
 from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
@@ -77,7 +78,7 @@ class Cand:
         self.hun_fact = HunFact(s.hun_kinds, s.held_hun)
         # by (the spot's group code, what it stands for, the rest's bits): the patterns an
         # abstract reading rules out there (`rest_dead`)
-        self.dead_of: dict[tuple[Any, int], int] = {}
+        self.dead_of: dict[tuple[SpotSig | None, int], int] = {}
         # by a spot's free patterns: what they read of it (`abstract.spot_reads`)
         self.reads_of: dict[int, tuple[bool, bool]] = {}
         plan = s.sc.plan
@@ -102,7 +103,7 @@ class Place:
         self.spots = spots
         self.exact = False
         # exact bounds by what decides them (`rest_bound`): spots alike share theirs
-        self.bound_of: dict[tuple[int, int, Any, bool], float] = {}
+        self.bound_of: dict[BoundKey, float] = {}
         self.reach: frozenset[int] = frozenset()    # the rest's, once refined
         # whether the exact bounds went through the abstract reading (`sharpen`)
         self.sharp = False
@@ -303,7 +304,7 @@ def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int], sharp: b
     return hit
 
 
-def bound_key(s: State, cand: Cand, sp: Spot, sharp: bool) -> tuple[int, int, Any, bool]:
+def bound_key(s: State, cand: Cand, sp: Spot, sharp: bool) -> BoundKey:
     """What decides a spot's exact bound in its place (`rest_bound`): its own key bit, its
     free patterns, and (`sharp`) what those read abstractly read of it."""
     g = sp.group
@@ -318,7 +319,7 @@ def bound_known(s: State, place: Place, sp: Spot) -> float | None:
     return place.bound_of.get(bound_key(s, place.cand, sp, place.sharp))
 
 
-def spot_sig(cand: Cand, sp: Spot, worth: int) -> Any:
+def spot_sig(cand: Cand, sp: Spot, worth: int) -> SpotSig:
     """What the patterns `worth` (the spot's free ones read abstractly) can read of it
     (`abstract.spot_reads`): its whole group, or its shape and hun; what the winning tile
     stands for, if read."""
@@ -333,7 +334,8 @@ def spot_sig(cand: Cand, sp: Spot, worth: int) -> Any:
     return (g.shape, len(g.fills), g.declared, g.concealed, g.golden, stand)
 
 
-def rest_dead(s: State, cand: Cand, sp: Spot, sig: Any, bits: int, held1: int) -> int:
+def rest_dead(s: State, cand: Cand, sp: Spot, sig: SpotSig | None, bits: int, held1: int
+              ) -> int:
     """The free patterns of spot `sp` false on every reading whose rest holds the queried
     keys `bits` (and no other queried key): an abstract reading decides them."""
     g = sp.group
@@ -466,7 +468,7 @@ def stand_ins(counts: tuple[int, ...], dom: frozenset[int]) -> list[int]:
             near.add(k)
             continue
         for j in range(k - 2, k + 3):
-            if 0 <= j < HONOR_START and j // 9 == k // 9:
+            if 0 <= j < HONOR_START and j // SUIT_SIZE == k // SUIT_SIZE:
                 near.add(j)
     return sorted(near)
 
@@ -513,7 +515,7 @@ def read_place(s: State, place: Place) -> None:
                 break                 # sorted: so are the kinds after it
             g = spots[0].group
             gkey = group_key(g[0], g[1])
-            proj: Any = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
+            proj: ProjKey = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
             held1 = skeleton_level(s, proj, rest_raw + (g,), None, cand.cand_win, possible,
                                    cand.shared, cand.tag)
             if sc.bound(held1, free) <= s.best_fan:

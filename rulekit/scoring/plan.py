@@ -123,12 +123,12 @@ def build_plan(rs: Ruleset) -> Plan:
     level_bits = tuple(tuple(bit[p.id] for p in lv) for lv in levels)
     level_masks = tuple(sum(lv) for lv in level_bits)
     queries: frozenset[int] | None = frozenset()
-    for p in levels[1]:
+    for p in levels[SKELETON]:
         queries = None if (queries is None or p.queries is None) else queries | p.queries
-    gated = tuple(p for p in levels[3]
+    gated = tuple(p for p in levels[READING]
                   if any(path.startswith("win.group.") or path == "win.stands_for"
                          for path, _, _ in p.needs))
-    reads = sorted(set().union(*(p.reads for p in levels[1])))
+    reads = sorted(set().union(*(p.reads for p in levels[SKELETON])))
     level1_reads = (tuple(attrgetter(r) for r in reads)
                     if queries is not None and all(path_dep(r) == HAND for r in reads)
                     else None)
@@ -145,7 +145,8 @@ def build_plan(rs: Ruleset) -> Plan:
                 gate_checks=checks, gate_reads=sources,
                 reads_win_tile=any(r == "win" or r.startswith("win.tile")
                                    for p in pats for r in p.reads),
-                rest_read=sum(bit[p.id] for p in levels[2] + levels[3] if reads_rest(p)))
+                rest_read=sum(bit[p.id] for p in levels[ARRANGEMENT] + levels[READING]
+                              if reads_rest(p)))
 
 
 def gate_checks(p: CompiledPattern) -> tuple[GateCheck, ...]:

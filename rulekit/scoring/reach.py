@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Final
 
 from rulekit.arrange import KEY_OF, Layout, suit_parts, suit_shape
-from rulekit.codes import HONOR_START, NUM_KINDS, PAIR, RUN, SET, key_shape
+from rulekit.codes import (HONOR_SIZE, HONOR_START, PAIR, RUN, SET, SUIT_SIZE, TIAO_START,
+                           TONG_START, WAN_START, key_shape)
 from rulekit.scoring.route import REACH_BY_RANK_HUN
 from rulekit.scoring.suit_reach import packable, suit_reach
 
@@ -29,7 +30,8 @@ REACH_ENTRY_BYTES: Final = 400             # the dict slot, the key and the resu
 REACH_STATE_BYTES: Final = 96              # each (hun, melds, pairs, bits) state
 _REACH: Final[dict[_ReachKey, _Reach]] = {}
 _REACH_BYTES: Final[list[int]] = [0]
-_SUITS: Final = ((0, 9), (9, 9), (18, 9), (HONOR_START, NUM_KINDS - HONOR_START))
+_SUITS: Final = ((WAN_START, SUIT_SIZE), (TONG_START, SUIT_SIZE), (TIAO_START, SUIT_SIZE),
+                 (HONOR_START, HONOR_SIZE))
 
 
 def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...]

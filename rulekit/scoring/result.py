@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from rulekit.facts import GroupFact
+from rulekit.scoring.keys import PieceKey
 from rulekit.tiles import format_tiles
 
 NOT_A_WINNING_SHAPE = "not_a_winning_shape"
@@ -129,7 +130,7 @@ def group_dict(g: GroupFact) -> dict[str, Any]:
 
 # JSON text of the pieces results share (tuples of names, single texts, groups); "" stands
 # for a piece JSON cannot carry as is. Bounded: emptied when full.
-_JSON_PIECES: dict[Any, str] = {}
+_JSON_PIECES: dict[PieceKey, str] = {}
 _JSON_PIECES_MAX: Final = 1 << 14
 # and by bytes: a piece's text is a ruleset's names, of any length an overlay allows; each
 # entry is counted as PIECE_ENTRY_BYTES plus 4 bytes a character for its text and its key
@@ -147,7 +148,7 @@ def clear_memos() -> None:
     _JSON_PIECES_BYTES[0] = 0
 
 
-def _encoded(key: Any, value: Any) -> str:
+def _encoded(key: PieceKey, value: Any) -> str:
     """Encode `value` (a miss of `_JSON_PIECES`) and keep it under `key`."""
     text: str = _ENCODE(value)
     size = len(text)
@@ -157,7 +158,7 @@ def _encoded(key: Any, value: Any) -> str:
     return text
 
 
-def _keep(key: Any, text: str, size: int) -> None:
+def _keep(key: PieceKey, text: str, size: int) -> None:
     """Keep a piece's text, emptying the memo first when it is full (entries or bytes): the
     key holds the same names as the text (or shared groups), so `size` counts twice."""
     if len(_JSON_PIECES) >= _JSON_PIECES_MAX \

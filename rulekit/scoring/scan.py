@@ -8,7 +8,7 @@ grouped by skeleton. The judging it stands on is `search.py`'s, shared with the 
 """
 from __future__ import annotations
 
-from typing import Any, Final, Iterable, Iterator, Sequence
+from typing import Final, Iterable, Iterator, Sequence
 
 from rulekit import arrange
 from rulekit.arrange import RawGroup
@@ -16,7 +16,7 @@ from rulekit.codes import SKELETON, group_key
 from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, coded_win_places,
                            group_fact, plain_facts)
 from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
-from rulekit.scoring.keys import group_code
+from rulekit.scoring.keys import ProjKey, group_code
 from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.route import TIGHT_BOUND_HUN
 from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at, projections,
@@ -51,7 +51,7 @@ Arranged = tuple[tuple[RawGroup, ...], tuple[int, ...]]
 Skeletons = Iterable[tuple[tuple[int, ...], Sequence[Arranged]]]
 
 
-def projection_of(s: State, skey: tuple[int, ...]) -> Any:
+def projection_of(s: State, skey: tuple[int, ...]) -> ProjKey:
     """What the skeleton-level patterns can see of a skeleton: the bits of the keys they
     query when they only make shape queries, else the whole skeleton key."""
     plan = s.sc.plan
@@ -122,7 +122,7 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
 
 def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
                         possible: int, free12: int, bound_all: float,
-                        cand_win: WinFact, projections: Projections, tag: Any) -> None:
+                        cand_win: WinFact, projections: Projections, tag: int | None) -> None:
     """The readings with the real winning tile in one of `groups`, before all the others.
 
     Each is one of the groups plus an arrangement of the tiles left. The full search runs
@@ -153,7 +153,7 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
 
 
 def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projections,
-                  tag: Any) -> tuple[int, ...] | None:
+                  tag: int | None) -> tuple[int, ...] | None:
     """Every set of skeleton-level patterns some arrangement of the hand makes true.
 
     Exact when those patterns read the skeleton only through shape queries (their truth
@@ -176,7 +176,7 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
 # what one candidate winning tile's search starts from: its bound, the tile, the winning
 # tile as skeleton-level facts see it, the patterns still possible (all, less the skeleton
 # level, the reading level), the groups to read first, and where skeleton results are kept
-Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, Any]
+Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, int | None]
 
 
 def candidate(s: State, win_tile: int) -> Candidate:
@@ -233,7 +233,7 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
 
 def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
          limits: tuple[int, int, int, float],
-         shared_level1: Projections, tag: Any) -> None:
+         shared_level1: Projections, tag: int | None) -> None:
     """Judge arrangements for one winning tile, skeleton by skeleton, each skeleton cut as
     soon as its bound cannot beat the best so far (the best only grows: a skeleton cut
     stays cut)."""
@@ -255,7 +255,7 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
 
 def scan_each(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
               cand_win: WinFact, limits: tuple[int, int, int, float],
-              shared_level1: Projections, tag: Any) -> None:
+              shared_level1: Projections, tag: int | None) -> None:
     """`scan` over arrangements as they are met (their groups' codes), each keyed as it
     comes: one winning tile, so the search can stop before the rest are even enumerated."""
     possible, free12, free3, bound_all = limits
@@ -276,7 +276,7 @@ def scan_each(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
 
 def skeleton_entry(s: State, skey: tuple[int, ...], raw: tuple[RawGroup, ...] | None,
                    codes: tuple[int, ...], cand_win: WinFact, possible: int, free12: int,
-                   shared_level1: Projections, tag: Any) -> tuple[int, float]:
+                   shared_level1: Projections, tag: int | None) -> tuple[int, float]:
     """A skeleton's skeleton-level patterns (judged on one of its arrangements: `raw`, or
     made from `codes`) and the best fan its readings can reach."""
     held1 = skeleton_level(s, projection_of(s, skey), raw, None, cand_win, possible,

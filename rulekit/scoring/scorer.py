@@ -12,10 +12,11 @@ import threading
 from typing import Any, Final
 
 from rulekit.algebra import Breakdown, num
-from rulekit.scoring.keys import bound_key, group_code, limits_key
+from rulekit.scoring.keys import (ProjKey, TagKey, TotalsKey, allows_key, bound_key, group_code,
+                                  limits_key)
 from rulekit.scoring.route import DENSE_FANS, EXACT_BOUND_PATTERNS
 from rulekit.arrange import RawGroup
-from rulekit.codes import NUM_KINDS, READING, SKELETON
+from rulekit.codes import READING, SKELETON
 from rulekit.facts import Facts, group_fact
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.explain import Totals, totals
@@ -94,8 +95,8 @@ class Scorer:
         # skeleton-level results shared between hands (`search.projections`), and the small
         # int each hand's (fixed, possible, facts read) tag becomes: one pair, replaced
         # whole by `trim`, so a hand never mixes the tags of one with the results of another
-        self.shared1: tuple[dict[Any, Judged], dict[Any, int]] = ({}, {})
-        self.totals: dict[Any, Totals] = {}
+        self.shared1: tuple[dict[ProjKey, Judged], dict[TagKey, int]] = ({}, {})
+        self.totals: dict[TotalsKey, Totals] = {}
         self.memo_entries = memo_entries
         self.memo_limit = memo_bytes
         # the estimated bytes of what fans, totals and results hold, added as they are stored
@@ -153,7 +154,7 @@ class Scorer:
         self.results = {}
         self.fan_bytes = self.total_bytes = self.result_bytes = 0
 
-    def level1_tag(self, key: Any) -> tuple[dict[Any, Judged], int]:
+    def level1_tag(self, key: TagKey) -> tuple[dict[ProjKey, Judged], int]:
         """The shared skeleton-level memo and the small int `key` is tagged with in it.
 
         Two threads meeting two new keys at once must not get the same number, so a new tag
@@ -266,8 +267,7 @@ class Scorer:
         # (a hun winning tile of either hun kind then shares the entry)
         tile = win_tile if plan.gate_reads & READS_TILE else 0
         stands = stands_for if plan.gate_reads & READS_STANDS_FOR else 0
-        key = code if code >= 0 else group_code(g)
-        key = ((key * NUM_KINDS + tile) * NUM_KINDS + stands) * 2 + int(win_is_hun)
+        key = allows_key(code if code >= 0 else group_code(g), tile, stands, win_is_hun)
         hit = self.allows.get(key)
         if hit is None:
             hit = self.allows[key] = gate_allows(plan.gate_checks,

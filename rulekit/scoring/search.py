@@ -15,15 +15,16 @@ from typing import Any, Final, Sequence
 from rulekit import arrange, limits
 from rulekit.algebra import Breakdown
 from rulekit.arrange import Layout, RawGroup
-from rulekit.codes import DRAGON_START, HONOR_START, NUM_KINDS, SKELETON, SUIT_BASES, group_key
+from rulekit.codes import (DRAGON_START, HONOR_START, NUM_KINDS, SKELETON, SUIT_BASES, SUIT_SIZE,
+                           TIAO_START, TONG_START, WAN_START, group_key)
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.errors import RulesetError
 from rulekit.facts import ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact, plain_facts
 from rulekit.ruleset.model import Ruleset
-from rulekit.scoring.keys import tagged
+from rulekit.scoring.keys import ProjKey, tagged
 from rulekit.scoring.scorer import Judged, Scorer
 
-Projections = dict[Any, Judged]
+Projections = dict[ProjKey, Judged]
 
 
 INF: Final = float("inf")
@@ -54,10 +55,10 @@ class WildDomain:
         dom = set(wild_tiles) | set(tiles) | set(hun)
         for base in SUIT_BASES[:3]:
             for r in wild_ranks:
-                if 1 <= r <= 9:
+                if 1 <= r <= SUIT_SIZE:
                     dom.add(base + r - 1)
-        classes = ((0, 9), (9, 18), (18, HONOR_START), (HONOR_START, DRAGON_START),
-                   (DRAGON_START, NUM_KINDS))
+        classes = ((WAN_START, TONG_START), (TONG_START, TIAO_START), (TIAO_START, HONOR_START),
+                   (HONOR_START, DRAGON_START), (DRAGON_START, NUM_KINDS))
         for lo, hi in classes:
             dom.update([k for k in range(lo, hi) if k not in dom][:2])
         return tuple(sorted(dom))
@@ -134,7 +135,7 @@ def over_budget(rs: Ruleset, patterns: Sequence[CompiledPattern]) -> None:
                         f"budget); the costliest being judged: {names}"])
 
 
-def projections(s: State, cand_win: WinFact, possible: int) -> tuple[Projections, Any]:
+def projections(s: State, cand_win: WinFact, possible: int) -> tuple[Projections, int | None]:
     """Where skeleton-level results are kept, and the tag their keys carry.
 
     When those patterns read only shape queries and hand-level facts, a result depends on
@@ -185,12 +186,12 @@ def judge_level1(s: State, groups: tuple[GroupFact, ...], cand_win: WinFact,
 
 
 def level1_at(s: State, bits: int, cand_win: WinFact, hun_fact: HunFact,
-              possible: int, shared: Projections, tag: Any) -> int:
+              possible: int, shared: Projections, tag: int | None) -> int:
     """The skeleton-level patterns that hold for skeletons with these queried keys (bits of
     `plan.query_keys`, declared melds included): shape queries are all they read of a
     skeleton, so the declared melds and the queried keys stand in for its groups."""
     keys = s.sc.plan.query_keys
-    proj: Any = bits if tag is None else tagged(tag, bits, len(keys))
+    proj = bits if tag is None else tagged(tag, bits, len(keys))
     known = shared.get(proj)
     if known is None:
         index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys

@@ -29,6 +29,12 @@ only when all of these hold, else it goes to the threads as before:
 - the hand holds at most `HUN` hun and is not a 天和 (a 天和 may have any of its tiles as the
   winning one: several searches). The worst such hand, found by an adversarial search
   (bench/serve_loop_worst.py, every memo forgotten before each score), is in docs/serve.md.
+
+These thresholds are the server's own policy, not the scorer's: they pick *where* a score runs
+(the event loop or a thread), from what a stall costs the server's other clients, and
+they are measured by the server's benches. Which search path a hand takes inside the scorer
+is `scoring/route.py`'s business alone; nothing here changes it, and a route change shows
+here only through bench/serve_loop_worst.py's worst hand.
 """
 from __future__ import annotations
 

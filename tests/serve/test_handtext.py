@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rulekit.serve.errors import ApiError
 from rulekit.serve.handtext import parse
 from rulekit.tiles import TILE_NAMES, format_tiles, parse_tiles, tile_zh
+from conftest import examples
 
 KINDS = list(range(34))
 WORDS = {"win": ["win", "和", "+", "--win", "胡", "WIN"], "indicator": ["ind", "混", "--indicator"],
@@ -62,7 +63,7 @@ def typed_hands(draw: Any) -> tuple[str, dict[str, Any]]:
     return text, want
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(typed_hands())
 def test_a_typed_hand_reads_back_as_its_document(case: tuple[str, dict[str, Any]]) -> None:
     text, want = case

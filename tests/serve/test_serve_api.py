@@ -16,6 +16,7 @@ import rulekit
 from rulekit.cli import main
 from rulekit.serve.sheet import SERVED_HEAD
 from serve.serve_helpers import HAND, SERVED, make_client
+from conftest import examples
 
 OVERLAY_MIN20 = "extends: tianjin\nname: strict\nwin:\n  minimum: 20\n"
 
@@ -512,7 +513,7 @@ def test_page_and_static_files(client: TestClient) -> None:
     assert "default-src 'self'" in r.headers["content-security-policy"]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.binary(max_size=300) | st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=20),
     lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=8), c, max_size=4),
