@@ -22,7 +22,7 @@ import struct
 import zlib
 from typing import Final, Sequence
 
-from rulekit.codes import HONOR_START, NUM_KINDS
+from rulekit.codes import HONOR_START, NUM_KINDS, SUIT_SIZE
 from rulekit.errors import HandError
 
 MAX_TILES: Final = 14
@@ -80,7 +80,10 @@ class _Deficit:
         self.hon_cls = raw[_NUM_CODES:_NUM_CODES + _HON_CODES]
         flat = raw[_NUM_CODES + _HON_CODES:]
         self.classes = [tuple(flat[10 * i:10 * i + 10]) for i in range(_N_CLASSES)]
-        self.paired: dict[int, tuple[int, ...]] = {}   # two classes → their combination
+        # two classes a, b → their combination, at a * n + b (n classes; filled as met):
+        # a list, not a dict, since the game asks it several times a decision
+        self.n = _N_CLASSES
+        self.paired: list[tuple[int, ...] | None] = [None] * (_N_CLASSES * _N_CLASSES)
 
 
 _DEFICIT: list[_Deficit] = []
@@ -110,13 +113,16 @@ def _checked(counts: Sequence[int]) -> tuple[list[int], int]:
         c: list[int] = counts if isinstance(counts, list) else list(counts)
         if len(c) != NUM_KINDS:
             raise _bad_counts()
-        if _COMPILED:
+        if _COMPILED:               # the sum in the same loop: `sum` is a generic call
+            n = 0
             for k in c:
                 if k < 0 or k > 4:
                     raise _bad_counts()
+                n += k
         elif not _COUNTS.issuperset(c):
             raise _bad_counts()
-        n = sum(c)
+        else:
+            n = sum(c)
     except TypeError:
         raise _bad_counts() from None
     if type(n) is not int:
@@ -216,25 +222,45 @@ def deficiency(counts: Sequence[int], hun: int, melds: int = 0) -> int:
     the wall's four-copy limit is not modelled). More tiles than 3 * (4 - melds) + 2 is an
     error ("counts").
     """
+    return deficiency_of(_good(counts, hun, melds), hun, 4 - melds)
+
+
+def discards(counts: Sequence[int], hun: int, melds: int = 0) -> Discards:
+    """`Discards` of a hand, checked as `deficiency` checks it (`HandError` if it is bad):
+    `whole()` is its `deficiency`, `less(k)` that of the hand a `k` fewer."""
+    return Discards(_good(counts, hun, melds), hun, 4 - melds)
+
+
+def _good(counts: Sequence[int], hun: int, melds: int) -> list[int]:
+    """The counts as a list, after `deficiency`'s checks."""
     c, n = _checked(counts)
     _check_args(hun, melds)
     need = 4 - melds
     if n + hun > 3 * need + 2:
         raise HandError("counts", f"{n + hun} tiles with hun is more than "
                         f"{3 * need + 2} for {melds} declared melds")
-    return deficiency_of(c, hun, need)
+    return c
 
 
 def deficiency_of(c: list[int], hun: int, need: int) -> int:
     """`deficiency` of counts already known good (34 ints from 0 to 4 in a list, with `hun`
     at most 3 * need + 2 tiles), `need` melds to form: no checks. For callers that change
     counts they were given one tile at a time (greedy asks it hundreds of times a hand)."""
-    if not _DEFICIT:
-        _DEFICIT.append(_Deficit())
-    tables = _DEFICIT[0]
+    tables = _tables()
     s0, s1, s2, s3 = _codes(c)
     front = _paired(tables, tables.num_cls[s0], tables.num_cls[s1])
     back = _paired(tables, tables.num_cls[s2], tables.hon_cls[s3])
+    return _least(front, back, hun, need)
+
+
+def _tables() -> _Deficit:
+    if not _DEFICIT:
+        _DEFICIT.append(_Deficit())
+    return _DEFICIT[0]
+
+
+def _least(front: tuple[int, ...], back: tuple[int, ...], hun: int, need: int) -> int:
+    """The deficiency from the two halves' combined classes (`deficiency_of`'s last step)."""
     best = 99
     for m in range(need + 1):
         j = 2 * m
@@ -245,11 +271,64 @@ def deficiency_of(c: list[int], hun: int, need: int) -> int:
     return best - hun if best > hun else 0
 
 
+_STEPS: Final = tuple(5 ** (k % SUIT_SIZE if k < HONOR_START else k - HONOR_START)
+                      for k in range(NUM_KINDS))
+
+
+class Discards:
+    """`deficiency_of` of one hand less one tile, for any of its kinds: the four suits'
+    classes and the halves they combine into are worked out once, so each discard looks
+    up only the suit it leaves (greedy weighs every discard of a hand, on every turn).
+    The counts must be good (as for `deficiency_of`) and `less(k)` asked only of a kind
+    held."""
+
+    def __init__(self, c: list[int], hun: int, need: int) -> None:
+        tables = _tables()
+        s0, s1, s2, s3 = _codes(c)
+        self.tables = tables
+        self.codes = (s0, s1, s2, s3)
+        self.c0 = tables.num_cls[s0]
+        self.c1 = tables.num_cls[s1]
+        self.c2 = tables.num_cls[s2]
+        self.c3 = tables.hon_cls[s3]
+        self.front = _paired(tables, self.c0, self.c1)
+        self.back = _paired(tables, self.c2, self.c3)
+        self.hun = hun
+        self.need = need
+
+    def whole(self) -> int:
+        """The deficiency of the hand itself."""
+        return _least(self.front, self.back, self.hun, self.need)
+
+    def less_hun(self) -> int:
+        """The deficiency with one hun fewer (the hand holds one)."""
+        return _least(self.front, self.back, self.hun - 1, self.need)
+
+    def less(self, k: int) -> int:
+        """The deficiency with one tile of kind `k` fewer."""
+        tables = self.tables
+        suit = k // SUIT_SIZE if k < HONOR_START else 3
+        code = self.codes[suit] - _STEPS[k]
+        if suit == 0:
+            front = _paired(tables, tables.num_cls[code], self.c1)
+            back = self.back
+        elif suit == 1:
+            front = _paired(tables, self.c0, tables.num_cls[code])
+            back = self.back
+        elif suit == 2:
+            front = self.front
+            back = _paired(tables, tables.num_cls[code], self.c3)
+        else:
+            front = self.front
+            back = _paired(tables, self.c2, tables.hon_cls[code])
+        return _least(front, back, self.hun, self.need)
+
+
 def _paired(tables: _Deficit, a: int, b: int) -> tuple[int, ...]:
     """Two suits' deficiency classes combined by min-plus over (melds, pair), memoised
     (at most 165 * 165 entries)."""
-    key = a * 256 + b
-    got = tables.paired.get(key)
+    key = a * tables.n + b
+    got = tables.paired[key]
     if got is not None:
         return got
     x = tables.classes[a]

@@ -328,6 +328,31 @@ def test_deficiency_is_zero_exactly_on_wins(tiles: list[int], hun: int, melds: i
     assert ready == bool(shape.waits(c13[0], c13[1], melds))
 
 
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=1, max_size=14), st.integers(0, 7),
+       st.integers(0, 4))
+def test_discards_give_the_deficiency_of_each_hand_a_tile_fewer(tiles: list[int], hun: int,
+                                                                  melds: int) -> None:
+    """`shape.Discards(c, hun, need).less(k)` is `deficiency_of` of `c` less one `k`, for
+    every kind held (greedy weighs its discards by it), `whole()` that of `c`,
+    `less_hun()` that of `c` with a hun fewer."""
+    melds = min(melds, (14 - len(tiles)) // 3)
+    hun = min(hun, 14 - 3 * melds - len(tiles))
+    c = counts_from(tiles)
+    if max(c) > 4:
+        return
+    after = shape.Discards(c, hun, 4 - melds)
+    assert after.whole() == shape.deficiency(c, hun, melds)
+    assert after.whole() == shape.discards(c, hun, melds).whole()
+    if hun:
+        assert after.less_hun() == shape.deficiency(c, hun - 1, melds)
+    for k in range(34):
+        if c[k]:
+            less = list(c)
+            less[k] -= 1
+            assert after.less(k) == shape.deficiency(less, hun, melds), (c, hun, melds, k)
+
+
 @pytest.mark.parametrize("bad", [
     [0] * 33, [0] * 35, [5] + [0] * 33, [-1] + [0] * 33, [-1, 6] + [0] * 32,
     [4, 4, 4, 3] + [0] * 30, [1.0] + [0] * 33, ["1"] + [0] * 33, None, 7,

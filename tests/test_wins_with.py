@@ -92,8 +92,8 @@ def test_greedy_builds_the_hand_its_document_reads_as() -> None:
         assert len(asked) > 20
         ws = greedy.WaitScorer(rs)
         fast = 0
-        for v, counts, w in asked:
-            counts = list(counts)
+        for v, thirteen, w in asked:
+            counts = list(thirteen)
             counts[w] += 1                         # hand_of takes the 14 tiles
             doc = doc_of(counts, v.melds, v.indicator, w, "self_draw", flowers=v.flowers,
                          discarded_hun=v.discarded_hun, ready=v.ready)
@@ -102,8 +102,13 @@ def test_greedy_builds_the_hand_its_document_reads_as() -> None:
             except rulekit.HandError:
                 with pytest.raises(rulekit.HandError):
                     ws.hand_of(v, counts, w)
+                with pytest.raises(rulekit.HandError):
+                    ws.hand_of(v, list(thirteen), w, True)
                 continue
             fast += (v.melds, v.indicator, v.flowers, v.discarded_hun, v.ready) in ws.templates
             got = ws.hand_of(v, counts, w)
             assert got == want and got.concealed == want.concealed, doc
+            lacking = list(thirteen)                # or the 13 tiles and the wait
+            got = ws.hand_of(v, lacking, w, True)
+            assert got == want and got.concealed == want.concealed and lacking == thirteen
         assert fast > len(asked) // 2                # most were built without a document

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable, Final
 
 from rulekit import shape
+from rulekit.codes import HONOR_START, SUIT_SIZE
 from rulekit.errors import HandError
 from rulekit.game import actions
 from rulekit.game.actions import KIND
@@ -22,12 +23,12 @@ from rulekit.tiles import NUM_KINDS
 def _keep_value(c: list[int], k: int) -> int:
     """How connected a tile is (neighbours within two in its suit; pairs for honours):
     among equally good discards the least connected goes first."""
-    if k >= 27:
+    if k >= HONOR_START:
         return c[k] - 1
-    r = k % 9
+    r = k % SUIT_SIZE
     base = k - r
     lo = base + (r - 2 if r >= 2 else 0)
-    hi = base + (r + 3 if r <= 6 else 9)
+    hi = base + (r + 3 if r <= SUIT_SIZE - 3 else SUIT_SIZE)
     total = -c[k]
     for j in range(lo, hi):
         total += c[j]
@@ -36,13 +37,11 @@ def _keep_value(c: list[int], k: int) -> int:
 
 def ranked_discards(c: list[int], h: int, m: int) -> list[tuple[int, int, int]]:
     """(deficiency after, connectedness, kind) for each non-hun kind held, best first."""
-    out = []
-    for k in range(34):
-        if c[k]:
-            c[k] -= 1
-            d = shape.deficiency(c, h, m)
-            c[k] += 1
-            out.append((d, _keep_value(c, k), k))
+    return _ranked(shape.discards(c, h, m), c)          # checks the hand once
+
+
+def _ranked(after: shape.Discards, c: list[int]) -> list[tuple[int, int, int]]:
+    out = [(after.less(k), _keep_value(c, k), k) for k in range(NUM_KINDS) if c[k]]
     out.sort()
     return out
 
@@ -51,22 +50,26 @@ def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
     """(kind, deficiency after) of `ranked_discards(...)[0]`, with fewer deficiency calls:
     a 14-tile hand that does not win has a tile its best reading leaves unused, so the best
     discard reaches max(deficiency of the 14, 1); the least connected tile that does wins."""
-    kinds = [k for k in range(34) if c[k]]
-    if not kinds:
+    keys = _discard_keys(c)
+    if not keys:
         return None
-    target = max(shape.deficiency(c, h, m), 1)      # checks the hand once
-    if len(kinds) > 1:                              # by connectedness, then kind (< 64)
-        keys = [_keep_value(c, k) * 64 + k for k in kinds]
-        keys.sort()
-        order = [key % 64 for key in keys]
-    else:
-        order = kinds
-    best = (order[0], 99)
-    need = 4 - m
-    for k in order:
-        c[k] -= 1
-        d = shape.deficiency_of(c, h, need)         # one tile fewer: still a good hand
-        c[k] += 1
+    return _first_discard(shape.discards(c, h, m), keys)    # checks the hand once
+
+
+def _discard_keys(c: list[int]) -> list[int]:
+    """The kinds held, each as `_keep_value` * 64 + kind, in that order."""
+    keys = [_keep_value(c, k) * 64 + k for k in range(NUM_KINDS) if c[k]]
+    keys.sort()
+    return keys
+
+
+def _first_discard(after: shape.Discards, keys: list[int]) -> tuple[int, int]:
+    """`greedy_discard` of the hand `after` weighs, its kinds ordered by `keys`."""
+    target = max(after.whole(), 1)
+    best = (keys[0] % 64, 99)
+    for key in keys:
+        k = key % 64
+        d = after.less(k)
         if d == target:
             return k, d
         if d < best[1]:
@@ -205,38 +208,42 @@ class WaitScorer:
             return fan > 0
         got = self.wins_of.get(key)
         if got is None:
-            counts[w] += 1
-            try:
-                got = wins_with(self.sc, self.hand_of(v, counts, w))
-            except HandError:          # a pung of hun (game.pung_hun): never a win
-                got = False
-            finally:
-                counts[w] -= 1
+            got = self.asked(v, counts, w)
             if len(self.wins_of) >= WAIT_MEMO:
                 self.wins_of.clear()
             self.wins_of[key] = got
         return got
 
-    def hand_of(self, v: View, counts: list[int], w: int) -> Hand:
-        """The `Hand` `read_hand` makes of this wait's document (`counts` include `w`),
-        built without the document where a hand of the same melds, indicator, flowers and
-        flags was read before (its hun and melds are reused) and every kind has at most
-        four copies (the indicator three), the checks a document of a table's tiles could
-        otherwise fail. `HandError` where the document is not a legal hand."""
+    def asked(self, v: View, counts: list[int], w: int) -> bool:
+        """`wins`, without its memos: asked of the scorer every time."""
+        try:
+            return wins_with(self.sc, self.hand_of(v, counts, w, True))
+        except HandError:              # a pung of hun (game.pung_hun): never a win
+            return False
+
+    def hand_of(self, v: View, counts: list[int], w: int, lacks: bool = False) -> Hand:
+        """The `Hand` `read_hand` makes of this wait's document (`counts` include `w`, or
+        lack it if `lacks`), built without the document where a hand of the same melds,
+        indicator, flowers and flags was read before (its hun and melds are reused) and
+        every kind has at most four copies (the indicator three), the checks a document of
+        a table's tiles could otherwise fail. `HandError` where the document is not a
+        legal hand."""
         tkey = (v.melds, v.indicator, v.flowers, v.discarded_hun, v.ready)
         t = self.templates.get(tkey)
         if t is not None:
-            total = list(counts)
-            for m in t.melds:
-                total[m.tile] += m.size
-            if max(total) <= 4 and total[t.indicator] <= 3:
-                concealed = [k for k in range(NUM_KINDS) for _ in range(counts[k])]
-                concealed.remove(w)
-                return Hand(t.indicator, t.hun, tuple(concealed), t.melds, w, "self_draw",
+            concealed = concealed_of(counts, w, lacks, t)
+            if concealed is not None:
+                return Hand(t.indicator, t.hun, concealed, t.melds, w, "self_draw",
                             False, t.discarded_hun, t.flowers, False, t.ready_declared)
-        hand = read_hand(doc_of(counts, v.melds, v.indicator, w, "self_draw",
-                                flowers=v.flowers, discarded_hun=v.discarded_hun,
-                                ready=v.ready), self.rs)
+        if lacks:
+            counts[w] += 1
+        try:
+            hand = read_hand(doc_of(counts, v.melds, v.indicator, w, "self_draw",
+                                    flowers=v.flowers, discarded_hun=v.discarded_hun,
+                                    ready=v.ready), self.rs)
+        finally:
+            if lacks:
+                counts[w] -= 1
         if t is None:
             if len(self.templates) >= WAIT_MEMO:
                 self.templates.clear()
@@ -250,9 +257,10 @@ class WaitScorer:
         got = self.winnable.get(key)
         if got is None:
             got = False
+            # each wait asked once: the memo above holds these 13 tiles' answer
             for w in self.waits(v, counts):
                 if w not in v.hun and v.face_up()[w] + counts[w] < 4 \
-                        and self.wins(v, counts, w):
+                        and self.asked(v, counts, w):
                     got = True
                     break
             if len(self.winnable) >= WAIT_MEMO:
@@ -261,16 +269,49 @@ class WaitScorer:
         return got
 
 
+def concealed_of(counts: list[int], w: int, lacks: bool, t: Hand) -> tuple[int, ...] | None:
+    """The concealed tiles (all but one `w`) of `counts` (which lack `w` if `lacks`), sorted,
+    or None where a kind would have more than four copies with `t`'s melds (the indicator
+    more than three): the checks `read_hand` makes of a table's tiles."""
+    out: list[int] = []
+    for k in range(NUM_KINDS):
+        n = counts[k]
+        if n > 4:
+            return None
+        if k == w and not lacks:
+            n -= 1
+        for _ in range(n):
+            out.append(k)
+    if lacks and counts[w] >= 4:
+        return None
+    ind = t.indicator
+    shown = counts[ind] + (1 if lacks and w == ind else 0)
+    for m in t.melds:
+        total = counts[m.tile] + (1 if lacks and w == m.tile else 0)
+        for o in t.melds:
+            if o.tile == m.tile:
+                total += o.size
+        if total > 4:
+            return None
+        if m.tile == ind:
+            shown += m.size
+    if shown > 3:
+        return None
+    return tuple(out)
+
+
 def choose_discard(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any]]) -> int:
     """Toward the lowest deficiency; a discard that makes the hand ready keeps a wait that
     can win, if one of the first `ALTERNATIVES` others does (issue 21)."""
     c, h, m = v.split()
-    got = greedy_discard(c, h, m)
-    if got is None:
+    keys = _discard_keys(c)
+    if not keys:
         return KIND[next(a for a in legal if a["action"] == "discard")["tile"]]
-    if got[1] != 1 or scorer is None or was_ready(v):
+    after = shape.discards(c, h, m)                 # checks the hand once
+    got = _first_discard(after, keys)
+    if got[1] != 1 or scorer is None or _was_ready(v, after, c):
         return got[0]
-    others = [k for d, _, k in ranked_discards(c, h, m) if d == 1 and k != got[0]]
+    others = [k for d, _, k in _ranked(after, c) if d == 1 and k != got[0]]
     if not others:                # nothing else keeps the hand ready: no choice
         return got[0]
     counts = list(v.hand)
@@ -283,6 +324,18 @@ def choose_discard(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any
         if scorer.can_win(v, counts):
             return k
     return got[0]
+
+
+def _was_ready(v: View, after: shape.Discards, c: list[int]) -> bool:
+    """`was_ready(v)`, from the `Discards` of its hand (`c`: its non-hun counts)."""
+    d = v.drawn
+    if d < 0:
+        return False
+    if d in v.hun:
+        return after.less_hun() == 1 if after.hun > 0 else was_ready(v)
+    if not c[d]:
+        return was_ready(v)                         # not held: the checked reading
+    return after.less(d) == 1
 
 
 def was_ready(v: View) -> bool:
@@ -313,12 +366,10 @@ def choose_claim(v: View, kong: bool) -> str:
             return "kong"
     c[tile] -= 2
     best = 99
-    need = 3 - m                    # the pung laid down; a tile fewer each: good hands
+    pung = shape.Discards(c, h, 3 - m)      # the pung laid down; a tile fewer each
     for k in range(NUM_KINDS):
         if c[k]:
-            c[k] -= 1
-            best = min(best, shape.deficiency_of(c, h, need))
-            c[k] += 1
+            best = min(best, pung.less(k))
     return PUNG if best < now else "pass"
 
 

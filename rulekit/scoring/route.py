@@ -16,7 +16,16 @@ can make true (`scan.held1_options`) and which groups can hold the winning tile
 both cost more than they save (bench/score.py per-hun table, measured when introduced). From
 4 measured 68-71 us mean on 600 random 3-hun hands against 79 us from 3 (compiled, warm), but
 the groups read first change which of several equal best readings a hand shows, and with it
-the pinned game logs (tests/test_table.py): left at 3."""
+the pinned game logs (tests/test_table.py): left at 3. A yes/no question has its own
+threshold (`TIGHT_BOUND_HUN_GOAL`)."""
+
+TIGHT_BOUND_HUN_GOAL: Final = 4
+"""The same for a yes/no question (`score.wins_with`, `tight_bounds`): its "no" answers
+(greedy's waits under a 2-fan minimum, most of them) end at the bounds or after reading every
+arrangement, and up to 3 hun the scan reads those cheaper than the tight bounds cost.
+bench/greedy_waits.py, compiled, warm passes, builds alternated, us a question: with the
+tight bounds from 3 hun, 3-hun questions 17.1-19.2 and 4-hun 20.5-23.1; with none, 3-hun
+12.2-13.6 but 4-hun 28.9-35.1, so from 4. From 1 hun (the last session): 15 against 9."""
 
 PLACE_HUN: Final = 6
 """From this many hun any hand is searched place by place (`places.by_place`). Measured
@@ -70,3 +79,10 @@ def by_place_pays(hun: int, candidates: int, win_is_hun: bool, suits: int,
     if hun >= PLACE_HUN or (candidates > 1 and hun >= PLACE_HUN_HEAVENLY):
         return True
     return hun >= PLACE_HUN_PINNED and not (win_is_hun and (suits >= 3 or melds > 0))
+
+
+def tight_bounds(hun: int, goal: bool) -> bool:
+    """Should the scan tighten its bounds first (`scan.held1_options`,
+    `scan.win_group_checked`) for a hand with this many hun, searched for its best reading
+    or, if `goal`, for a yes/no?"""
+    return hun >= (TIGHT_BOUND_HUN_GOAL if goal else TIGHT_BOUND_HUN)

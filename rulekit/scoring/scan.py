@@ -1,8 +1,9 @@
 """The scan: a hand's arrangements one by one, for hands with few hun (`route.py`).
 
 Each skeleton is keyed and bounded once; from `route.TIGHT_BOUND_HUN` hun the bounds are
-tightened first (`held1_options`, `win_group_checked`), and the groups that allow a
-win-gated pattern are read first, so the best is usually the first reading. A 天和 tries
+tightened first (`held1_options`, `win_group_checked`; not for a yes/no question:
+`route.tight_bounds`), and the groups that allow a win-gated pattern are read first, so the
+best is usually the first reading. A 天和 tries
 each of its kinds as the winning tile over the same arrangements, enumerated once and
 grouped by skeleton. The judging it stands on is `search.py`'s, shared with the place search.
 """
@@ -18,9 +19,9 @@ from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, code
 from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
 from rulekit.scoring.keys import ProjKey, group_code
 from rulekit.scoring.reach import skeleton_reach
-from rulekit.scoring.route import TIGHT_BOUND_HUN
-from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at, projections,
-                                    skeleton_level)
+from rulekit.scoring.route import tight_bounds
+from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
+                                    projections, skeleton_level)
 
 
 _ALLOW_CODE: Final[tuple[int, ...]] = tuple([group_code(g) if g.shape >= 0 else -1
@@ -187,7 +188,8 @@ def candidate(s: State, win_tile: int) -> Candidate:
     # skeleton-level facts know the winning tile (not where it sits)
     cand_win = WinFact(win_tile, win_is_hun, win_tile, None)
     first: list[RawGroup] = []
-    if not win_is_hun and layout.hun >= TIGHT_BOUND_HUN and sc.plan.win_gated:
+    tight = tight_bounds(layout.hun, s.goal < INF)
+    if not win_is_hun and tight and sc.plan.win_gated:
         checked, first = win_group_checked(s, win_tile, possible)
         if checked != possible:
             possible = checked
@@ -195,7 +197,7 @@ def candidate(s: State, win_tile: int) -> Candidate:
             free3 &= possible
             bound_all = sc.bound(s.fixed, possible)
     shared_level1, tag = projections(s, cand_win, possible)
-    if layout.hun >= TIGHT_BOUND_HUN:
+    if tight:
         options = held1_options(s, cand_win, possible, shared_level1, tag)
         if options is not None:
             bound_all = min(bound_all, max((sc.bound(h1, free12) for h1 in options),

@@ -131,12 +131,13 @@ def wins_with(sc: Scorer, hand: Hand) -> bool:
     """`score_with(sc, hand)` wins with a positive hand fan (`win and total_fan > 0`): the
     same answer, found cheaper where the ruleset's minimum is on the hand fan alone and
     positive: the search prunes what cannot reach the minimum and stops at the first
-    reading that does (greedy asks this of every wait it may keep; the fan is not needed)."""
+    reading that does (greedy asks this of every wait it may keep; the fan is not needed).
+    The result memo is not looked at then: the hands asked are new nearly always (greedy's
+    5,981 questions of 400 hands: 5,981 different hands), and its key costs a sort."""
     rs = sc.rs
-    hit = sc.result(hand_key(hand))
-    if hit is None and not rs.minimum_counts_kong_points and rs.minimum > 0:
+    if not rs.minimum_counts_kong_points and rs.minimum > 0:
         hit = score_fresh(sc, hand, float(rs.minimum))      # not kept: not the best reading
-    elif hit is None:
+    else:
         hit = score_with(sc, hand)
     return hit.win and hit.total_fan > 0
 

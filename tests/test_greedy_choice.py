@@ -1,0 +1,44 @@
+"""Greedy's discard choice (`rulekit.game.greedy`): the keys it orders its discards
+by, and its first discard, equal the plain definitions (`_keep_value`, `ranked_discards`)."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulekit import shape
+from rulekit.game import greedy
+from conftest import examples
+
+HANDS = st.lists(st.integers(0, 33), min_size=1, max_size=14)
+
+
+def counts_of(tiles: list[int]) -> list[int]:
+    c = [0] * 34
+    for t in tiles:
+        c[t] += 1
+    return c
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(HANDS)
+def test_discard_keys_are_the_connectedness_of_each_kind(tiles: list[int]) -> None:
+    c = counts_of(tiles)
+    want = sorted(greedy._keep_value(c, k) * 64 + k for k in range(34) if c[k])
+    assert greedy._discard_keys(c) == want
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(HANDS, st.integers(0, 4))
+def test_the_first_discard_is_the_best_ranked(tiles: list[int], hun: int) -> None:
+    """`greedy_discard` is `ranked_discards(...)[0]` (kind, deficiency after) on every hand,
+    winning or not, hun or not."""
+    c = counts_of(tiles)
+    if max(c) > 4:
+        return
+    melds = (14 - len(tiles)) // 3
+    hun = min(hun, 14 - 3 * melds - len(tiles))
+    ranked = greedy.ranked_discards(c, hun, melds)
+    d, _, k = ranked[0]
+    assert greedy.greedy_discard(c, hun, melds) == (k, d)
+    assert [r[0] for r in ranked] == [
+        shape.deficiency(c[:j] + [c[j] - 1] + c[j + 1:], hun, melds) for _, _, j in ranked]
