@@ -36,6 +36,7 @@ HOT_PATH = [
     "rulekit/scoring/search.py",
     "rulekit/scoring/scan.py",
     "rulekit/scoring/places.py",
+    "rulekit/scoring/abstract.py",
     "rulekit/scoring/rests.py",
     "rulekit/scoring/holding.py",
     "rulekit/scoring/reach.py",

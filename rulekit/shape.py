@@ -22,7 +22,8 @@ import struct
 import zlib
 from typing import Final, Sequence
 
-from rulekit.codes import HONOR_START, NUM_KINDS, SUIT_SIZE
+from rulekit.codes import (HONOR_SIZE, HONOR_START, NUM_KINDS, SUIT_SIZE, TIAO_START, TONG_START,
+                           WAN_START)
 from rulekit.errors import HandError
 
 MAX_TILES: Final = 14
@@ -189,10 +190,10 @@ def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:
     e0, e1, e2, e3 = _NUM_WIN[s0], _NUM_WIN[s1], _NUM_WIN[s2], _HON_WIN[s3]
     t = e0 + e1 + e2 + e3
     out: list[int] = []
-    _suit_waits(out, c, 0, 9, s0, _NUM_WIN, t - e0, need)
-    _suit_waits(out, c, 9, 9, s1, _NUM_WIN, t - e1, need)
-    _suit_waits(out, c, 18, 9, s2, _NUM_WIN, t - e2, need)
-    _suit_waits(out, c, HONOR_START, 7, s3, _HON_WIN, t - e3, need)
+    _suit_waits(out, c, WAN_START, SUIT_SIZE, s0, _NUM_WIN, t - e0, need)
+    _suit_waits(out, c, TONG_START, SUIT_SIZE, s1, _NUM_WIN, t - e1, need)
+    _suit_waits(out, c, TIAO_START, SUIT_SIZE, s2, _NUM_WIN, t - e2, need)
+    _suit_waits(out, c, HONOR_START, HONOR_SIZE, s3, _HON_WIN, t - e3, need)
     return tuple(out)
 
 

@@ -30,15 +30,11 @@ def test_group_keys_are_distinct_and_name_their_shape() -> None:
 
 # Lines that still spell a class boundary or a suit base, each with why. The shape tables'
 # suit code is unrolled over the 34 counts for speed: its indices are the kinds themselves.
-# game/greedy.py and shape.py's waits were being rewritten on other branches (s-greedy) when
-# the scan was widened to the whole package: their owners move them to codes.py names.
+# shape._codes spells each class's base-5 code out index by index (34 reads unrolled: the
+# shape tables' key, asked several times a greedy decision); the honour class's indices are
+# literals there like the suits'.
 LEFT = {
-    "shape.py": ("(c[27] + 5 * (c[28]", "c[31] + 5 * (c[32]",
-                 "_suit_waits(out, c, 0, 9,", "_suit_waits(out, c, 9, 9,",
-                 "_suit_waits(out, c, 18, 9,"),
-    "game/greedy.py": ("if k >= 27:", "r = k % 9", "for k in range(34):",
-                       "kinds = [k for k in range(34) if c[k]]",
-                       "keys = [_keep_value(c, k) * 64 + k for k in kinds]"),
+    "shape.py": ("(c[27] + 5 * (c[28]", "c[31] + 5 * (c[32]"),
 }
 SPELLED = re.compile(r"KEY_STRIDE|\* *64 *\+|(?<!:)[<>]=? *(27|31|34)\b|\b(27|31|34) *[<>]=?"
                      r"|range\((27|31|34)\)|\b(27|31|34) *\+ *i\b|\* *(27|34)\b|\[(27|31|34)\]"

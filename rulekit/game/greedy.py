@@ -56,9 +56,14 @@ def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
     return _first_discard(shape.discards(c, h, m), keys)    # checks the hand once
 
 
+_KIND_SPAN: Final = 64
+"""A discard key packs `_keep_value` above the kind: key = value * _KIND_SPAN + kind (every
+kind is below it), so one sort of ints orders the kinds by value, then by kind."""
+
+
 def _discard_keys(c: list[int]) -> list[int]:
-    """The kinds held, each as `_keep_value` * 64 + kind, in that order."""
-    keys = [_keep_value(c, k) * 64 + k for k in range(NUM_KINDS) if c[k]]
+    """The kinds held, each as a discard key (`_KIND_SPAN`), in that order."""
+    keys = [_keep_value(c, k) * _KIND_SPAN + k for k in range(NUM_KINDS) if c[k]]
     keys.sort()
     return keys
 
@@ -66,9 +71,9 @@ def _discard_keys(c: list[int]) -> list[int]:
 def _first_discard(after: shape.Discards, keys: list[int]) -> tuple[int, int]:
     """`greedy_discard` of the hand `after` weighs, its kinds ordered by `keys`."""
     target = max(after.whole(), 1)
-    best = (keys[0] % 64, 99)
+    best = (keys[0] % _KIND_SPAN, 99)
     for key in keys:
-        k = key % 64
+        k = key % _KIND_SPAN
         d = after.less(k)
         if d == target:
             return k, d

@@ -165,14 +165,13 @@ def ruled_out(patterns: tuple[CompiledPattern, ...], free: int, view: View) -> i
 
 
 def ev(n: Any, a: View, env: dict[str, Any]) -> Any:
-    """The value of node `n` on the abstract reading `a`: a plain value, a `Span` or `U`."""
-    if isinstance(n, (ast.Num, ast.BoolLit)):
-        return n.value
-    if isinstance(n, ast.TileLit):
-        return n.kind
-    if isinstance(n, ast.Name):
-        return _name(n.id, a, env)
-    if isinstance(n, ast.Attr):
+    """The value of node `n` on the abstract reading `a`: a plain value, a `Span` or `U`.
+
+    Nodes are told apart by their exact type (a pointer compare each; `isinstance` on a
+    miss walks the class's bases, and this runs for every node of every reading); a type
+    not listed reads as `U`, which keeps a pattern possible."""
+    t = type(n)
+    if t is ast.Attr:
         obj = ev(n.obj, a, env)
         if obj is U or isinstance(obj, Span):
             return U
@@ -181,23 +180,29 @@ def ev(n: Any, a: View, env: dict[str, Any]) -> Any:
         if isinstance(obj, HunFact) and n.name == "fills":
             return U
         return getattr(obj, n.name)
-    if isinstance(n, ast.Call):
+    if t is ast.Compare:
+        return _compare(n.op, ev(n.left, a, env), ev(n.right, a, env))
+    if t is ast.Name:
+        return _name(n.id, a, env)
+    if t is ast.Num or t is ast.BoolLit:
+        return n.value
+    if t is ast.BoolOp:
+        return _bool_op(n, a, env)
+    if t is ast.TileLit:
+        return n.kind
+    if t is ast.Call:
         return _call(n, a, env)
-    if isinstance(n, ast.ListLit):
+    if t is ast.ListLit:
         items = [ev(i, a, env) for i in n.items]
         return U if any(_open(i) for i in items) else tuple(items)
-    if isinstance(n, ast.Compare):
-        return _compare(n.op, ev(n.left, a, env), ev(n.right, a, env))
-    if isinstance(n, ast.Arith):
-        return _arith(n.op, ev(n.left, a, env), ev(n.right, a, env))
-    if isinstance(n, ast.Not):
+    if t is ast.Not:
         v = ev(n.operand, a, env)
         return U if v is U else not v
-    if isinstance(n, ast.BoolOp):
-        return _bool_op(n, a, env)
-    if isinstance(n, ast.Quantified):
+    if t is ast.Arith:
+        return _arith(n.op, ev(n.left, a, env), ev(n.right, a, env))
+    if t is ast.Quantified:
         return _quantified(n, a, env)
-    if isinstance(n, ast.Count):
+    if t is ast.Count:
         return _count(n, a, env)
     return U                          # a comprehension: not read abstractly
 

@@ -87,6 +87,12 @@ def allows_key(code: int, tile: int, stands_for: int, win_is_hun: bool) -> int:
     return ((code * NUM_KINDS + tile) * NUM_KINDS + stands_for) * 2 + int(win_is_hun)
 
 
+def allows_group_key(code: int, win_is_hun: bool) -> int:
+    """The key under which `Scorer.group_allows` keeps what a group's own facts allow (its
+    `group_code`, whether the winning tile is a hun): negative, apart from `allows_key`'s."""
+    return -1 - (code * 2 + int(win_is_hun))
+
+
 def rest_code(g: RawGroup) -> int:
     """The rest that taking `g` out of the hand leaves, as one int: the hand less `g`'s
     real tiles, its hun less `g`'s, and one pair or one meld fewer to form

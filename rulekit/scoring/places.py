@@ -17,7 +17,7 @@ every arrangement would read them all (docs/design.md).
 from __future__ import annotations
 
 import heapq
-from typing import Any, Iterator
+from typing import Iterator
 
 from rulekit import arrange
 from rulekit.arrange import Layout, RawGroup, group_kinds
@@ -30,14 +30,15 @@ from rulekit.scoring.rests import Live, live_arrangements
 from rulekit.scoring.keys import (BoundKey, ProjKey, SpotSig, group_code, rest_code,
                                   spot_kind)
 from rulekit.scoring.reach import skeleton_reach
-from rulekit.scoring.search import (Projections, State, judge, keep_best, level1_at,
+from rulekit.scoring.suit_reach import Walks
+from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
 
 
 class Spot:
     """One group the winning tile can sit in, the kind it stands for there, and its bound."""
 
-    __slots__ = ("bound", "group", "stands_for", "free", "exact")
+    __slots__ = ("bound", "group", "stands_for", "free", "exact", "sharp")
 
     def __init__(self, bound: float, group: RawGroup, stands_for: int, free: int) -> None:
         self.bound = bound
@@ -46,6 +47,24 @@ class Spot:
         self.free = free              # arrangement- and reading-level patterns still possible
                                       # (a mask)
         self.exact = False            # whether `bound` is from the rest's own reach
+        self.sharp = False            # and through the abstract reading (`sharpen`)
+
+
+class Held1:
+    """Skeleton-level results and the whole hand's cheap bounds, kept for the candidate
+    winning tiles whose skeleton-level results agree (the same tag, `search.projections`):
+    a 天和's fourteen share them instead of reading them fourteen times."""
+
+    __slots__ = ("of", "whole", "whole_of")
+
+    def __init__(self) -> None:
+        # by queried-key bits: the mask of skeleton-level patterns that hold; by a spot's
+        # own key bit: the distinct such masks over the whole hand's reach; by that bit and
+        # the spot's free patterns (own << mask width | free): its bound from them (before
+        # a candidate's own `bound_all` caps it)
+        self.of: dict[int, int] = {}
+        self.whole: dict[int, list[int]] = {}
+        self.whole_of: dict[int, float] = {}
 
 
 class Cand:
@@ -53,10 +72,9 @@ class Cand:
     where skeleton results are kept, and the memos of its bounds)."""
 
     __slots__ = ("win_tile", "win_is_hun", "cand_win", "possible", "shared", "tag",
-                 "bound_all", "free1", "held1_of", "whole_held1", "whole_of", "hun_fact",
-                 "dead_of", "reads_of", "later")
+                 "bound_all", "free1", "held1", "hun_fact", "dead_of", "reads_of", "later")
 
-    def __init__(self, s: State, win_tile: int) -> None:
+    def __init__(self, s: State, win_tile: int, held1s: dict[int, Held1]) -> None:
         self.win_is_hun = win_is_hun = win_tile in s.hun_kinds
         possible, _, _, bound_all = s.sc.limits(s.fixed, win_tile, win_is_hun, s.layout.hun)
         # skeleton-level facts know the winning tile (not where it sits)
@@ -69,12 +87,13 @@ class Cand:
         self.tag = tag
         self.bound_all = bound_all
         self.free1 = possible & s.sc.plan.level_masks[SKELETON]
-        # by queried-key bits: the mask of skeleton-level patterns that hold; by a spot's
-        # own key bit: the distinct such masks over the whole hand's reach; by that bit and
-        # the spot's free patterns (own << mask width | free): its bound from them
-        self.held1_of: dict[int, int] = {}
-        self.whole_held1: dict[int, list[int]] = {}
-        self.whole_of: dict[int, float] = {}
+        if tag is None:               # results kept for this candidate only
+            self.held1 = Held1()
+        else:
+            held1 = held1s.get(tag)
+            if held1 is None:
+                held1 = held1s[tag] = Held1()
+            self.held1 = held1
         self.hun_fact = HunFact(s.hun_kinds, s.held_hun)
         # by (the spot's group code, what it stands for, the rest's bits): the patterns an
         # abstract reading rules out there (`rest_dead`)
@@ -91,9 +110,9 @@ class Place:
     stand for each kind of a run), best bound first. Each arrangement of the rest is
     enumerated once for all of them. `exact` tells whether its leading spot's bound is the
     rest's own (`refine`; the spots after it may keep the whole hand's cheap bounds, no
-    better), `sharp` whether the exact ones went through the abstract reading."""
+    better)."""
 
-    __slots__ = ("bound", "cand", "rest", "spots", "exact", "bound_of", "reach", "sharp")
+    __slots__ = ("bound", "cand", "rest", "spots", "exact", "bound_of", "reach")
 
     def __init__(self, cand: Cand, rest: Layout, spots: list[Spot]) -> None:
         spots.sort(key=lambda sp: -sp.bound)
@@ -105,8 +124,6 @@ class Place:
         # exact bounds by what decides them (`rest_bound`): spots alike share theirs
         self.bound_of: dict[BoundKey, float] = {}
         self.reach: frozenset[int] = frozenset()    # the rest's, once refined
-        # whether the exact bounds went through the abstract reading (`sharpen`)
-        self.sharp = False
 
 
 def by_place(s: State, candidates: tuple[int, ...]) -> None:
@@ -118,18 +135,22 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     """
     plan = s.sc.plan
     keys = plan.query_keys if plan.queries is not None else ()
-    whole = skeleton_reach(s.layout, keys) if plan.by_level[SKELETON] else frozenset([0])
+    # the suits' walks, shared by the rests whose suits agree on their first ranks
+    walks: Walks = {}
+    whole = (skeleton_reach(s.layout, keys, s.layout.hun, walks) if plan.by_level[SKELETON]
+             else frozenset([0]))
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
     # (then exact places first: they are read, not bounded again)
     queue: list[tuple[float, int, int, int, Place]] = []
     hun_groups: list[tuple[RawGroup, int, int, int]] | None = None
     alike_hun = not plan.reads_win_tile
+    held1s: dict[int, Held1] = {}
     for win_tile in candidates:
         if alike_hun and win_tile in s.hun_kinds:
             if hun_groups is not None:
                 continue              # its readings are the first hun winning tile's
-        cand = Cand(s, win_tile)
+        cand = Cand(s, win_tile, held1s)
         if cand.bound_all <= s.best_fan:
             continue
         if not cand.win_is_hun:
@@ -150,12 +171,12 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
         if place.bound <= s.best_fan:
             return                    # the best bound left: no place can do better
         if not place.exact:
-            if refine(s, place, reach_of, -queue[0][0] if queue else -1.0):
+            if refine(s, place, reach_of, walks, -queue[0][0] if queue else -1.0):
                 heapq.heappush(queue, (-place.bound, 0 if place.exact else 1,
                                        len(place.spots), seq, place))
                 seq += 1
             continue
-        if not place.sharp and sharpens:
+        if sharpens and not place.spots[0].sharp:
             bound = place.bound
             if not sharpen(s, place):
                 continue
@@ -179,7 +200,7 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]]
     for g, stands, rkey, code in groups:
         free = free23 | (sc.group_allows(g, win_tile, stands, cand.win_is_hun, code)
                          & possible)
-        bound = spot_bound(s, cand, g, free, cand.whole_held1, whole, True)
+        bound = spot_bound(s, cand, g, free, cand.held1.whole, whole, True)
         if bound > s.best_fan:
             hit = by_rest.get(rkey)
             if hit is None:
@@ -207,9 +228,9 @@ def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, l
     own = plan.query_bit.get(group_key(g[0], g[1]), 0)
     key = spot_kind(own, free, sc.width)
     if whole:                         # then the bound depends on g only through `own`
-        hit = cand.whole_of.get(key)
+        hit = cand.held1.whole_of.get(key)
         if hit is not None:
-            return hit
+            return min(hit, cand.bound_all)
     options = held1s.get(own)
     if options is None:
         options = held1s[own] = held1_sets(s, cand, own, reach, whole)
@@ -218,10 +239,9 @@ def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, l
         b = sc.bound(held1, free)
         if b > bound:
             bound = b
-    bound = min(bound, cand.bound_all)
     if whole:
-        cand.whole_of[key] = bound
-    return bound
+        cand.held1.whole_of[key] = bound
+    return min(bound, cand.bound_all)
 
 
 def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: bool
@@ -235,9 +255,9 @@ def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: boo
         if whole and bits & own != own:
             continue
         both = bits | gbit
-        held1 = cand.held1_of.get(both)
+        held1 = cand.held1.of.get(both)
         if held1 is None:
-            held1 = cand.held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
+            held1 = cand.held1.of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
                                                     cand.possible, cand.shared, cand.tag)
         out[held1] = None
     return list(out)
@@ -246,20 +266,19 @@ def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: boo
 def sharpen(s: State, place: Place) -> bool:
     """Before a place is read, its exact spots' bounds through the abstract reading, best
     first, while they lead: False when no spot can beat the best any more. The reading
-    costs more than a bound, so only places about to be read pay it: a place it drops goes
-    back in line, often behind the place that holds the best reading."""
+    costs more than a bound, so only spots about to be read pay it (`refine` leaves it
+    out): a place it drops goes back in line, often behind the place that holds the best
+    reading, and a spot whose rest's reach already puts it under the best never pays."""
     best = s.best_fan
     top = -1.0
     for sp in place.spots:
         if sp.bound <= best or sp.bound <= top:
             break                     # sorted: the bounds left are no better
-        if sp.exact:
+        if sp.exact and not sp.sharp:
             sp.bound = rest_bound(s, place, sp, place.reach, True)
+            sp.sharp = True
         top = max(top, sp.bound)
-    if not _keep(place, [sp for sp in place.spots if sp.bound > best]):
-        return False
-    place.sharp = True
-    return True
+    return _keep(place, [sp for sp in place.spots if sp.bound > best])
 
 
 def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int], sharp: bool
@@ -280,22 +299,29 @@ def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int], sharp: b
     if hit is not None:
         return hit
     gbit = own | s.declared_bits
+    held1_of = cand.held1.of
     options: list[tuple[float, int, int]] = []
+    top = -1.0
+    seen: set[int] = set()            # (without the reading, a set's held1 is all that counts)
     for bits in reach:
         both = bits | gbit
-        held1 = cand.held1_of.get(both)
+        held1 = held1_of.get(both)
         if held1 is None:
-            held1 = cand.held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
-                                                    cand.possible, cand.shared, cand.tag)
+            held1 = held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
+                                               cand.possible, cand.shared, cand.tag)
+        if not worth:
+            if held1 not in seen:
+                seen.add(held1)
+                top = max(top, sc.bound(held1, sp.free))
+            continue
         options.append((sc.bound(held1, sp.free), bits, held1))
-    options.sort(key=lambda o: -o[0])
     best = -1.0
+    if not worth:                     # the loosest set's bound, if it can beat the best
+        best = top if top > s.best_fan else -1.0
+    options.sort(key=lambda o: -o[0])
     for loose, bits, held1 in options:
         if loose <= best or loose <= s.best_fan:
             break                     # (a bound cut here is below a best that only grows)
-        if not worth:
-            best = loose
-            break
         dead = rest_dead(s, cand, sp, sig, bits, held1)
         b = sc.bound(held1, sp.free & ~dead) if dead else loose
         if b > best:
@@ -316,7 +342,7 @@ def bound_key(s: State, cand: Cand, sp: Spot, sharp: bool) -> BoundKey:
 
 def bound_known(s: State, place: Place, sp: Spot) -> float | None:
     """A spot's exact bound if a spot alike in its place has one already, else None."""
-    return place.bound_of.get(bound_key(s, place.cand, sp, place.sharp))
+    return place.bound_of.get(bound_key(s, place.cand, sp, False))
 
 
 def spot_sig(cand: Cand, sp: Spot, worth: int) -> SpotSig:
@@ -368,7 +394,7 @@ def place_rest_count(s: State) -> int:
 
 def refine(s: State, place: Place,
            reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]],
-           target: float) -> bool:
+           walks: Walks, target: float) -> bool:
     """Make a place's bounds its rest's own: False when the rest cannot complete the hand
     or no spot can beat the best any more.
 
@@ -383,7 +409,7 @@ def refine(s: State, place: Place,
     if reach is None:
         plan = s.sc.plan
         keys = plan.query_keys if plan.queries is not None else ()
-        reach = reach_of[rkey] = skeleton_reach(rest, keys)
+        reach = reach_of[rkey] = skeleton_reach(rest, keys, s.layout.hun, walks)
     if not reach:
         return False
     place.reach = reach
@@ -404,7 +430,7 @@ def refine(s: State, place: Place,
             if known is None:
                 break                 # another place first: this one waits in line
         sp.bound = (known if known is not None
-                    else rest_bound(s, place, sp, reach, place.sharp) if by_rest
+                    else rest_bound(s, place, sp, reach, False) if by_rest
                     else spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False))
         sp.exact = True
         if sp.bound > best:
@@ -419,11 +445,22 @@ def _keep(place: Place, spots: list[Spot]) -> bool:
     before cheap among equals, the place's bound its first; False when none is left."""
     if not spots:
         return False
-    spots.sort(key=lambda sp: (-sp.bound, not sp.exact))
+    # two stable sorts on plain keys (the second decides, the first breaks its ties): the
+    # order of one sort on (-bound, not exact), without a tuple made per spot per sort
+    spots.sort(key=_cheap)
+    spots.sort(key=_best_first)
     place.spots = spots
     place.bound = spots[0].bound
     place.exact = spots[0].exact
     return True
+
+
+def _cheap(sp: Spot) -> bool:
+    return not sp.exact
+
+
+def _best_first(sp: Spot) -> float:
+    return -sp.bound
 
 
 def win_groups(s: State, win_tile: int, win_is_hun: bool
@@ -488,7 +525,26 @@ def read_place(s: State, place: Place) -> None:
     With shape queries only at skeleton level, a skeleton's projection is the rest's bits
     or'ed with the spot's own key bit, so spots that agree on that bit and on the patterns
     they leave free share their skeleton-level result and bound: one check per kind of
-    spot and arrangement (a hun winning tile has ~90 spots, of a few kinds)."""
+    spot and arrangement (a hun winning tile has ~90 spots, of a few kinds).
+
+    The arrangements whose bits let a kind reach the place's bound are read first, keeping
+    only a reading that reaches it: the first such reading is the one the full read in its
+    order would keep (it beats every reading before it), and it ends the place. When none
+    reaches it, the full read follows, as if the first had not run."""
+    plan = s.sc.plan
+    by_bits = plan.queries is not None
+    kinds = spot_kinds(place.spots, plan.query_bit, by_bits, s.sc.width)
+    if by_bits:
+        read_rests(s, place, kinds, place.bound)
+        if place.bound <= s.best_fan:
+            return
+    read_rests(s, place, kinds, -INF)
+
+
+def read_rests(s: State, place: Place, kinds: list[tuple[float, int, int, list[Spot]]],
+               floor: float) -> None:
+    """`read_place`'s readings, those that can reach `floor` only, and only those that do
+    kept."""
     sc = s.sc
     plan = sc.plan
     _, _, level2, level3 = plan.by_level
@@ -496,11 +552,10 @@ def read_place(s: State, place: Place) -> None:
     win_tile, win_is_hun, possible = cand.win_tile, cand.win_is_hun, cand.possible
     declared_keys = s.declared_keys
     by_bits = plan.queries is not None
-    kinds = spot_kinds(place.spots, plan.query_bit, by_bits, sc.width)
     rests: Iterator[tuple[int, tuple[RawGroup, ...]]]
     if by_bits:
         rests = live_arrangements(place.rest, s.wild, plan.query_bit,
-                                  Live(lambda bits: kinds_live(s, cand, kinds, bits)))
+                                  Live(lambda bits: kinds_live(s, cand, kinds, bits, floor)))
     else:
         rests = ((0, raw) for raw in arrange.arrangements(place.rest, s.wild))
     for rest_bits, rest_raw in rests:
@@ -511,19 +566,20 @@ def read_place(s: State, place: Place) -> None:
         plain: tuple[GroupFact, ...] | None = None
         indexes: dict[int, frozenset[int]] = {}
         for kind_bound, own, free, spots in kinds:
-            if kind_bound <= s.best_fan:
+            if kind_bound <= s.best_fan or kind_bound < floor:
                 break                 # sorted: so are the kinds after it
             g = spots[0].group
             gkey = group_key(g[0], g[1])
             proj: ProjKey = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
             held1 = skeleton_level(s, proj, rest_raw + (g,), None, cand.cand_win, possible,
                                    cand.shared, cand.tag)
-            if sc.bound(held1, free) <= s.best_fan:
+            bound = sc.bound(held1, free)
+            if bound <= s.best_fan or bound < floor:
                 continue
             if plain is None:
                 plain = plain_facts(rest_raw)
             for sp in spots:
-                if sp.bound <= s.best_fan:
+                if sp.bound <= s.best_fan or sp.bound < floor:
                     break
                 g = sp.group
                 raw = rest_raw + (g,)
@@ -535,21 +591,26 @@ def read_place(s: State, place: Place) -> None:
                                      declared_keys))
                 f.held = held1
                 judge(s, level2, f, possible)
-                keep_best(s, judge(s, level3, f, possible), groups, win_tile)
+                held = judge(s, level3, f, possible)
+                if floor > -INF and sc.fan(held).fan < floor:
+                    continue          # the first read keeps only what reaches its floor
+                keep_best(s, held, groups, win_tile)
 
 
 def kinds_live(s: State, cand: Cand, kinds: list[tuple[float, int, int, list[Spot]]],
-               bits: int) -> bool:
-    """Can some kind of spot beat the best with a rest of these queried-key bits? (Shape
-    queries are all skeleton-level patterns read, so the bits stand for the rest.)"""
+               bits: int, floor: float) -> bool:
+    """Can some kind of spot beat the best, and reach `floor`, with a rest of these
+    queried-key bits? (Shape queries are all skeleton-level patterns read, so the bits
+    stand for the rest.)"""
     bits |= s.declared_bits
     sc = s.sc
     for kind_bound, own, free, _ in kinds:
-        if kind_bound <= s.best_fan:
+        if kind_bound <= s.best_fan or kind_bound < floor:
             return False              # sorted: so are the kinds after it
         held1 = level1_at(s, bits | own, cand.cand_win, cand.hun_fact, cand.possible,
                           cand.shared, cand.tag)
-        if sc.bound(held1, free) > s.best_fan:
+        bound = sc.bound(held1, free)
+        if bound > s.best_fan and bound >= floor:
             return True
     return False
 

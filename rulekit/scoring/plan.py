@@ -166,22 +166,35 @@ def gate_checks(p: CompiledPattern) -> tuple[GateCheck, ...]:
     return tuple(sorted(out, key=lambda c: (c[1] != "shape", c[0], c[1], repr(c[2]))))
 
 
-def gate_allows(checks: tuple[tuple[int, tuple[GateCheck, ...]], ...], held: Any,
-                win_tile: int, win_is_hun: bool, stands_for: int) -> int:
-    """The bits of the patterns whose checks all pass for the winning tile in the group
-    whose facts are `held`: `possible` on those needs, without a dict of known facts."""
+def gate_group_allows(checks: tuple[tuple[int, tuple[GateCheck, ...]], ...], held: Any) -> int:
+    """The bits of the patterns whose checks on the winning tile's group (`held`, its
+    facts) all pass: `possible` on those needs, without a dict of known facts. A pattern
+    can hold in that place when it passes this and `gate_tile_allows`: two parts, the
+    first kept per group (`Scorer.group_allows`), the second cheap enough to run every
+    time."""
     out = 0
     for bit, cs in checks:
         ok = True
         for source, name, value, equal in cs:
+            if source == _FROM_GROUP and (getattr(held, name) == value) != equal:
+                ok = False
+                break
+        if ok:
+            out |= bit
+    return out
+
+
+def gate_tile_allows(checks: tuple[tuple[int, tuple[GateCheck, ...]], ...], win_tile: int,
+                     win_is_hun: bool, stands_for: int) -> int:
+    """The bits of the patterns whose checks on the winning tile itself all pass."""
+    out = 0
+    for bit, cs in checks:
+        ok = True
+        for source, _, value, equal in cs:
             if source == _FROM_GROUP:
-                got: Any = getattr(held, name)
-            elif source == _FROM_TILE:
-                got = win_tile
-            elif source == _FROM_IS_HUN:
-                got = win_is_hun
-            else:
-                got = stands_for
+                continue
+            got: Any = (win_tile if source == _FROM_TILE else win_is_hun
+                        if source == _FROM_IS_HUN else stands_for)
             if (got == value) != equal:
                 ok = False
                 break

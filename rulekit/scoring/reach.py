@@ -15,7 +15,7 @@ from rulekit.arrange import KEY_OF, Layout, suit_parts, suit_shape
 from rulekit.codes import (HONOR_SIZE, HONOR_START, PAIR, RUN, SET, SUIT_SIZE, TIAO_START,
                            TONG_START, WAN_START, key_shape)
 from rulekit.scoring.route import REACH_BY_RANK_HUN
-from rulekit.scoring.suit_reach import packable, suit_reach
+from rulekit.scoring.suit_reach import Walks, packable, suit_reach
 
 _Reach = tuple[tuple[int, int, int, int], ...]
 _ReachKey = tuple[int, tuple[int, ...], int, tuple[int, ...]]
@@ -34,15 +34,15 @@ _SUITS: Final = ((WAN_START, SUIT_SIZE), (TONG_START, SUIT_SIZE), (TIAO_START, S
                  (HONOR_START, HONOR_SIZE))
 
 
-def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...]
-                ) -> _Reach:
+def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...],
+                walks: Walks | None = None) -> _Reach:
     """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions,
-    through the bounded memo `_REACH`."""
+    through the bounded memo `_REACH` (and `walks`, `suit_reach`'s, on a miss)."""
     key = (base, counts, max_hun, keys)
     hit = _REACH.get(key)
     if hit is not None:
         return hit
-    got = _suit_reach_of(base, counts, max_hun, keys)
+    got = _suit_reach_of(base, counts, max_hun, keys, walks)
     if len(_REACH) >= _REACH_LIMIT or _REACH_BYTES[0] >= _REACH_BYTES_LIMIT[0]:
         _REACH.clear()
         _REACH_BYTES[0] = 0
@@ -62,11 +62,12 @@ def clear_reach() -> None:
     _REACH_BYTES[0] = 0
 
 
-def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...]
-                   ) -> _Reach:
+def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...],
+                   walks: Walks | None = None) -> _Reach:
     bit = {k: 1 << i for i, k in enumerate(keys)}
     if max_hun >= REACH_BY_RANK_HUN and packable(counts, max_hun):
-        return tuple(sorted(suit_reach(base, counts, max_hun, base < HONOR_START, bit)))
+        return tuple(sorted(suit_reach(base, counts, max_hun, base < HONOR_START, bit,
+                                       walks)))
     out = set()
     for h, m, q, codes in suit_parts(base, counts, max_hun):
         bits = 0
@@ -76,12 +77,18 @@ def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple
     return tuple(sorted(out))
 
 
-def skeleton_reach(layout: Layout, keys: tuple[int, ...]) -> frozenset[int]:
+def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
+                   walks: Walks | None = None) -> frozenset[int]:
     """Which of `keys` (`codes.group_key`) the arrangements hold together, as bit masks.
 
     Bit i stands for keys[i]. All-hun groups may add any meld or pair key, so this can
     over-report (never under-report): the scorer uses it for an upper bound only. Each suit
-    is read under the hun the others leave it, as in `arrange.anchored`.
+    is read under the hun the others leave it, as in `arrange.anchored`. With `most` (at
+    least `layout.hun`) each suit is read under that many hun, or what its tiles can use:
+    its states past the hun this layout leaves it are dropped as the suits combine, so the
+    answer is the same, and the rests of one hand (`places.refine`, hun fewer by their
+    place's) share each suit's memo entry. `walks` (with the same `keys` every call)
+    lets suits whose first ranks agree share that part of their walk (`suit_reach`).
     """
     c = layout.counts
     h = layout.hun
@@ -90,28 +97,67 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...]) -> frozenset[int]:
     spare = h - sum([fewest for _, _, _, _, fewest in suits])
     if spare < 0:
         return frozenset()
-    reach = {(0, 0, 0, 0)}
+    # the states so far by hun used, melds and pairs (`_packed`): the bits they hold
+    reach: dict[int, set[int]] = {0: {0}}
+    pairs = layout.need_pairs
     for base, size, code, n, fewest in suits:
         if n == 0 and code == 0:
             continue
-        opts = _suit_reach(base, tuple(c[base:base + size]), min(fewest + spare, 2 * n), keys)
-        reach = {(a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] | b[3])
-                 for a in reach for b in opts
-                 if a[0] + b[0] <= h and a[1] + b[1] <= need
-                 and a[2] + b[2] <= layout.need_pairs}
+        budget = min(fewest + spare if most < 0 else most, 2 * n)
+        opts = _suit_reach(base, tuple(c[base:base + size]), budget, keys, walks)
+        nxt: dict[int, set[int]] = {}
+        for packed, bits_a in reach.items():
+            ha, ma, qa = packed >> 4, packed >> 1 & 7, packed & 1
+            for hb, mb, qb, bb in opts:
+                if ha + hb > h:
+                    break             # sorted by hun used: the rest use more
+                if ma + mb > need or qa + qb > pairs:
+                    continue
+                key = _packed(ha + hb, ma + mb, qa + qb)
+                hit = nxt.get(key)
+                if hit is None:
+                    hit = nxt[key] = set()
+                for ba in bits_a:
+                    hit.add(ba | bb)
+        reach = nxt
         if not reach:
             return frozenset()
-    meld_bits = [1 << i for i, k in enumerate(keys) if key_shape(k) in (RUN, SET)]
-    pair_bits = [0] + [1 << i for i, k in enumerate(keys) if key_shape(k) == PAIR]
-    out: set[int] = set()
-    for used, melds, got_pairs, bits in reach:
-        wild_melds, wild_pairs = need - melds, layout.need_pairs - got_pairs
+    # the queried keys all-hun groups may add, by how many melds and pairs they form
+    by_wild: dict[int, set[int]] = {}
+    for packed, bits_set in reach.items():
+        used, melds, got_pairs = packed >> 4, packed >> 1 & 7, packed & 1
+        wild_melds, wild_pairs = need - melds, pairs - got_pairs
         if h - used != 3 * wild_melds + 2 * wild_pairs:
             continue
-        extra = {0}
-        for _ in range(wild_melds):
-            extra |= {e | b for e in extra for b in meld_bits}
-        if wild_pairs:
-            extra = {e | b for e in extra for b in pair_bits}
-        out.update(bits | e for e in extra)
+        wild = wild_melds * 2 + wild_pairs
+        hit = by_wild.get(wild)
+        if hit is None:
+            by_wild[wild] = set(bits_set)
+        else:
+            hit |= bits_set
+    out: set[int] = set()
+    for wild, bits_set in by_wild.items():
+        extra = _wild_extra(keys, wild >> 1, wild & 1)
+        if len(extra) == 1:
+            out |= bits_set
+        else:
+            out.update([bits | e for bits in bits_set for e in extra])
     return frozenset(out)
+
+
+def _packed(hun: int, melds: int, pairs: int) -> int:
+    """A state's hun used, melds (at most 4) and pairs (at most 1) as one int."""
+    return (hun << 3 | melds) << 1 | pairs
+
+
+def _wild_extra(keys: tuple[int, ...], wild_melds: int, wild_pairs: int) -> set[int]:
+    """The queried keys (as bits) `wild_melds` all-hun melds and `wild_pairs` all-hun
+    pairs may hold together."""
+    meld_bits = [1 << i for i, k in enumerate(keys) if key_shape(k) in (RUN, SET)]
+    pair_bits = [0] + [1 << i for i, k in enumerate(keys) if key_shape(k) == PAIR]
+    extra = {0}
+    for _ in range(wild_melds):
+        extra |= {e | b for e in extra for b in meld_bits}
+    if wild_pairs:
+        extra = {e | b for e in extra for b in pair_bits}
+    return extra

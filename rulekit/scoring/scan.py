@@ -153,25 +153,47 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
                 return
 
 
+class Options:
+    """What a hand's candidate winning tiles share (`held1_options`): the hand's skeleton
+    reach and, by tag, the sets of skeleton-level patterns it reaches."""
+
+    __slots__ = ("reach", "by_tag")
+
+    def __init__(self) -> None:
+        self.reach: frozenset[int] | None = None
+        self.by_tag: dict[int, tuple[int, ...]] = {}
+
+
 def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projections,
-                  tag: int | None) -> tuple[int, ...] | None:
+                  tag: int | None, memo: Options) -> tuple[int, ...] | None:
     """Every set of skeleton-level patterns some arrangement of the hand makes true.
 
     Exact when those patterns read the skeleton only through shape queries (their truth
     then depends on which queried groups it has, `reach.skeleton_reach`); None otherwise.
-    Empty when the hand has no winning arrangement at all.
+    Empty when the hand has no winning arrangement at all. The hand's reach, and the sets
+    of candidates whose skeleton-level results agree (one tag), are read once (`memo`).
     """
     plan = s.sc.plan
     if not plan.by_level[SKELETON]:
         return (s.fixed,)
     if plan.queries is None:
         return None
+    if tag is not None:
+        hit = memo.by_tag.get(tag)
+        if hit is not None:
+            return hit
+    reach = memo.reach
+    if reach is None:
+        reach = memo.reach = skeleton_reach(s.layout, plan.query_keys)
     out: dict[int, None] = {}
     hun_fact = s.hun0
-    for bits in skeleton_reach(s.layout, plan.query_keys):
+    for bits in reach:
         out[level1_at(s, bits | s.declared_bits, cand_win, hun_fact, possible, shared,
                       tag)] = None
-    return tuple(out)
+    got = tuple(out)
+    if tag is not None:
+        memo.by_tag[tag] = got
+    return got
 
 
 # what one candidate winning tile's search starts from: its bound, the tile, the winning
@@ -180,7 +202,7 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
 Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, int | None]
 
 
-def candidate(s: State, win_tile: int) -> Candidate:
+def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
     """The bounds and first groups of one winning tile, before any arrangement is read."""
     sc, layout = s.sc, s.layout
     win_is_hun = win_tile in s.hun_kinds
@@ -198,7 +220,7 @@ def candidate(s: State, win_tile: int) -> Candidate:
             bound_all = sc.bound(s.fixed, possible)
     shared_level1, tag = projections(s, cand_win, possible)
     if tight:
-        options = held1_options(s, cand_win, possible, shared_level1, tag)
+        options = held1_options(s, cand_win, possible, shared_level1, tag, memo)
         if options is not None:
             bound_all = min(bound_all, max((sc.bound(h1, free12) for h1 in options),
                                            default=-1.0))
@@ -210,7 +232,8 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
     winning tile. A 天和 tries each of its tiles over the same arrangements, the tile with
     the highest bound first: its best reading then often cuts the others whole."""
     layout = s.layout
-    cands = [candidate(s, t) for t in candidates]
+    memo = Options()
+    cands = [candidate(s, t, memo) for t in candidates]
     if len(cands) > 1:
         cands.sort(key=lambda c: -c[0])
     grouped: Skeletons | None = None

@@ -12,16 +12,16 @@ import threading
 from typing import Any, Final
 
 from rulekit.algebra import Breakdown, num
-from rulekit.scoring.keys import (ProjKey, TagKey, TotalsKey, allows_key, bound_key, group_code,
-                                  limits_key)
+from rulekit.scoring.keys import (ProjKey, TagKey, TotalsKey, allows_group_key, allows_key,
+                                  bound_key, group_code, limits_key)
 from rulekit.scoring.route import DENSE_FANS, EXACT_BOUND_PATTERNS
 from rulekit.arrange import RawGroup
 from rulekit.codes import READING, SKELETON
 from rulekit.facts import Facts, group_fact
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.explain import Totals, totals
-from rulekit.scoring.plan import (READS_STANDS_FOR, READS_TILE, Plan, build_plan, gate_allows,
-                                  possible)
+from rulekit.scoring.plan import (READS_STANDS_FOR, READS_TILE, Plan, build_plan,
+                                  gate_group_allows, gate_tile_allows, possible)
 from rulekit.scoring.result import ScoreResult
 from rulekit.tiles import tile_name
 
@@ -267,12 +267,20 @@ class Scorer:
         # (a hun winning tile of either hun kind then shares the entry)
         tile = win_tile if plan.gate_reads & READS_TILE else 0
         stands = stands_for if plan.gate_reads & READS_STANDS_FOR else 0
-        key = allows_key(code if code >= 0 else group_code(g), tile, stands, win_is_hun)
+        if code < 0:
+            code = group_code(g)
+        key = allows_key(code, tile, stands, win_is_hun)
         hit = self.allows.get(key)
         if hit is None:
-            hit = self.allows[key] = gate_allows(plan.gate_checks,
-                                                 group_fact(g, True, win_is_hun), win_tile,
-                                                 win_is_hun, stands_for)
+            # what the group's own facts allow is kept per group (building its facts costs
+            # more than the checks): the winning tile and what it stands for vary over it
+            gkey = allows_group_key(code, win_is_hun)
+            by_group = self.allows.get(gkey)
+            if by_group is None:
+                by_group = self.allows[gkey] = gate_group_allows(
+                    plan.gate_checks, group_fact(g, True, win_is_hun))
+            hit = self.allows[key] = by_group & gate_tile_allows(plan.gate_checks, win_tile,
+                                                                 win_is_hun, stands_for)
         return hit
 
     def finish(self, base: Facts, bd: Breakdown, groups: tuple[Any, ...], win_tile: int,

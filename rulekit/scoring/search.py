@@ -142,14 +142,16 @@ def projections(s: State, cand_win: WinFact, possible: int) -> tuple[Projections
     the projection, the hand-level patterns, the patterns still possible and the facts read:
     it is kept by the scorer, tagged with these, and serves every later hand that agrees
     (the key is one int: the tag above the projection's bits). Otherwise it is kept for
-    this hand only.
+    this hand only. Only the skeleton-level patterns of `possible` are judged, so only they
+    go into the tag: a 天和's candidate winning tiles that differ in the others share it.
     """
     getters = s.sc.plan.level1_reads
     if getters is None:
         return {}, None
     f = Facts((), cand_win, s.hand_fact, s.hun0, s.context, NO_INDEX)
     # the tag becomes a small int once per hand, so the per-skeleton lookups stay cheap
-    return s.sc.level1_tag((s.fixed, possible, tuple([get(f) for get in getters])))
+    possible1 = possible & s.sc.plan.level_masks[SKELETON]
+    return s.sc.level1_tag((s.fixed, possible1, tuple([get(f) for get in getters])))
 
 
 def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...] | None,

@@ -79,18 +79,35 @@ def packable(counts: tuple[int, ...], max_hun: int) -> bool:
     return max(counts) <= 4 and max_hun <= _HUN_FIELD and sum(counts) + max_hun <= 45
 
 
+# the states after each rank of the suits walked so far, by (suit base, hun budget, the
+# counts up to that rank): suits that agree on their first ranks share that much of the
+# walk (`Walks`, kept for one hand's rests by the place search, with one set of keys)
+Walks = dict[tuple[int, int, tuple[int, ...]], set[int]]
+
+
 def suit_reach(base: int, counts: tuple[int, ...], max_hun: int, numbered: bool,
-               bit: dict[int, int]) -> set[tuple[int, int, int, int]]:
+               bit: dict[int, int], walks: Walks | None = None
+               ) -> set[tuple[int, int, int, int]]:
     """(hun used, melds, pairs, bits) over the decompositions of one suit's `counts` (the
     suit starting at kind `base`) using at most `max_hun` hun; `bit` gives the bit of each
     queried group key (`codes.group_key`).
 
     A state is one int (it runs for every cold suit of a many-hun hand): from the low
     end, runs waiting for their second tile (3 bits), for their last (4), hun (5), pairs
-    (1), melds (4), then the bits. `packable` tells when the fields are wide enough."""
+    (1), melds (4), then the bits. `packable` tells when the fields are wide enough.
+    The states after a rank depend only on the counts up to it: with `walks` (the same
+    `bit` every call), the walk starts after the longest prefix walked before, and keeps
+    what it walks."""
     size = len(counts)
     states: set[int] = {0}
-    for i in range(size):
+    start = 0
+    if walks is not None:
+        for j in range(size, 0, -1):
+            hit = walks.get((base, max_hun, counts[:j]))
+            if hit is not None:
+                states, start = hit, j
+                break
+    for i in range(start, size):
         allowed = 1 | 2
         if numbered:
             if i + 2 < size:
@@ -120,6 +137,8 @@ def suit_reach(base: int, counts: tuple[int, ...], max_hun: int, numbered: bool,
                     nxt.add(both << 13 | (pairs + gq) << 12 | (h + gh) << 7
                             | (w1 + runs1) << 3 | runs0)
         states = nxt
+        if walks is not None:
+            walks[(base, max_hun, counts[:i + 1])] = nxt
         if not states:
             break
     return {(st >> 7 & 31, st >> 13 & 15, st >> 12 & 1, st >> 17) for st in states
