@@ -10,7 +10,7 @@ the kinds that can make a difference (`wild_kinds`), see `scoring.search.WildDom
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations_with_replacement
 from typing import Callable, Final, Iterable, Iterator, NamedTuple, Sequence
 
@@ -183,6 +183,15 @@ def _suit_code(c: tuple[int, ...], at: int, size: int) -> tuple[int, int]:
     if not plain or n > _MAX_SUIT_TILES:
         return -1, n
     return code, n
+
+
+SUIT_DIGIT: Final[tuple[int, ...]] = tuple([5 ** (k - base) for base, end in
+                                            zip(SUIT_BASES, SUIT_BASES[1:] + (NUM_KINDS,))
+                                            for k in range(base, end)])
+"""Kind → what one tile of it adds to its suit's base-5 code (`_suit_code`)."""
+SUIT_OF: Final[tuple[int, ...]] = tuple([min(k // SUIT_SIZE, len(SUIT_BASES) - 1)
+                                         for k in range(NUM_KINDS)])
+"""Kind → its suit's place in `Layout.suits` (萬 0, 筒 1, 條 2, the honours 3)."""
 
 
 def _parts_of(c: tuple[int, ...], at: int, base: int, size: int, code: int, n: int,
@@ -478,14 +487,18 @@ class Layout:
     hun: int                    # hun tiles among concealed + win
     need_melds: int             # melds to form from the concealed tiles (4 - declared)
     need_pairs: int = 1         # 0 when the pair is already formed (holding.rest_layout)
+    # each suit's base-5 code and tile count (`_suit_code`) when the caller has them, for
+    # `anchored`: (code, count) of 萬, 筒, 條 and the honours; () to have them worked out
+    suits: tuple[int, ...] = field(default=(), compare=False)
 
     # written out: one is built per score, and mypyc compiles this one (see hand.Hand)
     def __init__(self, counts: tuple[int, ...], hun: int, need_melds: int,
-                 need_pairs: int = 1) -> None:
+                 need_pairs: int = 1, suits: tuple[int, ...] = ()) -> None:
         object.__setattr__(self, "counts", counts)
         object.__setattr__(self, "hun", hun)
         object.__setattr__(self, "need_melds", need_melds)
         object.__setattr__(self, "need_pairs", need_pairs)
+        object.__setattr__(self, "suits", suits)
 
 
 
@@ -506,10 +519,14 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
     h = layout.hun
     need = layout.need_melds
     pairs = layout.need_pairs
-    a0, n0 = _suit_code(c, WAN_START, SUIT_SIZE)
-    a1, n1 = _suit_code(c, TONG_START, SUIT_SIZE)
-    a2, n2 = _suit_code(c, TIAO_START, SUIT_SIZE)
-    a3, n3 = _suit_code(c, HONOR_START, HONOR_SIZE)
+    suits = layout.suits
+    if len(suits) == 8:
+        a0, n0, a1, n1, a2, n2, a3, n3 = suits
+    else:
+        a0, n0 = _suit_code(c, WAN_START, SUIT_SIZE)
+        a1, n1 = _suit_code(c, TONG_START, SUIT_SIZE)
+        a2, n2 = _suit_code(c, TIAO_START, SUIT_SIZE)
+        a3, n3 = _suit_code(c, HONOR_START, HONOR_SIZE)
     l0 = _least_hun(WAN_START, a0, n0)
     l1 = _least_hun(TONG_START, a1, n1)
     l2 = _least_hun(TIAO_START, a2, n2)
@@ -598,14 +615,20 @@ def coded_arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
     What a caller needs per group (its key, its facts) is then a table read by code
     (`ALL_KEYS`) instead of a hash of the group, per arrangement.
     """
+    all_groups = ALL_GROUPS
+    for codes in arrangement_codes(layout, wild_kinds):
+        yield tuple([all_groups[c] for c in codes]), codes
+
+
+def arrangement_codes(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
+                      ) -> Iterator[tuple[int, ...]]:
+    """`coded_arrangements` as the codes alone, in the same order: a caller that reads a
+    group or two of most arrangements (the scan) builds no tuple of groups for them."""
     meld_codes: tuple[int, ...] | None = None
     kinds: list[int] | None = None
-    group_of = GROUP_OF
-    all_groups = ALL_GROUPS
     for codes, wm, wp in anchored(layout):
-        groups = tuple([group_of[c] for c in codes])
         if wm == 0 and wp == 0:
-            yield groups, codes
+            yield codes
             continue
         if kinds is None:
             # only kinds a group can have: a flower kind (34+) never stands in a group
@@ -616,8 +639,7 @@ def coded_arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
         pair_codes = [_WILD_CODE[_WILD_PAIRS[k]] for k in kinds] if wp else [-1]
         for melds in combinations_with_replacement(meld_codes or (), wm):
             for pair in pair_codes:
-                extra = melds if pair < 0 else melds + (pair,)
-                yield groups + tuple([all_groups[c] for c in extra]), codes + extra
+                yield codes + (melds if pair < 0 else melds + (pair,))
 
 
 def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int,

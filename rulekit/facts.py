@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Iterable, Iterator
 
-from rulekit.arrange import GROUP_OF, WILD_GROUPS, RawGroup, group_kinds
+from rulekit.arrange import ALL_GROUPS, GROUP_OF, WILD_GROUPS, RawGroup, group_kinds, real_kinds
 from rulekit.codes import (FLOWER_START, HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET,
                            SUIT_SIZE, TIAO_START, TONG_START, WAN_START, group_key)
 
@@ -202,6 +202,27 @@ def declared_group(kind: str, tile: int, concealed: bool, golden: bool) -> RawGr
     return RawGroup(KONG if kind == "kong" else SET, tile, (), True, concealed, golden)
 
 
+_DECLARED: Final[list[tuple[RawGroup, GroupFact] | None]] = [None] * (NUM_KINDS * 8)
+"""A declared meld's group and its facts, by (tile, kong or not, concealed, golden): what
+`declared_fact` found for it first (272 entries at most)."""
+
+
+def declared_fact(kind: str, tile: int, concealed: bool, golden: bool
+                  ) -> tuple[RawGroup, GroupFact]:
+    """A declared meld's group (`declared_group`) and its facts (`group_fact`), from a table:
+    a list read, where the two lru caches cost a call and a hash each. Only whether the
+    kind is a kong tells melds apart there, so that is all the table's index keeps."""
+    if 0 <= tile < NUM_KINDS:
+        i = tile * 8 + (4 if kind == "kong" else 0) + (2 if concealed else 0) + int(golden)
+        hit = _DECLARED[i]
+        if hit is None:
+            g = declared_group(kind, tile, concealed, golden)
+            hit = _DECLARED[i] = (g, group_fact(g, False, False))
+        return hit
+    g = declared_group(kind, tile, concealed, golden)
+    return g, group_fact(g, False, False)
+
+
 _SHARED_IDS: Final = frozenset([id(g) for g in GROUP_OF] + [id(g) for g in WILD_GROUPS])
 """The ids of groups that live as long as the module (held by `arrange`'s tables), so an id
 in here never comes to stand for another object; `_BY_ID` is bounded by their number."""
@@ -242,6 +263,10 @@ def _fact_of(raw: RawGroup, has_win: bool, win_is_hun: bool) -> GroupFact:
 def clear_memos() -> None:
     """Forget the group facts kept so far (a cold start: `scoring.score.forget`)."""
     _BY_ID.clear()
+    for c in range(len(_PLAIN_BY_CODE)):
+        _PLAIN_BY_CODE[c] = None
+    for i in range(len(_DECLARED)):
+        _DECLARED[i] = None
     _fact_of.cache_clear()
     declared_group.cache_clear()
 
@@ -250,6 +275,30 @@ def plain_facts(raw: tuple[RawGroup, ...]) -> tuple[GroupFact, ...]:
     """The facts of an arrangement's groups, none holding the winning tile: one shared
     object per group (`group_fact`), so an arrangement's facts cost a lookup per group."""
     return tuple([group_fact(g, False, False) for g in raw])
+
+
+_PLAIN_BY_CODE: Final[list[GroupFact | None]] = [None] * len(ALL_GROUPS)
+"""`group_fact(ALL_GROUPS[code], False, False)` by group code, as it is first asked for: the
+facts of an arrangement given by its codes are then list reads, not id lookups."""
+
+
+def coded_facts(codes: tuple[int, ...], at: int = -1, held: GroupFact | None = None
+                ) -> tuple[GroupFact, ...]:
+    """`plain_facts` of the arrangement whose group codes (`arrange.ALL_GROUPS`) are `codes`;
+    with `held`, that fact stands at index `at` instead (the group holding the winning
+    tile). The same objects `group_fact` gives."""
+    table = _PLAIN_BY_CODE
+    out: list[GroupFact] = []
+    for j in range(len(codes)):
+        if j == at and held is not None:
+            out.append(held)
+            continue
+        c = codes[j]
+        f = table[c]
+        if f is None:
+            f = table[c] = group_fact(ALL_GROUPS[c], False, False)
+        out.append(f)
+    return tuple(out)
 
 
 def win_places(raw: tuple[RawGroup, ...], win_tile: int, win_is_hun: bool
@@ -284,6 +333,53 @@ def win_places(raw: tuple[RawGroup, ...], win_tile: int, win_is_hun: bool
             out += [(i, k) for k in fills]
         else:
             out.append((i, fills[0]))
+    return out
+
+
+def _real_mask(g: RawGroup) -> int:
+    mask = 0
+    if g.shape >= 0:
+        for k in real_kinds(g):
+            mask |= 1 << k
+    return mask
+
+
+_REAL_MASK: Final[tuple[int, ...]] = tuple([_real_mask(g) for g in ALL_GROUPS])
+"""Group code → the kinds of its real tiles, as bits (0 for the unused codes)."""
+_HAS_FILLS: Final[tuple[bool, ...]] = tuple([bool(g.fills) for g in ALL_GROUPS])
+"""Group code → whether a hun stands in the group."""
+
+
+def coded_win_places(codes: tuple[int, ...], win_tile: int, win_is_hun: bool
+                     ) -> list[tuple[int, int]]:
+    """`win_places` of an arrangement given with its groups' codes (`arrange.ALL_GROUPS`):
+    the same places in the same order, read from tables by code. A real winning tile sits
+    in a group holding a real tile of its kind, a hun winning tile in a group with a hun;
+    equal groups have equal codes (one code per group), so a code met again is skipped."""
+    out: list[tuple[int, int]] = []
+    for i in range(len(codes)):
+        c = codes[i]
+        if win_is_hun:
+            if not _HAS_FILLS[c]:
+                continue
+        elif not _REAL_MASK[c] >> win_tile & 1:
+            continue
+        met = False                 # an equal group before it: placed there already
+        for j in range(i):
+            if codes[j] == c:
+                met = True
+                break
+        if met:
+            continue
+        if not win_is_hun:
+            out.append((i, win_tile))
+            continue
+        g = ALL_GROUPS[c]
+        if g.shape == RUN:
+            for k in g.fills:
+                out.append((i, k))
+        else:
+            out.append((i, g.fills[0]))
     return out
 
 

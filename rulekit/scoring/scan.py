@@ -9,18 +9,24 @@ grouped by skeleton. The judging it stands on is `search.py`'s, shared with the 
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Sequence
+from typing import Final, Iterable, Iterator, Sequence
 
 from rulekit import arrange
 from rulekit.arrange import RawGroup
 from rulekit.codes import SKELETON, group_key
-from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts, win_places
+from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, coded_win_places,
+                           group_fact, plain_facts)
 from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
-from rulekit.scoring.keys import ProjKey
+from rulekit.scoring.keys import ProjKey, group_code
 from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.route import tight_bounds
 from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
+
+
+_ALLOW_CODE: Final[tuple[int, ...]] = tuple([group_code(g) if g.shape >= 0 else -1
+                                             for g in arrange.ALL_GROUPS])
+"""Group code (`arrange.ALL_GROUPS`) → its `keys.group_code`, the key of `Scorer.allows`."""
 
 
 def skeleton_key(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
@@ -74,14 +80,6 @@ def by_skeleton(arranged: Iterable[Arranged]
         else:
             hit.append(a)
     return list(out.items())
-
-
-def one_by_one(arranged: Iterable[Arranged]
-               ) -> Iterator[tuple[tuple[int, ...], tuple[Arranged]]]:
-    """Arrangements as met, each on its own: the search can stop before the rest are
-    even enumerated."""
-    for a in arranged:
-        yield coded_key(a[1]), (a,)
 
 
 def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list[RawGroup]]:
@@ -188,7 +186,7 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
     if reach is None:
         reach = memo.reach = skeleton_reach(s.layout, plan.query_keys)
     out: dict[int, None] = {}
-    hun_fact = HunFact(s.hun_kinds, s.held_hun)
+    hun_fact = s.hun0
     for bits in reach:
         out[level1_at(s, bits | s.declared_bits, cand_win, hun_fact, possible, shared,
                       tag)] = None
@@ -248,49 +246,74 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
                                 shared_level1, tag)
             if s.best_fan >= bound_all:
                 continue
-        if len(candidates) > 1 and grouped is None:
+        limits = (possible, free12, free3, bound_all)
+        if len(candidates) == 1:
+            scan_each(s, arrange.arrangement_codes(layout, s.wild), win_tile, cand_win, limits,
+                      shared_level1, tag)
+            continue
+        if grouped is None:
             grouped = by_skeleton(arrange.coded_arrangements(layout, s.wild))
-        skeletons = (grouped if grouped is not None
-                     else one_by_one(arrange.coded_arrangements(layout, s.wild)))
-        scan(s, skeletons, win_tile, cand_win, (possible, free12, free3, bound_all),
-             shared_level1, tag)
+        scan(s, grouped, win_tile, cand_win, limits, shared_level1, tag)
 
 
 def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
          limits: tuple[int, int, int, float],
          shared_level1: Projections, tag: int | None) -> None:
     """Judge arrangements for one winning tile, skeleton by skeleton, each skeleton cut as
-    soon as its bound cannot beat the best so far."""
+    soon as its bound cannot beat the best so far (the best only grows: a skeleton cut
+    stays cut)."""
     possible, free12, free3, bound_all = limits
-    sc = s.sc
     seen: dict[tuple[int, ...], tuple[int, float]] = {}
-    pruned: set[tuple[int, ...]] = set()
     for skey, raws in skeletons:
-        if skey in pruned:
-            continue
         entry = seen.get(skey)
         if entry is None:
-            held1 = skeleton_level(s, projection_of(s, skey), raws[0][0], None, cand_win,
-                                   possible, shared_level1, tag)
-            bound = sc.bound(held1, free12)
-            if bound <= s.best_fan:
-                # the best only grows: this skeleton is out for good, keep nothing
-                pruned.add(skey)
-                continue
-            entry = seen[skey] = (held1, bound)
+            entry = seen[skey] = skeleton_entry(s, skey, raws[0][0], raws[0][1], cand_win,
+                                                possible, free12, shared_level1, tag)
         held_base, bound = entry
-        for raw, _ in raws:
+        for raw, codes in raws:
             if bound <= s.best_fan:
                 break
-            read(s, raw, skey, win_tile, cand_win, held_base, bound, possible, free3)
+            read(s, raw, codes, skey, win_tile, cand_win, held_base, bound, possible, free3)
             if s.best_fan >= bound_all:
                 return
 
 
-def read(s: State, raw: tuple[RawGroup, ...], skey: tuple[int, ...], win_tile: int,
-         cand_win: WinFact, held_base: int, bound: float, possible: int,
-         free3: int) -> None:
-    """One arrangement (`skey` its skeleton key): its arrangement-level patterns, then each
+def scan_each(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
+              cand_win: WinFact, limits: tuple[int, int, int, float],
+              shared_level1: Projections, tag: int | None) -> None:
+    """`scan` over arrangements as they are met (their groups' codes), each keyed as it
+    comes: one winning tile, so the search can stop before the rest are even enumerated."""
+    possible, free12, free3, bound_all = limits
+    seen: dict[tuple[int, ...], tuple[int, float]] = {}
+    for codes in arranged:
+        skey = coded_key(codes)
+        entry = seen.get(skey)
+        if entry is None:
+            entry = seen[skey] = skeleton_entry(s, skey, None, codes, cand_win, possible,
+                                                free12, shared_level1, tag)
+        held_base, bound = entry
+        if bound <= s.best_fan:
+            continue
+        read(s, None, codes, skey, win_tile, cand_win, held_base, bound, possible, free3)
+        if s.best_fan >= bound_all:
+            return
+
+
+def skeleton_entry(s: State, skey: tuple[int, ...], raw: tuple[RawGroup, ...] | None,
+                   codes: tuple[int, ...], cand_win: WinFact, possible: int, free12: int,
+                   shared_level1: Projections, tag: int | None) -> tuple[int, float]:
+    """A skeleton's skeleton-level patterns (judged on one of its arrangements: `raw`, or
+    made from `codes`) and the best fan its readings can reach."""
+    held1 = skeleton_level(s, projection_of(s, skey), raw, None, cand_win, possible,
+                           shared_level1, tag, codes)
+    return held1, s.sc.bound(held1, free12)
+
+
+def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
+         skey: tuple[int, ...], win_tile: int, cand_win: WinFact, held_base: int,
+         bound: float, possible: int, free3: int) -> None:
+    """One arrangement (`codes` its groups' codes, `raw` its groups or None to make them
+    only if needed, `skey` its skeleton key): its arrangement-level patterns, then each
     place of the winning tile with the reading-level ones.
 
     At each place only the reading-level patterns whose needs its group meets are judged
@@ -303,8 +326,11 @@ def read(s: State, raw: tuple[RawGroup, ...], skey: tuple[int, ...], win_tile: i
     plain: tuple[GroupFact, ...] | None = None
     hun_fact: HunFact | None = None
     index: frozenset[int] | None = None
+    all_groups = arrange.ALL_GROUPS
     if level2:
-        plain = plain_facts(raw)
+        plain = coded_facts(codes)
+        if raw is None:
+            raw = tuple([all_groups[c] for c in codes])
         hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
         index = frozenset(skey) | s.declared_keys
         f2 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
@@ -315,23 +341,31 @@ def read(s: State, raw: tuple[RawGroup, ...], skey: tuple[int, ...], win_tile: i
             return
     win_is_hun = cand_win.is_hun
     gated = free3 & sc.plan.gated
-    base_fan = float(sc.fan(held_base).fan)     # a place with nothing to judge is worth it
-    for i, stands in win_places(raw, win_tile, win_is_hun):
+    fan = sc.fan(held_base).fan
+    base_fan = fan if isinstance(fan, float) else float(fan)    # a place with nothing to judge
+    for i, stands in coded_win_places(codes, win_tile, win_is_hun):
         held = held_base
         live = free3 & ~gated
+        g = all_groups[codes[i]]
         if gated:
-            live |= gated & sc.group_allows(raw[i], win_tile, stands, win_is_hun)
+            live |= gated & sc.group_allows(g, win_tile, stands, win_is_hun,
+                                            _ALLOW_CODE[codes[i]])
         # the most this place can be worth cannot beat the best: skip it
         if (sc.bound(held_base, live) if live else base_fan) <= s.best_fan:
             if s.best_fan >= bound or not free3:
                 break
             continue
+        held_g = group_fact(g, True, win_is_hun)
         if plain is None:
-            plain = plain_facts(raw)
-        held_g = group_fact(raw[i], True, win_is_hun)
-        groups = plain[:i] + (held_g,) + plain[i + 1:] + s.declared
+            groups = coded_facts(codes, i, held_g)
+        else:
+            groups = plain[:i] + (held_g,) + plain[i + 1:]
+        if s.declared:
+            groups += s.declared
         if live:
             if hun_fact is None or index is None:
+                if raw is None:
+                    raw = tuple([all_groups[c] for c in codes])
                 hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
                 index = frozenset(skey) | s.declared_keys
             f = Facts(groups, WinFact(win_tile, win_is_hun, stands, held_g), s.hand_fact,

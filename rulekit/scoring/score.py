@@ -8,11 +8,12 @@ from typing import Any, Final, Mapping
 
 from rulekit import arrange, facts
 from rulekit.algebra import Breakdown, Term, num
-from rulekit.arrange import Layout
+from rulekit.arrange import SUIT_DIGIT, SUIT_OF, Layout
 from rulekit.codes import HAND, NUM_KINDS, SUIT_BASES, group_key
-from rulekit.facts import (ContextFact, Facts, HandFact, HunFact, WinFact, declared_group,
-                           group_fact)
-from rulekit.hand import Hand
+from rulekit.facts import (ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact,
+                           declared_fact)
+from rulekit.errors import HandError
+from rulekit.hand import MELD_KINDS, WIN_BY, Hand, Meld, parse_hand
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.result import NOT_A_WINNING_SHAPE, ScoreResult
 from rulekit.scoring.result import clear_memos as clear_result_memos
@@ -85,13 +86,45 @@ def score_with(sc: Scorer, hand: Hand) -> ScoreResult:
     return result
 
 
+# `hand_key`'s codes: a win type by its place in `hand.WIN_BY`, a meld kind by `MELD_KINDS`
+_WIN_BY_CODE: Final = {name: i for i, name in enumerate(WIN_BY)}
+_MELD_CODE: Final = {name: i for i, name in enumerate(MELD_KINDS)}
+
+
 def hand_key(hand: Hand) -> HandKey:
     """Everything the score of `hand` depends on, in one canonical form: the concealed tiles
-    sorted (their order in a document does not matter), each field of the hand otherwise."""
-    melds = tuple([(m.kind, m.tile, m.concealed, m.golden) for m in hand.melds])
-    return (tuple(sorted(hand.concealed)), melds, hand.win_tile, hand.win_by, hand.heavenly,
-            hand.discarded_hun, hand.flowers, hand.earthly, hand.ready_declared, hand.hun,
-            hand.indicator)
+    sorted (their order in a document does not matter), each field of the hand otherwise.
+
+    One flat tuple of ints: the fixed fields with each variable part's length and the
+    melds, then the hun, the flowers and the concealed tiles (`scorer.HandKey`). A hand
+    whose win type or meld kinds no document names is keyed by a tuple holding them.
+    """
+    win_by = _WIN_BY_CODE.get(hand.win_by, -1)
+    hun = hand.hun
+    flowers = hand.flowers
+    melds = hand.melds
+    key = [hand.win_tile, win_by, int(hand.heavenly) | int(hand.discarded_hun) << 1
+           | int(hand.earthly) << 2 | int(hand.ready_declared) << 3, hand.indicator,
+           len(hun), len(flowers), len(melds)]
+    fits = win_by >= 0
+    for m in melds:
+        kind = _MELD_CODE.get(m.kind, -1)
+        fits = fits and kind >= 0
+        key.append(m.tile)
+        key.append(kind | int(m.concealed) << 1 | int(m.golden) << 2)
+    key.extend(hun)
+    key.extend(flowers)
+    concealed = hand.concealed
+    last = -1
+    for t in concealed:             # a parsed hand's are sorted: then no sort is needed
+        if t < last:
+            concealed = tuple(sorted(concealed))
+            break
+        last = t
+    key.extend(concealed)
+    if fits:
+        return tuple(key)
+    return (tuple(key), hand.win_by, tuple([m.kind for m in melds]))
 
 
 def wins_with(sc: Scorer, hand: Hand) -> bool:
@@ -114,54 +147,51 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
     `goal`, only readings of at least that fan count and the first one found is the result
     (`wins_with`): a yes/no answer, not the hand's score."""
     rs = sc.rs
-    hun_set = frozenset(hand.hun)
-    concealed_all = hand.concealed + (hand.win_tile,)
-    meld_tiles: tuple[int, ...] = ()
-    for m in hand.melds:
-        meld_tiles += (m.tile,) * (4 if m.kind == "kong" else 3)
-    declared_raw = tuple(declared_group(m.kind, m.tile, m.concealed, m.golden)
-                         for m in hand.melds)
-    declared = tuple(group_fact(d, False, False) for d in declared_raw)
-    declared_keys = frozenset(group_key(d[0], d[1]) for d in declared_raw)
-    kong_kinds = tuple(m.kong_type for m in hand.melds if m.kong_type is not None)
-    kong_fan = sum(rs.kong_points[k] for k in kong_kinds)
+    hun = hand.hun
+    win_tile = hand.win_tile
+    concealed_all = hand.concealed + (win_tile,)
+    counts, suit_codes, held_hun = tiles_part(concealed_all, hun)
+    melds = hand.melds
+    if melds:
+        meld_tiles, declared, declared_keys, kong_kinds, kong_fan = declared_part(rs, melds)
+    else:
+        meld_tiles, declared, declared_keys, kong_kinds, kong_fan = (), (), NO_INDEX, (), 0
     context = ContextFact(hand.win_by, hand.heavenly, hand.discarded_hun,
                           kong_kinds[-1] if kong_kinds else "none",
                           len(hand.flowers), hand.earthly, hand.ready_declared)
-    held_hun = tuple(sorted(t for t in concealed_all if t in hun_set))
     hand_fact = HandFact(len(held_hun), concealed_all, meld_tiles, declared, hand.flowers)
 
     # hand-level patterns, once; they may read the winning tile but not where it sits
-    win_is_hun = hand.win_tile in hun_set
-    base = Facts((), WinFact(hand.win_tile, win_is_hun, hand.win_tile, None), hand_fact,
-                 HunFact(hand.hun, held_hun), context, NO_INDEX)
+    win_is_hun = win_tile in hun
+    base = Facts((), WinFact(win_tile, win_is_hun, win_tile, None), hand_fact,
+                 HunFact(hun, held_hun), context, NO_INDEX)
     for p in sc.plan.by_level[HAND]:
         if p.fn(base):
             base.held |= p.bit
     fixed = base.held                 # the mask of the hand-level patterns that hold
-    forbidden = next((f.id for f in rs.forbids if f.fn(base)), None)
+    forbidden: str | None = None
+    for f in rs.forbids:
+        if f.fn(base):
+            forbidden = f.id
+            break
     for cond, fan in rs.instant_wins:
         if cond.fn(base):
             term = Term(cond.id, cond.name, num(fan), "instant")
             return sc.finish(base, Breakdown(num(fan), (term,), f"{cond.name} {num(fan)}"),
-                             (), hand.win_tile, kong_fan, kong_kinds, forbidden, instant=True)
+                             (), win_tile, kong_fan, kong_kinds, forbidden, instant=True)
 
-    counts = [0] * NUM_KINDS
-    for t in concealed_all:
-        if t not in hun_set:
-            counts[t] += 1
-    layout = Layout(tuple(counts), len(held_hun), 4 - len(hand.melds))
+    layout = Layout(tuple(counts), len(held_hun), 4 - len(melds), 1, suit_codes)
     if hand.heavenly and rs.heavenly_free_winning_tile:
         candidates = tuple(sorted(set(concealed_all)))
     else:
-        candidates = (hand.win_tile,)
-    state = State(sc, fixed, hand_fact, context, hand.hun, held_hun, declared,
-                  declared_keys, layout, WildDomain(rs, concealed_all, hand.hun))
+        candidates = (win_tile,)
+    state = State(sc, fixed, hand_fact, context, hun, held_hun, declared,
+                  declared_keys, layout, WildDomain(rs, concealed_all, hun), base.hun)
     if goal < INF:                    # bounds below the goal prune; reaching it stops
         state.goal = goal
         state.best_fan = math.nextafter(goal, -INF)
     suits = suit_classes(layout.counts) if layout.hun >= PLACE_HUN_PINNED else 0
-    if by_place_pays(layout.hun, len(candidates), win_is_hun, suits, len(hand.melds)):
+    if by_place_pays(layout.hun, len(candidates), win_is_hun, suits, len(melds)):
         by_place(state, candidates)
     else:
         search(state, candidates)
@@ -172,6 +202,88 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
                            forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
     bd, groups, win_tile, held = best
     return sc.finish(base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
+
+
+def tiles_part(tiles: tuple[int, ...], hun: tuple[int, ...]
+               ) -> tuple[list[int], tuple[int, ...], tuple[int, ...]]:
+    """The real tiles of `tiles` by kind, each suit's base-5 code and tile count as
+    `Layout.suits` holds them (() if a kind passes 4 copies: `anchored` then works them out
+    from the counts), and the hun held, sorted (`tiles`: kinds, the winning tile included).
+    One pass over the tiles, the hun told apart by comparing ints."""
+    if len(hun) > 2:
+        return tiles_part_any(tiles, hun)
+    h0 = hun[0] if hun else -1
+    h1 = hun[1] if len(hun) > 1 else -1
+    counts = [0] * NUM_KINDS
+    digit, suit_of = SUIT_DIGIT, SUIT_OF
+    c0 = c1 = c2 = c3 = n0 = n1 = n2 = n3 = held0 = held1 = 0
+    plain = True
+    for t in tiles:
+        if t == h0:
+            held0 += 1
+            continue
+        if t == h1:
+            held1 += 1
+            continue
+        k = counts[t] + 1
+        counts[t] = k
+        plain = plain and k <= 4
+        s = suit_of[t]
+        if s == 0:
+            c0 += digit[t]
+            n0 += 1
+        elif s == 1:
+            c1 += digit[t]
+            n1 += 1
+        elif s == 2:
+            c2 += digit[t]
+            n2 += 1
+        else:
+            c3 += digit[t]
+            n3 += 1
+    if h1 >= 0 and h1 < h0:
+        held = (h1,) * held1 + (h0,) * held0
+    else:
+        held = (h0,) * held0 + (h1,) * held1
+    return counts, (c0, n0, c1, n1, c2, n2, c3, n3) if plain else (), held
+
+
+def tiles_part_any(tiles: tuple[int, ...], hun: tuple[int, ...]
+                   ) -> tuple[list[int], tuple[int, ...], tuple[int, ...]]:
+    """`tiles_part` for any number of hun kinds (a ruleset names one or two): the counts,
+    no suit codes (`anchored` works them out), the hun held."""
+    counts = [0] * NUM_KINDS
+    held: list[int] = []
+    for t in tiles:
+        if t in hun:
+            held.append(t)
+        else:
+            counts[t] = counts[t] + 1
+    held.sort()
+    return counts, (), tuple(held)
+
+
+def declared_part(rs: Ruleset, melds: tuple[Meld, ...]
+                  ) -> tuple[tuple[int, ...], tuple[GroupFact, ...], frozenset[int],
+                             tuple[str, ...], int | float]:
+    """What the declared melds add to a hand: their tiles, their groups' facts and keys,
+    their kong types and the kong points these earn."""
+    meld_tiles: tuple[int, ...] = ()
+    for m in melds:
+        meld_tiles += (m.tile,) * (4 if m.kind == "kong" else 3)
+    found: list[GroupFact] = []
+    keys: list[int] = []
+    for m in melds:
+        g, f = declared_fact(m.kind, m.tile, m.concealed, m.golden)
+        found.append(f)
+        keys.append(group_key(g.shape, g.first))
+    declared = tuple(found)
+    declared_keys = frozenset(keys)
+    kong_kinds = tuple([k for k in [m.kong_type for m in melds] if k is not None])
+    kong_fan: int | float = 0
+    for k in kong_kinds:
+        kong_fan += rs.kong_points[k]
+    return meld_tiles, declared, declared_keys, kong_kinds, kong_fan
 
 
 def suit_classes(counts: tuple[int, ...]) -> int:
@@ -190,10 +302,8 @@ def read_hand(doc: Mapping[str, Any], rs: Ruleset) -> Hand:
     """A hand document validated under the ruleset's options (`HandError` if it is not
     legal there): what `score_document` scores, for a caller that looks at the hand first
     (the server picks where to score it by its hun)."""
-    from rulekit.hand import parse_hand
     hand = parse_hand(doc, hun_kind_count=rs.hun_kinds, win_by_allowed=rs.win_by,
                       hun_successor=rs.hun_successor)
-    if not rs.golden_kong_allowed and any(m.golden for m in hand.melds):
-        from rulekit.errors import HandError
+    if hand.melds and not rs.golden_kong_allowed and any([m.golden for m in hand.melds]):
         raise HandError("melds", "this ruleset does not allow 金杠 (a kong of four hun)")
     return hand

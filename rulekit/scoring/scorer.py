@@ -30,11 +30,12 @@ from rulekit.tiles import tile_name
 Limits = tuple[int, int, int, float]
 # the mask of the patterns that hold so far
 Judged = int
-# everything a hand's score depends on (`score.hand_key`): concealed tiles sorted, melds as
-# (kind, tile, concealed, golden), winning tile, win_by, heavenly, discarded_hun, flowers,
-# earthly, ready_declared, hun kinds, indicator
-HandKey = tuple[tuple[int, ...], tuple[tuple[str, int, bool, bool], ...], int, str, bool,
-                bool, tuple[int, ...], bool, bool, tuple[int, ...], int]
+# everything a hand's score depends on (`score.hand_key`), as one flat tuple of ints: no
+# nested tuples to hash (a tuple's hash is not kept, and the memo hashes a key at the lookup
+# and again at the store), and one allocation, which the garbage collector stops tracking at
+# its first look (a tuple of ints only). A hand with a win type or meld kind no document
+# names (built directly) has its names in the key instead; the two never compare equal.
+HandKey = tuple[object, ...]
 
 RESULT_MEMO: Final = 1 << 12
 """Hand results a `Scorer` keeps; when full the memo is emptied and refills (a few MB)."""
@@ -287,7 +288,9 @@ class Scorer:
                instant: bool = False, held: int | None = None) -> ScoreResult:
         """The result for the best reading found: totals memoised on what decides them."""
         rs = self.rs
-        rules = tuple(i for i, rule in enumerate(rs.total_rules) if rule.condition.fn(base))
+        rules: tuple[int, ...] = ()
+        if rs.total_rules:
+            rules = tuple([i for i, rule in enumerate(rs.total_rules) if rule.condition.fn(base)])
         # `held` determines `bd` (fans are memoised by it) and hashes far faster
         key = (held & self.valued if held is not None else bd, kong_kinds, forbidden, instant,
                rules)

@@ -45,10 +45,13 @@ class WildDomain:
     """
 
     def __init__(self, rs: Ruleset, tiles: tuple[int, ...], hun: tuple[int, ...]) -> None:
-        self.args = (rs.wild_tiles, rs.wild_ranks, tiles, hun)
+        self.rs = rs                # read only when called: most hands never call it
+        self.tiles = tiles
+        self.hun = hun
 
     def __call__(self) -> tuple[int, ...]:
-        wild_tiles, wild_ranks, tiles, hun = self.args
+        wild_tiles, wild_ranks, tiles, hun = (self.rs.wild_tiles, self.rs.wild_ranks,
+                                              self.tiles, self.hun)
         dom = set(wild_tiles) | set(tiles) | set(hun)
         for base in SUIT_BASES[:3]:
             for r in wild_ranks:
@@ -66,12 +69,13 @@ class State:
 
     __slots__ = ("sc", "fixed", "hand_fact", "context", "hun_kinds",
                  "held_hun", "declared", "declared_keys", "declared_bits", "layout", "wild",
-                 "best_fan", "best", "steps", "goal")
+                 "best_fan", "best", "steps", "goal", "hun0")
 
     def __init__(self, sc: Scorer, fixed: int,
                  hand_fact: HandFact, context: ContextFact, hun_kinds: tuple[int, ...],
                  held_hun: tuple[int, ...], declared: tuple[GroupFact, ...],
-                 declared_keys: frozenset[int], layout: Layout, wild: WildDomain) -> None:
+                 declared_keys: frozenset[int], layout: Layout, wild: WildDomain,
+                 hun0: HunFact | None = None) -> None:
         self.sc = sc
         self.fixed = fixed            # the mask of the hand-level patterns that hold
         self.hand_fact = hand_fact
@@ -87,6 +91,8 @@ class State:
         self.best: Best | None = None
         self.steps = 0              # pattern steps spent on this hand (`judge`)
         self.goal = INF             # a reading of this fan or more ends the search (`reaches`)
+        # the hun's facts with no groups read (the hand-level facts' own, when given)
+        self.hun0 = hun0 if hun0 is not None else HunFact(hun_kinds, held_hun)
 
 
 def keep_best(s: State, held: int, groups: tuple[GroupFact, ...], win_tile: int) -> None:
@@ -142,24 +148,26 @@ def projections(s: State, cand_win: WinFact, possible: int) -> tuple[Projections
     getters = s.sc.plan.level1_reads
     if getters is None:
         return {}, None
-    f = Facts((), cand_win, s.hand_fact, HunFact(s.hun_kinds, s.held_hun), s.context,
-              NO_INDEX)
+    f = Facts((), cand_win, s.hand_fact, s.hun0, s.context, NO_INDEX)
     # the tag becomes a small int once per hand, so the per-skeleton lookups stay cheap
     possible1 = possible & s.sc.plan.level_masks[SKELETON]
     return s.sc.level1_tag((s.fixed, possible1, tuple([get(f) for get in getters])))
 
 
-def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...],
+def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...] | None,
                    index: frozenset[int] | None, cand_win: WinFact, possible: int,
-                   shared: Projections, tag: Any) -> Judged:
+                   shared: Projections, tag: Any, codes: tuple[int, ...] = ()) -> Judged:
     """Skeleton-level patterns of one skeleton, judged on `raw`: shared by every skeleton
     with the same projection (and, tagged, by every hand that agrees on what they read).
-    `index` is the skeleton's (`Facts.index`), or None to build it only if judged."""
+    `index` is the skeleton's (`Facts.index`), or None to build it only if judged; `raw`
+    None for an arrangement given by its `codes`, its groups then made only if judged."""
     # tagged, the projection is bits of the queried keys: the tag goes above them
     key = proj if tag is None else tagged(tag, proj, len(s.sc.plan.query_keys))
     known = shared.get(key)
     if known is None:
         if s.sc.plan.by_level[SKELETON]:
+            if raw is None:             # given by its codes (`arrange.ALL_GROUPS`)
+                raw = tuple([arrange.ALL_GROUPS[c] for c in codes])
             if index is None:
                 index = frozenset([group_key(g[0], g[1]) for g in raw]) | s.declared_keys
             known = judge_level1(s, plain_facts(raw) + s.declared, cand_win,
