@@ -26,9 +26,14 @@ from rulekit.hand import Hand
 from rulekit.scoring.score import scorer_for, wins_with
 
 
-def questions(rs: rulekit.Ruleset, hands: int, seed: int) -> list[Hand]:
-    """The hands of every real wait of every discard greedy seats are offered (distinct)."""
-    asked: dict[Any, Hand] = {}
+def table_waits(rs: rulekit.Ruleset, hands: int, seed: int
+                ) -> list[tuple[greedy.View, list[int], int]]:
+    """Every (view, 13 tiles, wait) a greedy seat may check at its discards in `hands` hands:
+    each discard it is offered, each real wait of what that discard leaves. Gathered from
+    greedy's observations (a subclass is asked the usual way), so that it works whether
+    `rulekit.game.greedy` is compiled (its own calls cannot be spied on) or not.
+    tests/test_wins_with.py asks the same questions."""
+    asked: list[tuple[greedy.View, list[int], int]] = []
 
     class Listening(GreedyPlayer):
         def act(self, obs: Any, legal: list[dict[str, Any]]) -> Any:
@@ -38,23 +43,28 @@ def questions(rs: rulekit.Ruleset, hands: int, seed: int) -> list[Hand]:
                 for d in sorted({tile_of(a) for a in find(legal, "discard")}):
                     counts = list(v.hand)
                     counts[d] -= 1
-                    for w in core.waits(v, counts):
-                        if w in v.hun:
-                            continue
-                        counts[w] += 1
-                        try:
-                            hand = core.hand_of(v, counts, w)
-                        except HandError:
-                            continue
-                        finally:
-                            counts[w] -= 1
-                        asked.setdefault((hand.concealed, hand.melds, w, hand.indicator,
-                                          hand.discarded_hun, hand.ready_declared), hand)
+                    asked.extend((v, list(counts), w) for w in core.waits(v, counts)
+                                 if w not in v.hun)
             return super().act(obs, legal)
 
     for i in range(hands):
         play_hand(rs, [Listening(rs) for _ in range(rs.players)], seed=seed + i,
                   dealer=i % rs.players)
+    return asked
+
+
+def questions(rs: rulekit.Ruleset, hands: int, seed: int) -> list[Hand]:
+    """The hands of every real wait of every discard greedy seats are offered (distinct)."""
+    asked: dict[Any, Hand] = {}
+    core = greedy.WaitScorer(rs)
+    for v, counts, w in table_waits(rs, hands, seed):
+        counts[w] += 1
+        try:
+            hand = core.hand_of(v, counts, w)
+        except HandError:
+            continue
+        asked.setdefault((hand.concealed, hand.melds, w, hand.indicator,
+                          hand.discarded_hun, hand.ready_declared), hand)
     return list(asked.values())
 
 

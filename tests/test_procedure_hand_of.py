@@ -5,6 +5,8 @@ yes or no before it scores a win in full (`_Hand.score`): every such `Hand` must
 would change."""
 from __future__ import annotations
 
+from typing import Iterator
+
 import pytest
 
 from rulekit import load_ruleset
@@ -19,6 +21,21 @@ from rulekit.scoring.score import read_hand
 
 FLAGS = [("self_draw", False, False), ("kong_draw", False, False), ("last_draw", False, False),
          ("discard", False, False), ("self_draw", True, False), ("self_draw", False, True)]
+
+
+def own_turns(name: str, seed: int, hands: int) -> Iterator[tuple[Table, int]]:
+    """(table, seat) at each turn a greedy seat is to discard (3k+2 tiles), in `hands` greedy
+    hands of the ruleset `name`; the seat plays on once the caller is done with the turn."""
+    rs = load_ruleset(name)
+    for i in range(hands):
+        players = [make_player("greedy", rs, 0) for _ in range(rs.players)]
+        t = Table(rs, hand_seed(seed, i), i % rs.players)
+        while not t.over:
+            for seat in t.pending():
+                legal = t.legal(seat)
+                if legal[-1]["action"] == "discard":
+                    yield t, seat
+                t.act(seat, players[seat].act(t.observation(seat), legal))
 
 
 def _read(t: Table, seat: int, w: int, win_by: str, heavenly: bool, earthly: bool
@@ -43,23 +60,15 @@ def _templated(t: Table, seat: int, w: int, win_by: str, heavenly: bool, earthly
 @pytest.mark.parametrize("name", ["tianjin", "tianjin-flowers", "tianjin-dianpao",
                                   "tianjin-3p", "tianjin-gold8"])
 def test_hand_of_is_read_hand_of_the_document(name: str) -> None:
-    rs = load_ruleset(name)
     compared = reused = 0
-    for i in range(6):
-        players = [make_player("greedy", rs, 0) for _ in range(rs.players)]
-        t = Table(rs, hand_seed(11, i), i % rs.players)
-        while not t.over:
-            for seat in t.pending():
-                legal = t.legal(seat)
-                if legal[-1]["action"] == "discard":         # its own turn: 3k+2 tiles
-                    counts = t.state.seats[seat].counts
-                    for w in [k for k in range(len(counts)) if counts[k]][:5]:
-                        for flags in FLAGS:
-                            before = len(t._hand.templates)
-                            assert _templated(t, seat, w, *flags) == _read(t, seat, w, *flags)
-                            compared += 1
-                            reused += len(t._hand.templates) == before
-                t.act(seat, players[seat].act(t.observation(seat), legal))
+    for t, seat in own_turns(name, 11, 6):
+        counts = t.state.seats[seat].counts
+        for w in [k for k in range(len(counts)) if counts[k]][:5]:
+            for flags in FLAGS:
+                before = len(t._hand.templates)
+                assert _templated(t, seat, w, *flags) == _read(t, seat, w, *flags)
+                compared += 1
+                reused += len(t._hand.templates) == before
     assert compared > 1000 and reused > compared // 2       # the templates were used
 
 
@@ -70,30 +79,24 @@ def test_the_procedure_offers_what_the_document_scores(name: str) -> None:
     None exactly where the document's does not win, and the same score where it does."""
     rs = load_ruleset(name)
     asked = wins = 0
-    for i in range(30):
-        players = [make_player("greedy", rs, 0) for _ in range(rs.players)]
-        t = Table(rs, hand_seed(13, i), i % rs.players)
-        while not t.over:
-            for seat in t.pending():
-                legal = t.legal(seat)
-                st = t.state
-                if legal[-1]["action"] == "discard" and st.shape_wins(seat):
-                    counts = st.seats[seat].counts
-                    for w in [k for k in range(len(counts)) if counts[k]]:
-                        for win_by in ("self_draw", "last_draw"):
-                            got = t._hand.score(seat, w, win_by)
-                            try:
-                                want = score_document(documents.hand_doc(st, seat, w, win_by),
-                                                      rs)
-                            except HandError:
-                                assert got is None
-                                continue
-                            asked += 1
-                            if want.win:
-                                wins += 1
-                                assert got is not None and got.total_fan == want.total_fan \
-                                    and got.patterns == want.patterns
-                            else:
-                                assert got is None
-                t.act(seat, players[seat].act(t.observation(seat), legal))
+    for t, seat in own_turns(name, 13, 30):
+        st = t.state
+        if not st.shape_wins(seat):
+            continue
+        counts = st.seats[seat].counts
+        for w in [k for k in range(len(counts)) if counts[k]]:
+            for win_by in ("self_draw", "last_draw"):
+                got = t._hand.score(seat, w, win_by)
+                try:
+                    want = score_document(documents.hand_doc(st, seat, w, win_by), rs)
+                except HandError:
+                    assert got is None
+                    continue
+                asked += 1
+                if want.win:
+                    wins += 1
+                    assert got is not None and got.total_fan == want.total_fan \
+                        and got.patterns == want.patterns
+                else:
+                    assert got is None
     assert asked > 100 and 0 < wins < asked

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,34 +16,8 @@ from rulekit.hand import parse_hand
 from rulekit.ruleset.resolve import builtin_names
 from rulekit.scoring.score import forget, score_fresh, scorer_for, wins_with
 
-
-def table_waits(rs: rulekit.Ruleset, hands: int, seed: int
-                ) -> list[tuple[greedy.View, list[int], int]]:
-    """Every (view, 13 tiles, wait) a greedy seat may check at its discards in `hands` hands:
-    each discard it is offered, each real wait of what that discard leaves. Gathered from
-    greedy's observations (a subclass is asked the usual way), so that it works whether
-    `rulekit.game.greedy` is compiled (its own calls cannot be spied on) or not."""
-    from rulekit.game import play_hand
-    from rulekit.game.actions import find, tile_of
-    from rulekit.game.players import GreedyPlayer, view
-    asked: list[tuple[greedy.View, list[int], int]] = []
-
-    class Listening(GreedyPlayer):
-        def act(self, obs: Any, legal: list[dict[str, Any]]) -> Any:
-            if obs.indicator is not None:
-                v = view(obs)
-                core = greedy.WaitScorer(rs)
-                for d in sorted({tile_of(a) for a in find(legal, "discard")}):
-                    counts = list(v.hand)
-                    counts[d] -= 1
-                    asked.extend((v, list(counts), w) for w in core.waits(v, counts)
-                                 if w not in v.hun)
-            return super().act(obs, legal)
-
-    for i in range(hands):
-        play_hand(rs, [Listening(rs) for _ in range(rs.players)], seed=seed + i,
-                  dealer=i % rs.players)
-    return asked
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from greedy_waits import table_waits  # noqa: E402  (the bench gathers the same questions)
 
 
 @pytest.mark.parametrize("name", builtin_names())
