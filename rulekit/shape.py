@@ -185,13 +185,13 @@ def wins_holding(c: list[int], hun_kinds: tuple[int, ...], melds: int) -> bool:
         if n:
             hun += n
             if k >= HONOR_START:
-                s3 -= n * 5 ** (k - HONOR_START)
-            elif k >= 18:
-                s2 -= n * 5 ** (k - 18)
-            elif k >= 9:
-                s1 -= n * 5 ** (k - 9)
+                s3 -= n * _STEPS[k]
+            elif k >= TIAO_START:
+                s2 -= n * _STEPS[k]
+            elif k >= TONG_START:
+                s1 -= n * _STEPS[k]
             else:
-                s0 -= n * 5 ** k
+                s0 -= n * _STEPS[k]
     need = 4 - melds
     if sum(c) != 3 * need + 2:
         return False
