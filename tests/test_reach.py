@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rulekit import arrange
 from rulekit.codes import KEY_STRIDE, PAIR, RUN, SET
 from rulekit.scoring import reach
-from rulekit.scoring.suit_reach import packable, suit_reach
+from rulekit.scoring.suit_reach import Walks, packable, suit_reach
 from conftest import examples
 
 
@@ -62,6 +62,30 @@ def test_large_suits_and_many_hun(suit: tuple[int, list[int], int]) -> None:
     bit = every_key(base, size)
     assert suit_reach(base, counts, max_hun, base < 27, bit) == \
         listed(base, counts, max_hun, bit)
+
+
+def test_a_suit_ending_in_empty_ranks_finishes_its_runs_with_hun() -> None:
+    # 1條 alone with three hun: past it only hun, for the runs it started (1-2-3 with two)
+    bit = every_key(18, 9)
+    got = suit_reach(18, (1, 0, 0, 0, 0, 0, 0, 0, 0), 3, True, bit)
+    assert (2, 1, 0, bit[RUN * KEY_STRIDE + 18]) in got
+    assert (3, 1, 1, bit[RUN * KEY_STRIDE + 18]) not in got      # no tile left for a pair
+    assert got == listed(18, (1, 0, 0, 0, 0, 0, 0, 0, 0), 3, bit)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(st.tuples(st.lists(st.integers(0, 8), min_size=1, max_size=8),
+                          st.integers(0, 8)), min_size=1, max_size=6))
+def test_walks_shared_by_suits_that_agree_on_first_ranks(
+        suits: list[tuple[list[int], int]]) -> None:
+    # one `Walks` kept across several suits, as the place search keeps it for a hand's rests
+    # (the same keys every call): each answer is still its own suit's
+    bit = every_key(0, 9)
+    walks: Walks = {}
+    for ranks, max_hun in suits:
+        counts = tuple(min(4, ranks.count(i)) for i in range(9))
+        assert suit_reach(0, counts, max_hun, True, bit, walks) == \
+            listed(0, counts, max_hun, bit), (counts, max_hun)
 
 
 def test_1112_with_two_hun_by_hand() -> None:

@@ -99,15 +99,18 @@ def suit_reach(base: int, counts: tuple[int, ...], max_hun: int, numbered: bool,
     `bit` every call), the walk starts after the longest prefix walked before, and keeps
     what it walks."""
     size = len(counts)
+    end = size
+    while end and counts[end - 1] == 0:
+        end -= 1                # ranks past the last real tile: see the end
     states: set[int] = {0}
     start = 0
     if walks is not None:
-        for j in range(size, 0, -1):
+        for j in range(end, 0, -1):
             hit = walks.get((base, max_hun, counts[:j]))
             if hit is not None:
                 states, start = hit, j
                 break
-    for i in range(start, size):
+    for i in range(start, end):
         allowed = 1 | 2
         if numbered:
             if i + 2 < size:
@@ -141,8 +144,18 @@ def suit_reach(base: int, counts: tuple[int, ...], max_hun: int, numbered: bool,
             walks[(base, max_hun, counts[:i + 1])] = nxt
         if not states:
             break
-    return {(st >> 7 & 31, st >> 13 & 15, st >> 12 & 1, st >> 17) for st in states
-            if st & 127 == 0}
+    if end == size:
+        return {(st >> 7 & 31, st >> 13 & 15, st >> 12 & 1, st >> 17) for st in states
+                if st & 127 == 0}
+    # ranks without real tiles form no group of their own: there hun only finish the runs
+    # still waiting, two for a run waiting for its second tile, one for its last (the
+    # ranks exist: a run is started only where its tiles fit in the suit)
+    out = set()
+    for st in states:
+        hun = (st >> 7 & 31) + 2 * (st & 7) + (st >> 3 & 15)
+        if hun <= max_hun:
+            out.add((hun, st >> 13 & 15, st >> 12 & 1, st >> 17))
+    return out
 
 
 def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]
