@@ -80,11 +80,14 @@ class _Deficit:
         self.num_cls = raw[:_NUM_CODES]
         self.hon_cls = raw[_NUM_CODES:_NUM_CODES + _HON_CODES]
         flat = raw[_NUM_CODES + _HON_CODES:]
+        if max(flat) > _FIELD // 2:               # `_paired` packs two classes' sums
+            raise ImportError(f"rulekit: {_FILE} has a deficiency over {_FIELD // 2}; "
+                              "rebuild it with `python -m rulekit.shape_build`")
         self.classes = [tuple(flat[10 * i:10 * i + 10]) for i in range(_N_CLASSES)]
-        # two classes a, b → their combination, at a * n + b (n classes; filled as met):
-        # a list, not a dict, since the game asks it several times a decision
+        # two classes a, b → their combination, at a * n + b (n classes; filled as met, -1
+        # before): a list, not a dict, since the game asks it several times a decision
         self.n = _N_CLASSES
-        self.paired: list[tuple[int, ...] | None] = [None] * (_N_CLASSES * _N_CLASSES)
+        self.paired: list[int] = [-1] * (_N_CLASSES * _N_CLASSES)
 
 
 _DEFICIT: list[_Deficit] = []
@@ -177,7 +180,14 @@ def fits(c: list[int], n: int, hun: int, need: int, pair: bool) -> bool:
 def wins_holding(c: list[int], hun_kinds: tuple[int, ...], melds: int) -> bool:
     """`is_win` of counts known good that still hold the hun kinds' copies (a table's own
     counts): the hun are taken out of the suits' codes, not out of a copy of the counts
-    (the game asks this of the seat on turn at every draw)."""
+    (the game asks this of the seat on turn at every draw). The tiles are summed in a loop
+    of its own: compiled, `sum` is a generic call (~2,000 instructions a hand shape)."""
+    n = 0
+    for x in c:
+        n += x
+    need = 4 - melds
+    if n != 3 * need + 2:
+        return False
     s0, s1, s2, s3 = _codes(c)
     hun = 0
     for k in hun_kinds:
@@ -192,9 +202,6 @@ def wins_holding(c: list[int], hun_kinds: tuple[int, ...], melds: int) -> bool:
                 s1 -= n * _STEPS[k]
             else:
                 s0 -= n * _STEPS[k]
-    need = 4 - melds
-    if sum(c) != 3 * need + 2:
-        return False
     t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
     return (t & _M0) - (1 if t >= _WITH_PAIR else 0) <= need
 
@@ -285,13 +292,17 @@ def _tables() -> _Deficit:
     return _DEFICIT[0]
 
 
-def _least(front: tuple[int, ...], back: tuple[int, ...], hun: int, need: int) -> int:
-    """The deficiency from the two halves' combined classes (`deficiency_of`'s last step)."""
+def _least(front: int, back: int, hun: int, need: int) -> int:
+    """The deficiency from the two halves' combined classes (`deficiency_of`'s last step;
+    each half packed as `_paired` packs it: the fields are read with shifts, no tuple)."""
     best = 99
     for m in range(need + 1):
-        j = 2 * m
-        k = 2 * (need - m)
-        v = min(front[j] + back[k + 1], front[j + 1] + back[k])
+        j = 2 * _FIELD_BITS * m                   # front's (m melds, no pair) field
+        k = 2 * _FIELD_BITS * (need - m)          # back's (need - m melds, no pair)
+        v = ((front >> j) & _FIELD) + ((back >> (k + _FIELD_BITS)) & _FIELD)
+        w = ((front >> (j + _FIELD_BITS)) & _FIELD) + ((back >> k) & _FIELD)
+        if w < v:
+            v = w
         if v < best:
             best = v
     return best - hun if best > hun else 0
@@ -350,16 +361,23 @@ class Discards:
         return _least(front, back, self.hun, self.need)
 
 
-def _paired(tables: _Deficit, a: int, b: int) -> tuple[int, ...]:
-    """Two suits' deficiency classes combined by min-plus over (melds, pair), memoised
-    (at most 165 * 165 entries)."""
+_FIELD_BITS: Final = 5
+_FIELD: Final = (1 << _FIELD_BITS) - 1
+"""`_paired` packs its ten values (m melds and p pairs at field 2 * m + p) into one int,
+five bits each: a class's values are at most 14 (`shape_build`), two classes' sums at most
+28, so 50 bits hold them, within a compiled int's fast range."""
+
+
+def _paired(tables: _Deficit, a: int, b: int) -> int:
+    """Two suits' deficiency classes combined by min-plus over (melds, pair), packed into
+    one int (`_FIELD_BITS`), memoised (at most 165 * 165 entries)."""
     key = a * tables.n + b
     got = tables.paired[key]
-    if got is not None:
+    if got >= 0:
         return got
     x = tables.classes[a]
     y = tables.classes[b]
-    out: list[int] = []
+    res = 0
     for m in range(5):
         for p in range(2):
             best = 99
@@ -368,7 +386,6 @@ def _paired(tables: _Deficit, a: int, b: int) -> tuple[int, ...]:
                     v = x[2 * m1 + p1] + y[2 * (m - m1) + p - p1]
                     if v < best:
                         best = v
-            out.append(best)
-    res = tuple(out)
+            res |= best << (_FIELD_BITS * (2 * m + p))
     tables.paired[key] = res
     return res
