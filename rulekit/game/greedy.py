@@ -10,7 +10,7 @@ from rulekit import shape
 from rulekit.codes import HONOR_START, SUIT_SIZE
 from rulekit.errors import HandError
 from rulekit.game import actions
-from rulekit.game.actions import KIND
+from rulekit.game.actions import DISCARDS, KIND
 from rulekit.game.documents import doc_of
 from rulekit.game.state import ADDED, CONCEALED, GOLDEN, PUNG, HandState
 from rulekit.hand import Hand
@@ -433,7 +433,10 @@ def choose_kong(v: View, options: list[Meld]) -> Meld | None:
 def decide(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any]]
            ) -> dict[str, Any] | None:
     """`GreedyPlayer.act`'s answer to a win, its own turn or a claim; None for the other
-    questions (坐莊, 拉莊, 天聽), which the player answers from its settings."""
+    questions (坐莊, 拉莊, 天聽), which the player answers from its settings. The answer is
+    one of `legal` itself where it can be (a discard: the shared `DISCARDS` action the
+    procedure offers), so that `builtin.legal_one` finds it by identity; never hand it to
+    a player (the built-in path only)."""
     first = legal[0]["action"]
     if first == "win":
         return legal[0]
@@ -443,7 +446,11 @@ def decide(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any]]
                                   if a["action"] == "kong"])
             if got is not None:
                 return actions.kong(got[0], got[1])
-        return actions.discard(choose_discard(scorer, v, legal))
+        return DISCARDS[choose_discard(scorer, v, legal)]
     if len(legal) > 1 and legal[1]["action"] == "pung":
-        return {"action": choose_claim(v, len(legal) > 2)}
+        want = choose_claim(v, len(legal) > 2)
+        for a in legal:
+            if a["action"] == want:
+                return a
+        return {"action": want}
     return None

@@ -148,6 +148,13 @@ class _Hand:
         self.scorer = scorer_for(rs)
         self.templates: dict[tuple[Any, ...], Hand] = {}    # `hand_of`'s, this hand's only
         self.settle: dict[str, Any] = {}
+        # the settings read at every draw, as attributes of this (compiled) class: the
+        # rules' and ruleset's classes are interpreted, each read of theirs a lookup
+        self.draw_at: str = rules.draw_game_at
+        self.on_discard: bool = rules.win_on_discard
+        self.may_ready: bool = rules.ready
+        self.instant: bool = bool(rs.instant_wins)
+        self.win_bys: frozenset[str] = rs.win_by
 
     def log(self, seat: int, action: str, tile: int = -1, rule: str = "") -> None:
         e = (seat, action, tile, rule)
@@ -221,7 +228,7 @@ class _Hand:
         return last
 
     def _head(self) -> int:
-        i = self.st.wall.draw_head(self.rules.draw_game_at)
+        i = self.st.wall.draw_head(self.draw_at)
         if i is None:
             raise RulekitError("the wall is too short to deal from")
         return self.st.wall.tiles[i]
@@ -234,7 +241,7 @@ class _Hand:
         while True:
             if (yield from self.turn(seat, drawn, source)):
                 return
-            if rules.win_on_discard and (yield from self.discard_wins(
+            if self.on_discard and (yield from self.discard_wins(
                     seat, st.seats[seat].river[-1], "點炮")):
                 return
             claim = None
@@ -257,9 +264,9 @@ class _Hand:
                 drawn, source = got, "replacement"
                 continue
             seat = self.seen.turn = (seat + 1) % st.players
-            if rules.ready and self.may_declare_ready(seat):
+            if self.may_ready and self.may_declare_ready(seat):
                 yield from self.ask_ready(seat)
-            i = st.wall.draw_head(rules.draw_game_at)
+            i = st.wall.draw_head(self.draw_at)
             if i is None:
                 self.draw_game()
                 return
@@ -387,15 +394,15 @@ class _Hand:
     def self_win(self, seat: int, drawn: int, source: str) -> _Offer | None:
         """The win the ruleset allows on the seat's own tiles, or None."""
         s, st = self.st.seats[seat], self.st
-        if not self.rs.instant_wins and not st.shape_wins(seat):
+        if not self.instant and not st.shape_wins(seat):
             return None
         heavenly = source == "deal"
         earthly = (source == "draw" and seat != st.dealer and s.drawn == 1 and st.claims == 0
                    and not any(x.melds for x in st.seats))
         win_by = "kong_draw" if source == "replacement" else "self_draw"
-        if source == "draw" and st.wall.live(self.rules.draw_game_at) == 0:
+        if source == "draw" and st.wall.live(self.draw_at) == 0:
             win_by = "last_draw"
-        if not win_by_allowed_by(win_by, self.rs.win_by):
+        if not win_by_allowed_by(win_by, self.win_bys):
             return None
         score = self.score(seat, drawn, win_by, heavenly, earthly)
         if score is None or not score.win:
@@ -523,7 +530,7 @@ class _Hand:
         t = st.seats[discarder].river[-1]
         if st.is_hun(t) and not rules.pung_hun:
             return []
-        if not rules.claims_on_last_four and st.wall.live(rules.draw_game_at) <= 4:
+        if not rules.claims_on_last_four and st.wall.live(self.draw_at) <= 4:
             return []
         out = []
         n = len(st.seats)
