@@ -131,7 +131,8 @@ class View:
     kinds, own melds in the order declared, the tile just drawn (-1: none), the latest
     discard's tile (-1: none), and what a wait's score needs. `face_up()`: per kind, the
     copies the seat sees outside its hand (rivers, melds shown, the indicator), made when
-    first asked (only a ready hand's wait check asks)."""
+    first asked (only a ready hand's wait check asks). `hand` is only read, never changed
+    (greedy copies it where it changes counts): `state_view` passes the table's own."""
 
     def __init__(self, hand: list[int], hun: tuple[int, ...], melds: tuple[Meld, ...],
                  drawn: int, last_discard: int, indicator: int, discarded_hun: bool,
@@ -168,7 +169,7 @@ class View:
 def state_view(st: HandState, seat: int, drawn: int, last_discard: int) -> View:
     """The `View` of `seat` read from the table's state (what its observation would say)."""
     s = st.seats[seat]
-    return View(list(s.counts), st.hun, tuple([(m.kind, m.shape) for m in s.melds]), drawn,
+    return View(s.counts, st.hun, tuple([(m.kind, m.shape) for m in s.melds]), drawn,
                 last_discard, st.wall.indicator, s.discarded_hun, tuple(s.flowers), s.ready,
                 lambda: state_face_up(st, seat))
 

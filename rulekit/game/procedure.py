@@ -302,16 +302,24 @@ class _Hand:
             self.seen.holding = seat
             offer = self.self_win(seat, drawn, source) if source != PUNG else None
             legal = [actions.WIN] if offer is not None else []
-            if source != PUNG and not s.ready:
-                legal += [actions.kong(k, kind) for k, kind in self.kong_options(seat)]
             if s.ready and source != PUNG:
                 legal.append(DISCARDS[drawn])
             else:
+                # the discards, and whether a kong may be on (a kind held four times, or
+                # a pung's fourth held): `kong_options` is asked only then
                 counts = s.counts
                 discards = DISCARDS
+                held: list[Action] = []
+                fours = False
                 for k in range(len(counts)):     # compiled, quicker than compress()
-                    if counts[k]:
-                        legal.append(discards[k])
+                    n = counts[k]
+                    if n:
+                        held.append(discards[k])
+                        if n == 4:
+                            fours = True
+                if source != PUNG and (fours or self.pung_held(seat)):
+                    legal += [actions.kong(k, kind) for k, kind in self.kong_options(seat)]
+                legal += held
             a = yield Request(seat, legal, None if source == PUNG else drawn,
                               offer.win if offer is not None else None)
             what = a["action"]
@@ -327,6 +335,14 @@ class _Hand:
             if got is None:
                 return self.draw_game()
             drawn, source = got, "replacement"
+
+    def pung_held(self, seat: int) -> bool:
+        """The seat holds the fourth tile of one of its pungs (an added kong may be on)."""
+        s = self.st.seats[seat]
+        for m in s.melds:
+            if m.shape == PUNG and s.counts[m.kind] >= 1:
+                return True
+        return False
 
     def kong_options(self, seat: int) -> list[tuple[int, str]]:
         s = self.st.seats[seat]
