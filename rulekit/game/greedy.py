@@ -391,23 +391,22 @@ def choose_claim(v: View, kong: bool) -> str:
     """Pung (or kong, if offered) the last discard when it lowers the deficiency (a kong:
     when it does not raise it); never a hun."""
     tile = v.last_discard
-    c, h, m = v.split()
-    now = shape.deficiency(c, h, m)
     if tile in v.hun:             # game.pung_hun: hun are worth more as wildcards
         return "pass"
+    c, h, m = v.split()           # a table's tiles: deficiency_of, no checks
+    now = shape.deficiency_of(c, h, 4 - m)
     if kong:
         c[tile] -= 3
-        after = shape.deficiency(c, h, m + 1)
+        after = shape.deficiency_of(c, h, 3 - m)
         c[tile] += 3
         if after <= now:
             return "kong"
     c[tile] -= 2
-    best = 99
     pung = shape.Discards(c, h, 3 - m)      # the pung laid down; a tile fewer each
     for k in range(NUM_KINDS):
-        if c[k]:
-            best = min(best, pung.less(k))
-    return PUNG if best < now else "pass"
+        if c[k] and pung.less(k) < now:     # the best discard after it is lower
+            return PUNG
+    return "pass"
 
 
 def choose_kong(v: View, options: list[Meld]) -> Meld | None:
