@@ -348,7 +348,7 @@ def choose_discard(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any
     got = _first_discard(after, keys)
     if got[1] != 1 or scorer is None or _was_ready(v, after, c):
         return got[0]
-    others = [k for d, _, k in _ranked(after, c) if d == 1 and k != got[0]]
+    others = _ready_others(after, keys, got[0])
     if not others:                # nothing else keeps the hand ready: no choice
         return got[0]
     counts = list(v.hand)
@@ -361,6 +361,16 @@ def choose_discard(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any
         if scorer.can_win(v, counts):
             return k
     return got[0]
+
+
+def _ready_others(after: shape.Discards, keys: list[int], chosen: int) -> list[int]:
+    """The kinds but `chosen` whose discard leaves the hand ready (deficiency 1), in
+    `ranked_discards`' order (by the keys: connectedness, then kind), from the hand's
+    discard keys (in any order): no tuples made or sorted."""
+    ready = [key for key in keys if key % _KIND_SPAN != chosen
+             and after.less(key % _KIND_SPAN) == 1]
+    ready.sort()
+    return [key % _KIND_SPAN for key in ready]
 
 
 def _was_ready(v: View, after: shape.Discards, c: list[int]) -> bool:
