@@ -9,6 +9,7 @@ the stack's other tile (000/Ⅲ 「遇到混所在的墩，不跳過，把剩下
 from __future__ import annotations
 
 import random
+import struct
 from dataclasses import dataclass
 
 from rulekit.tiles import FLOWERS, NUM_KINDS
@@ -158,17 +159,22 @@ def shuffle(rng: random.Random, x: list[int]) -> None:
     i = len(x) - 1
     if i < 1:
         return
-    k = (i + 1).bit_length()
+    k = (i + 1).bit_length()                 # the bits of n = i + 1 ...
+    shift = 32 - k                           # ... a word's top k: the word >> shift
+    low = 1 << (k - 1)                       # n below it: one bit fewer
     words = _words(rng, i)
     at = 0
+    have = len(words)
     while i > 0:
         n = i + 1
-        if n < (1 << (k - 1)):
-            k -= 1                                           # k: the bits of n
-        if at == len(words) // 4:
+        if n < low:
+            low >>= 1
+            shift += 1
+        if at == have:
             words = _words(rng, i)
             at = 0
-        j = _word(words, at) >> (32 - k)
+            have = len(words)
+        j = words[at] >> shift
         at += 1
         if j >= n:
             continue                                         # drawn again: the same place
@@ -176,14 +182,9 @@ def shuffle(rng: random.Random, x: list[int]) -> None:
         i -= 1
 
 
-def _words(rng: random.Random, n: int) -> bytes:
-    """The generator's next `n` 32-bit words, four bytes each, lowest byte first."""
-    return rng.getrandbits(32 * n).to_bytes(4 * n, "little")
-
-
-def _word(b: bytes, at: int) -> int:
-    i = 4 * at
-    return b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)
+def _words(rng: random.Random, n: int) -> tuple[int, ...]:
+    """The generator's next `n` 32-bit words, in the order drawn."""
+    return struct.unpack(f"<{n}I", rng.getrandbits(32 * n).to_bytes(4 * n, "little"))
 
 
 def _shuffle_by_draws(rng: random.Random, x: list[int]) -> None:
