@@ -309,8 +309,8 @@ def _least(front: int, back: int, hun: int, need: int) -> int:
     return best - hun if best > hun else 0
 
 
-_STEPS: Final = tuple(5 ** (k % SUIT_SIZE if k < HONOR_START else k - HONOR_START)
-                      for k in range(NUM_KINDS))
+_STEPS: Final[tuple[int, ...]] = tuple(   # typed: `5 ** x` is Any to mypy, and so to mypyc
+    5 ** (k % SUIT_SIZE if k < HONOR_START else k - HONOR_START) for k in range(NUM_KINDS))
 
 
 class Discards:

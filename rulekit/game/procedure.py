@@ -129,7 +129,8 @@ def _offer(doc: dict[str, Any], rule: str, score: ScoreResult) -> _Offer:
 class _Hand:
     """One hand as a generator of decisions (`run`): each `yield` is a `Request` (or, for
     simultaneous choices, a tuple of them) and receives the answer; `rulekit.game.Table`
-    drives it."""
+    drives it. Counts change as `c[k] = c[k] + 1`, not `c[k] += 1`: compiled, the latter
+    goes through the generic in-place number protocol."""
 
     def __init__(self, rs: Ruleset, rules: GameRules, st: HandState,
                  observer: Observer | None) -> None:
@@ -209,12 +210,12 @@ class _Hand:
         for s in order:
             for t in dealt[s]:
                 if t < NUM_KINDS:
-                    st.seats[s].counts[t] += 1
+                    st.seats[s].counts[t] = st.seats[s].counts[t] + 1
                 else:
                     st.seats[s].flowers.append(t)
         for s in order:
             self.log(s, "deal", -1, "拿牌: " + format_tiles(dealt[s]))
-        st.seen[st.wall.indicator] += 1
+        st.seen[st.wall.indicator] = st.seen[st.wall.indicator] + 1
         self.log((st.dealer + n // 2) % n, "indicator", st.wall.indicator,
                  "開混: hun " + " ".join(TILE_NAMES[k] for k in st.hun))
         last = dealt[st.dealer][-1]
@@ -366,18 +367,18 @@ class _Hand:
         s = self.st.seats[seat]
         self.seen.version += 1
         if kind == ADDED:
-            s.counts[k] -= 1
+            s.counts[k] = s.counts[k] - 1
             pung = next(m for m in s.melds if m.kind == k and m.shape == PUNG)
             s.melds.remove(pung)              # melds in the order declared: the hand
             s.melds.append(Meld(k, EXPOSED))  # document's last kong is this one (context.last_kong)
-            self.st.seen[k] += 1
+            self.st.seen[k] = self.st.seen[k] + 1
             self.log(seat, "added_kong", k, KONG_RULE[ADDED])
             if self.rules.rob_kong and (yield from self.discard_wins(seat, k, "搶杠")):
                 return True
         else:
-            s.counts[k] -= 4
+            s.counts[k] = s.counts[k] - 4
             s.melds.append(Meld(k, kind))
-            self.st.seen[k] += 4
+            self.st.seen[k] = self.st.seen[k] + 4
             self.log(seat, "golden_kong" if kind == GOLDEN else "concealed_kong", k,
                      KONG_RULE[kind])
         return False
@@ -399,7 +400,7 @@ class _Hand:
         The tile finally kept, or None if the wall ran out."""
         s = self.st.seats[seat]
         if t < NUM_KINDS:
-            s.counts[t] += 1
+            s.counts[t] = s.counts[t] + 1
             self.log(seat, action, t, rule)
             return t
         s.flowers.append(t)
@@ -491,9 +492,9 @@ class _Hand:
     # -- discards and claims ---------------------------------------------------------------
     def discard(self, seat: int, t: int) -> None:
         st, s = self.st, self.st.seats[seat]
-        s.counts[t] -= 1
+        s.counts[t] = s.counts[t] - 1
         s.river.append(t)
-        st.seen[t] += 1
+        st.seen[t] = st.seen[t] + 1
         st.discards += 1
         self.seen.last_discard = (seat, t)
         self.seen.holding = -1
@@ -514,19 +515,19 @@ class _Hand:
         for i in range(1, st.players):
             seat = (discarder + i) % st.players
             s = st.seats[seat]
-            s.counts[t] += 1
+            s.counts[t] = s.counts[t] + 1
             score = self.score(seat, t, "discard") if st.shape_wins(seat) else None
             doc = documents.hand_doc(st, seat, t, "discard") \
                 if score is not None and score.win else None
-            s.counts[t] -= 1
+            s.counts[t] = s.counts[t] - 1
             if score is None or doc is None:
                 continue
             offer = _offer(doc, rule, score)
             a = yield Request(seat, [actions.WIN, actions.PASS], None, offer.win)
             if a["action"] != "win":
                 continue
-            s.counts[t] += 1
-            st.seen[t] -= 1
+            s.counts[t] = s.counts[t] + 1
+            st.seen[t] = st.seen[t] - 1
             loser = st.seats[discarder]
             if rule == "點炮":
                 loser.river.pop()
@@ -566,10 +567,10 @@ class _Hand:
         t = st.seats[discarder].river.pop()
         s = st.seats[seat]
         n = 2 if how == PUNG else 3
-        s.counts[t] -= n
+        s.counts[t] = s.counts[t] - n
         s.melds.append(Meld(t, PUNG if how == PUNG else EXPOSED))
         self.seen.version += 1
-        st.seen[t] += n
+        st.seen[t] = st.seen[t] + n
         st.claims += 1
         self.seen.rivers += 1
         self.log(seat, how, t, "碰" if how == PUNG else "明杠")
