@@ -320,9 +320,12 @@ class Discards:
     mostly remembered (`_fewest`). The counts must be good (as for `deficiency_of`) and
     `less(k)` asked only of a kind held."""
 
-    def __init__(self, c: list[int], hun: int, need: int) -> None:
+    def __init__(self, c: list[int] | None, hun: int, need: int,
+                 codes: tuple[int, int, int, int] = (0, 0, 0, 0)) -> None:
         tables = _tables()
-        s0, s1, s2, s3 = _codes(c)
+        # `c` None: the caller read the suits' codes itself (`codes`, as `_codes` reads
+        # them; greedy does, with its discard keys, in the same pass over the counts)
+        s0, s1, s2, s3 = _codes(c) if c is not None else codes
         self.tables = tables
         self.s0 = s0                 # the suits' codes, each its own (compiled: no tuple)
         self.s1 = s1
