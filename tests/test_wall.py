@@ -47,8 +47,7 @@ def test_a_subclass_rolls_its_own_way() -> None:
 
 @given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=0, max_value=300))
 def test_the_shuffle_of_any_length_is_random_shuffle(seed: int, n: int) -> None:
-    """Words are drawn in batches (`wall._words`): lengths across powers of two change the
-    bits a place draws, and a batch runs out where draws past the range were many."""
+    """Lengths across powers of two change the bits a place draws."""
     ours, theirs = list(range(n)), list(range(n))
     mine, ref = random.Random(seed), random.Random(seed)
     shuffle(mine, ours)

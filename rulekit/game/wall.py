@@ -9,7 +9,6 @@ the stack's other tile (000/Ⅲ 「遇到混所在的墩，不跳過，把剩下
 from __future__ import annotations
 
 import random
-import struct
 from dataclasses import dataclass
 
 from rulekit.tiles import FLOWERS, NUM_KINDS
@@ -143,52 +142,10 @@ def build(rng: random.Random, dealer: int, players: int, break_dice: str,
 
 def shuffle(rng: random.Random, x: list[int]) -> None:
     """`rng.shuffle(x)`, written out as CPython's `random.Random.shuffle` does it (from the
-    end, each place swapped with one below it drawn by `getrandbits(k)`, a draw past the
-    range drawn again), so the compiled wall makes no Python call per tile: the same order
-    from the same generator (tests/test_wall.py compares them). A subclass of
-    `random.Random` is asked itself (it may draw otherwise).
-
-    `getrandbits(k)` (k <= 32) is the top k bits of the generator's next 32-bit word, and
-    `getrandbits(32 * n)` is its next n words, the first the lowest: so the words are drawn
-    in batches (`_words`), each as many as the places left to fill, which is at most what
-    they take (a place takes one word, and one more per draw past its range): the
-    generator ends where `rng.shuffle` leaves it."""
-    if type(rng) is not random.Random or not _BATCHES or len(x) > 1 << 31:
-        _shuffle_by_draws(rng, x)
-        return
-    i = len(x) - 1
-    if i < 1:
-        return
-    k = (i + 1).bit_length()                 # the bits of n = i + 1 ...
-    shift = 32 - k                           # ... a word's top k: the word >> shift
-    low = 1 << (k - 1)                       # n below it: one bit fewer
-    words = _words(rng, i)
-    at = 0
-    have = len(words)
-    while i > 0:
-        n = i + 1
-        if n < low:
-            low >>= 1
-            shift += 1
-        if at == have:
-            words = _words(rng, i)
-            at = 0
-            have = len(words)
-        j = words[at] >> shift
-        at += 1
-        if j >= n:
-            continue                                         # drawn again: the same place
-        x[i], x[j] = x[j], x[i]
-        i -= 1
-
-
-def _words(rng: random.Random, n: int) -> tuple[int, ...]:
-    """The generator's next `n` 32-bit words, in the order drawn."""
-    return struct.unpack(f"<{n}I", rng.getrandbits(32 * n).to_bytes(4 * n, "little"))
-
-
-def _shuffle_by_draws(rng: random.Random, x: list[int]) -> None:
-    """The shuffle a draw at a time (a subclass: `rng.shuffle` itself)."""
+    end, each place swapped with one below it drawn by `getrandbits`, a draw past the range
+    drawn again), so the compiled wall makes no Python call per tile but `getrandbits`: the
+    same order from the same generator (tests/test_wall.py compares them). A subclass of
+    `random.Random` is asked itself (it may draw otherwise)."""
     if type(rng) is not random.Random:
         rng.shuffle(x)
         return
@@ -200,20 +157,6 @@ def _shuffle_by_draws(rng: random.Random, x: list[int]) -> None:
         while j >= n:
             j = bits(k)
         x[i], x[j] = x[j], x[i]
-
-
-def _batches_match() -> bool:
-    """`getrandbits(64)` is two `getrandbits(32)` words, the first the lowest (CPython
-    fills its words so on every platform; checked once, else the shuffle draws one by
-    one)."""
-    a, b = random.Random(12345), random.Random(12345)
-    first = b.getrandbits(32)
-    second = b.getrandbits(32)
-    return a.getrandbits(64) == first | (second << 32) \
-        and a.getrandbits(5) == b.getrandbits(5)
-
-
-_BATCHES: bool = _batches_match()
 
 
 def from_order(order: list[int], hun_dice: tuple[int, ...]) -> Wall:
