@@ -320,12 +320,9 @@ class Discards:
     mostly remembered (`_fewest`). The counts must be good (as for `deficiency_of`) and
     `less(k)` asked only of a kind held."""
 
-    def __init__(self, c: list[int] | None, hun: int, need: int,
-                 codes: tuple[int, int, int, int] = (0, 0, 0, 0)) -> None:
+    def __init__(self, c: list[int], hun: int, need: int) -> None:
         tables = _tables()
-        # `c` None: the caller read the suits' codes itself (`codes`, as `_codes` reads
-        # them; greedy does, with its discard keys, in the same pass over the counts)
-        s0, s1, s2, s3 = _codes(c) if c is not None else codes
+        s0, s1, s2, s3 = _codes(c)
         self.tables = tables
         self.s0 = s0                 # the suits' codes, each its own (compiled: no tuple)
         self.s1 = s1

@@ -59,14 +59,3 @@ def test_the_ready_others_are_the_ranked_ones(tiles: list[int], hun: int) -> Non
     after = shape.Discards(c, hun, 4 - melds)
     want = [k for d, _, k in ranked if d == 1 and k != chosen]
     assert greedy._ready_others(after, greedy._discard_keys(c), chosen) == want
-
-
-@settings(max_examples=examples(300), deadline=None)
-@given(HANDS)
-def test_the_codes_read_with_the_keys_are_shapes(tiles: list[int]) -> None:
-    """`_keys_and_codes` reads the suits' codes `shape` reads, in the same pass."""
-    c = counts_of(tiles)
-    if max(c) > 4:
-        return
-    keys, codes = greedy._keys_and_codes(c)
-    assert keys == greedy._discard_keys(c) and codes == shape._codes(c)

@@ -62,45 +62,28 @@ kind is below it), so one sort of ints orders the kinds by value, then by kind."
 
 
 def _discard_keys(c: list[int]) -> list[int]:
-    """The kinds held, each as a discard key (`_KIND_SPAN`), in kind order, not sorted."""
-    return _keys_and_codes(c)[0]
-
-
-def _keys_and_codes(c: list[int]) -> tuple[list[int], tuple[int, int, int, int]]:
-    """`_discard_keys`, and the four suits' codes as `shape` reads them, in one pass over
-    the counts: a suit's `_keep_value`s are read off a window of five ranks sliding along
-    it (each count read once, not once per neighbour), and its code summed on the way."""
+    """The kinds held, each as a discard key (`_KIND_SPAN`), in kind order, not sorted:
+    a suit's `_keep_value`s are read off a window of five ranks sliding along it (each
+    count read once, not once per neighbour)."""
     keys: list[int] = []
-    codes = [0, 0, 0, 0]
-    for suit in range(3):
-        base = suit * SUIT_SIZE
+    for base in range(0, HONOR_START, SUIT_SIZE):
         a0 = 0                       # the counts of ranks r - 2 .. r + 2
         a1 = 0
         a2 = c[base]
         a3 = c[base + 1]
         a4 = c[base + 2]
-        code = 0
-        step = 1
         for r in range(SUIT_SIZE):
             if a2:
                 keys.append((a0 + a1 + a3 + a4) * _KIND_SPAN + base + r)
-                code = code + a2 * step
-            step = step * 5
             a0 = a1
             a1 = a2
             a2 = a3
             a3 = a4
             a4 = c[base + r + 3] if r + 3 < SUIT_SIZE else 0
-        codes[suit] = code
-    code = 0
-    step = 1
     for k in range(HONOR_START, NUM_KINDS):
-        n = c[k]
-        if n:
-            keys.append((n - 1) * _KIND_SPAN + k)
-            code = code + n * step
-        step = step * 5
-    return keys, (codes[0], codes[1], codes[2], code)
+        if c[k]:
+            keys.append((c[k] - 1) * _KIND_SPAN + k)
+    return keys
 
 
 def _first_discard(after: shape.Discards, keys: list[int]) -> tuple[int, int]:
@@ -358,10 +341,10 @@ def choose_discard(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any
     """Toward the lowest deficiency; a discard that makes the hand ready keeps a wait that
     can win, if one of the first `ALTERNATIVES` others does (issue 21)."""
     c, h, m = v.split()
-    keys, codes = _keys_and_codes(c)
+    keys = _discard_keys(c)
     if not keys:
         return KIND[next(a for a in legal if a["action"] == "discard")["tile"]]
-    after = shape.Discards(None, h, 4 - m, codes)   # a table's tiles: no checks
+    after = shape.Discards(c, h, 4 - m)      # a table's tiles: no checks (as choose_claim)
     got = _first_discard(after, keys)
     if got[1] != 1 or scorer is None or _was_ready(v, after, c):
         return got[0]
