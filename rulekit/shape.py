@@ -365,15 +365,15 @@ class Discards:
 
 
 BEST_MEMO: Final = 1 << 15
-"""Answers `_fewest` remembers before it forgets them all (~100 bytes each): 300 greedy
-hands asked it 60,821 times of 5,177 distinct class quadruples."""
+"""Answers `_fewest` remembers before it forgets them all (~100 bytes each): 600 greedy
+hands asked it 113,200 times, 36,143 of them not remembered (it forgot once)."""
 
 
 def _fewest(tables: _Deficit, a: int, b: int, c: int, d: int, need: int) -> int:
     """The fewest tiles missing, before hun fill them, for the four suits of classes a, b,
     c (numbered) and d (honours) to form `need` melds and a pair: the two halves' `_least`,
-    remembered by the four classes and `need` (a dict read costs a fifth of working it
-    out, compiled)."""
+    remembered by the four classes and `need` (a dict read costs about a sixth of
+    working it out, compiled)."""
     n = tables.n
     key = (((a * n + b) * n + c) * n + d) * 5 + need
     memo = tables.best
