@@ -80,11 +80,15 @@ class _Deficit:
         self.num_cls = raw[:_NUM_CODES]
         self.hon_cls = raw[_NUM_CODES:_NUM_CODES + _HON_CODES]
         flat = raw[_NUM_CODES + _HON_CODES:]
+        if max(flat) > _FIELD // 2:               # `_paired` packs two classes' sums
+            raise ImportError(f"rulekit: {_FILE} has a deficiency over {_FIELD // 2}; "
+                              "rebuild it with `python -m rulekit.shape_build`")
         self.classes = [tuple(flat[10 * i:10 * i + 10]) for i in range(_N_CLASSES)]
-        # two classes a, b → their combination, at a * n + b (n classes; filled as met):
-        # a list, not a dict, since the game asks it several times a decision
+        # two classes a, b → their combination, at a * n + b (n classes; filled as met, -1
+        # before): a list, not a dict, since the game asks it several times a decision
         self.n = _N_CLASSES
-        self.paired: list[tuple[int, ...] | None] = [None] * (_N_CLASSES * _N_CLASSES)
+        self.paired: list[int] = [-1] * (_N_CLASSES * _N_CLASSES)
+        self.best: dict[int, int] = {}            # `_fewest`'s
 
 
 _DEFICIT: list[_Deficit] = []
@@ -177,7 +181,14 @@ def fits(c: list[int], n: int, hun: int, need: int, pair: bool) -> bool:
 def wins_holding(c: list[int], hun_kinds: tuple[int, ...], melds: int) -> bool:
     """`is_win` of counts known good that still hold the hun kinds' copies (a table's own
     counts): the hun are taken out of the suits' codes, not out of a copy of the counts
-    (the game asks this of the seat on turn at every draw)."""
+    (the game asks this of the seat on turn at every draw). The tiles are summed in a loop
+    of its own: compiled, `sum` is a generic call (~2,000 instructions a hand shape)."""
+    n = 0
+    for x in c:
+        n += x
+    need = 4 - melds
+    if n != 3 * need + 2:
+        return False
     s0, s1, s2, s3 = _codes(c)
     hun = 0
     for k in hun_kinds:
@@ -192,9 +203,6 @@ def wins_holding(c: list[int], hun_kinds: tuple[int, ...], melds: int) -> bool:
                 s1 -= n * _STEPS[k]
             else:
                 s0 -= n * _STEPS[k]
-    need = 4 - melds
-    if sum(c) != 3 * need + 2:
-        return False
     t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
     return (t & _M0) - (1 if t >= _WITH_PAIR else 0) <= need
 
@@ -274,9 +282,9 @@ def deficiency_of(c: list[int], hun: int, need: int) -> int:
     counts they were given one tile at a time (greedy asks it hundreds of times a hand)."""
     tables = _tables()
     s0, s1, s2, s3 = _codes(c)
-    front = _paired(tables, tables.num_cls[s0], tables.num_cls[s1])
-    back = _paired(tables, tables.num_cls[s2], tables.hon_cls[s3])
-    return _least(front, back, hun, need)
+    v = _fewest(tables, tables.num_cls[s0], tables.num_cls[s1], tables.num_cls[s2],
+                tables.hon_cls[s3], need)
+    return v - hun if v > hun else 0
 
 
 def _tables() -> _Deficit:
@@ -285,81 +293,117 @@ def _tables() -> _Deficit:
     return _DEFICIT[0]
 
 
-def _least(front: tuple[int, ...], back: tuple[int, ...], hun: int, need: int) -> int:
-    """The deficiency from the two halves' combined classes (`deficiency_of`'s last step)."""
+def _least(front: int, back: int, hun: int, need: int) -> int:
+    """The deficiency from the two halves' combined classes (`deficiency_of`'s last step;
+    each half packed as `_paired` packs it: the fields are read with shifts, no tuple)."""
     best = 99
     for m in range(need + 1):
-        j = 2 * m
-        k = 2 * (need - m)
-        v = min(front[j] + back[k + 1], front[j + 1] + back[k])
+        j = 2 * _FIELD_BITS * m                   # front's (m melds, no pair) field
+        k = 2 * _FIELD_BITS * (need - m)          # back's (need - m melds, no pair)
+        v = ((front >> j) & _FIELD) + ((back >> (k + _FIELD_BITS)) & _FIELD)
+        w = ((front >> (j + _FIELD_BITS)) & _FIELD) + ((back >> k) & _FIELD)
+        if w < v:
+            v = w
         if v < best:
             best = v
     return best - hun if best > hun else 0
 
 
-_STEPS: Final = tuple(5 ** (k % SUIT_SIZE if k < HONOR_START else k - HONOR_START)
-                      for k in range(NUM_KINDS))
+_STEPS: Final[tuple[int, ...]] = tuple(   # typed: `5 ** x` is Any to mypy, and so to mypyc
+    5 ** (k % SUIT_SIZE if k < HONOR_START else k - HONOR_START) for k in range(NUM_KINDS))
 
 
 class Discards:
     """`deficiency_of` of one hand less one tile, for any of its kinds: the four suits'
-    classes and the halves they combine into are worked out once, so each discard looks
-    up only the suit it leaves (greedy weighs every discard of a hand, on every turn).
-    The counts must be good (as for `deficiency_of`) and `less(k)` asked only of a kind
-    held."""
+    classes are worked out once, so each discard looks up only the suit it leaves (greedy
+    weighs every discard of a hand, on every turn), and the four classes' answer is
+    mostly remembered (`_fewest`). The counts must be good (as for `deficiency_of`) and
+    `less(k)` asked only of a kind held."""
 
     def __init__(self, c: list[int], hun: int, need: int) -> None:
         tables = _tables()
         s0, s1, s2, s3 = _codes(c)
         self.tables = tables
-        self.codes = (s0, s1, s2, s3)
+        self.s0 = s0                 # the suits' codes, each its own (compiled: no tuple)
+        self.s1 = s1
+        self.s2 = s2
+        self.s3 = s3
         self.c0 = tables.num_cls[s0]
         self.c1 = tables.num_cls[s1]
         self.c2 = tables.num_cls[s2]
         self.c3 = tables.hon_cls[s3]
-        self.front = _paired(tables, self.c0, self.c1)
-        self.back = _paired(tables, self.c2, self.c3)
         self.hun = hun
         self.need = need
 
     def whole(self) -> int:
         """The deficiency of the hand itself."""
-        return _least(self.front, self.back, self.hun, self.need)
+        v = _fewest(self.tables, self.c0, self.c1, self.c2, self.c3, self.need)
+        return v - self.hun if v > self.hun else 0
 
     def less_hun(self) -> int:
         """The deficiency with one hun fewer (the hand holds one)."""
-        return _least(self.front, self.back, self.hun - 1, self.need)
+        v = _fewest(self.tables, self.c0, self.c1, self.c2, self.c3, self.need)
+        h = self.hun - 1
+        return v - h if v > h else 0
 
     def less(self, k: int) -> int:
         """The deficiency with one tile of kind `k` fewer."""
         tables = self.tables
-        suit = k // SUIT_SIZE if k < HONOR_START else 3
-        code = self.codes[suit] - _STEPS[k]
-        if suit == 0:
-            front = _paired(tables, tables.num_cls[code], self.c1)
-            back = self.back
-        elif suit == 1:
-            front = _paired(tables, self.c0, tables.num_cls[code])
-            back = self.back
-        elif suit == 2:
-            front = self.front
-            back = _paired(tables, tables.num_cls[code], self.c3)
+        if k < TONG_START:
+            v = _fewest(tables, tables.num_cls[self.s0 - _STEPS[k]], self.c1, self.c2,
+                        self.c3, self.need)
+        elif k < TIAO_START:
+            v = _fewest(tables, self.c0, tables.num_cls[self.s1 - _STEPS[k]], self.c2,
+                        self.c3, self.need)
+        elif k < HONOR_START:
+            v = _fewest(tables, self.c0, self.c1, tables.num_cls[self.s2 - _STEPS[k]],
+                        self.c3, self.need)
         else:
-            front = self.front
-            back = _paired(tables, self.c2, tables.hon_cls[code])
-        return _least(front, back, self.hun, self.need)
+            v = _fewest(tables, self.c0, self.c1, self.c2,
+                        tables.hon_cls[self.s3 - _STEPS[k]], self.need)
+        return v - self.hun if v > self.hun else 0
 
 
-def _paired(tables: _Deficit, a: int, b: int) -> tuple[int, ...]:
-    """Two suits' deficiency classes combined by min-plus over (melds, pair), memoised
-    (at most 165 * 165 entries)."""
+BEST_MEMO: Final = 1 << 15
+"""Answers `_fewest` remembers before it forgets them all (~100 bytes each): 600 greedy
+hands asked it 113,200 times, 36,143 of them not remembered (it forgot once)."""
+
+
+def _fewest(tables: _Deficit, a: int, b: int, c: int, d: int, need: int) -> int:
+    """The fewest tiles missing, before hun fill them, for the four suits of classes a, b,
+    c (numbered) and d (honours) to form `need` melds and a pair: the two halves' `_least`,
+    remembered by the four classes and `need` (a dict read costs about a sixth of
+    working it out, compiled)."""
+    n = tables.n
+    key = (((a * n + b) * n + c) * n + d) * 5 + need
+    memo = tables.best
+    got = memo.get(key)
+    if got is not None:
+        return got
+    v = _least(_paired(tables, a, b), _paired(tables, c, d), 0, need)
+    if len(memo) >= BEST_MEMO:
+        memo.clear()
+    memo[key] = v
+    return v
+
+
+_FIELD_BITS: Final = 5
+_FIELD: Final = (1 << _FIELD_BITS) - 1
+"""`_paired` packs its ten values (m melds and p pairs at field 2 * m + p) into one int,
+five bits each: a class's values are at most 14 (`shape_build`), two classes' sums at most
+28, so 50 bits hold them, within a compiled int's fast range."""
+
+
+def _paired(tables: _Deficit, a: int, b: int) -> int:
+    """Two suits' deficiency classes combined by min-plus over (melds, pair), packed into
+    one int (`_FIELD_BITS`), memoised (at most 165 * 165 entries)."""
     key = a * tables.n + b
     got = tables.paired[key]
-    if got is not None:
+    if got >= 0:
         return got
     x = tables.classes[a]
     y = tables.classes[b]
-    out: list[int] = []
+    res = 0
     for m in range(5):
         for p in range(2):
             best = 99
@@ -368,7 +412,6 @@ def _paired(tables: _Deficit, a: int, b: int) -> tuple[int, ...]:
                     v = x[2 * m1 + p1] + y[2 * (m - m1) + p - p1]
                     if v < best:
                         best = v
-            out.append(best)
-    res = tuple(out)
+            res |= best << (_FIELD_BITS * (2 * m + p))
     tables.paired[key] = res
     return res

@@ -14,9 +14,9 @@ from typing import Final
 from . import codes
 from .errors import TileError
 
-NUM_KINDS = codes.NUM_KINDS
+NUM_KINDS: Final = codes.NUM_KINDS
 """Kinds in the 136-tile set (no flowers)."""
-NUM_ALL_KINDS = codes.FLOWER_END
+NUM_ALL_KINDS: Final = codes.FLOWER_END
 """Kinds including flowers: the length of a `counts()` list."""
 FLOWERS = range(codes.FLOWER_START, codes.FLOWER_END)
 WINDS = range(codes.HONOR_START, codes.DRAGON_START)
@@ -24,12 +24,12 @@ DRAGONS = range(codes.DRAGON_START, codes.NUM_KINDS)
 HONORS = range(codes.HONOR_START, codes.NUM_KINDS)
 
 MAN, PIN, SOU, HONOR, FLOWER = 0, 1, 2, 3, 4
-SUIT_LETTERS = "mpszf"
+SUIT_LETTERS: Final = "mpszf"
 SUIT_BASE = codes.SUIT_BASES + (codes.FLOWER_START,)
 SUIT_SIZES = (codes.SUIT_SIZE,) * 3 + (codes.HONOR_SIZE, codes.FLOWER_END - codes.FLOWER_START)
 
-SUIT_OF: tuple[int, ...] = tuple(s for s in range(5) for _ in range(SUIT_SIZES[s]))
-RANK_OF: tuple[int, ...] = tuple(r for s in range(5) for r in range(1, SUIT_SIZES[s] + 1))
+SUIT_OF: Final[tuple[int, ...]] = tuple(s for s in range(5) for _ in range(SUIT_SIZES[s]))
+RANK_OF: Final[tuple[int, ...]] = tuple(r for s in range(5) for r in range(1, SUIT_SIZES[s] + 1))
 
 
 def _successor_of(t: int) -> int:
@@ -41,16 +41,16 @@ def _successor_of(t: int) -> int:
     return dragon + (t - dragon + 1) % 3
 
 
-SUCCESSOR: tuple[int, ...] = tuple(_successor_of(t) for t in range(NUM_KINDS))
+SUCCESSOR: Final[tuple[int, ...]] = tuple(_successor_of(t) for t in range(NUM_KINDS))
 """Successor of each non-flower kind, for hot loops (flowers have none)."""
 
-_DIGITS = "0123456789"
+_DIGITS: Final = "0123456789"
 _ZH_NUMERALS = "一二三四五六七八九"
 _ZH_SUITS = "萬筒條"
 _ZH_HONORS = "東南西北中發白"
 _ZH_FLOWERS = "春夏秋冬梅蘭竹菊"
 
-TILE_NAMES: tuple[str, ...] = tuple(
+TILE_NAMES: Final[tuple[str, ...]] = tuple(
     f"{RANK_OF[t]}{SUIT_LETTERS[SUIT_OF[t]]}" for t in range(NUM_ALL_KINDS))
 TILE_ZH: tuple[str, ...] = (
     tuple(_ZH_NUMERALS[r] + _ZH_SUITS[s] for s in range(3) for r in range(9))

@@ -23,8 +23,8 @@ def counts_of(tiles: list[int]) -> list[int]:
 @given(HANDS)
 def test_discard_keys_are_the_connectedness_of_each_kind(tiles: list[int]) -> None:
     c = counts_of(tiles)
-    want = sorted(greedy._keep_value(c, k) * 64 + k for k in range(34) if c[k])
-    assert greedy._discard_keys(c) == want
+    want = [greedy._keep_value(c, k) * 64 + k for k in range(34) if c[k]]
+    assert greedy._discard_keys(c) == want          # in kind order: sorted when needed
 
 
 @settings(max_examples=examples(300), deadline=None)
@@ -42,3 +42,20 @@ def test_the_first_discard_is_the_best_ranked(tiles: list[int], hun: int) -> Non
     assert greedy.greedy_discard(c, hun, melds) == (k, d)
     assert [r[0] for r in ranked] == [
         shape.deficiency(c[:j] + [c[j] - 1] + c[j + 1:], hun, melds) for _, _, j in ranked]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(HANDS, st.integers(0, 4))
+def test_the_ready_others_are_the_ranked_ones(tiles: list[int], hun: int) -> None:
+    """`_ready_others` lists the discards that leave the hand ready, but the chosen one,
+    in `ranked_discards`' order."""
+    c = counts_of(tiles)
+    if max(c) > 4:
+        return
+    melds = (14 - len(tiles)) // 3
+    hun = min(hun, 14 - 3 * melds - len(tiles))
+    ranked = greedy.ranked_discards(c, hun, melds)
+    chosen = ranked[0][2]
+    after = shape.Discards(c, hun, 4 - melds)
+    want = [k for d, _, k in ranked if d == 1 and k != chosen]
+    assert greedy._ready_others(after, greedy._discard_keys(c), chosen) == want

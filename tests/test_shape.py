@@ -383,3 +383,33 @@ def test_bad_hun_and_melds_raise_hand_error() -> None:
             call(c, 0, -1)
     with pytest.raises(HandError, match="counts"):
         shape.deficiency(c, 1)                 # 15 tiles
+
+
+def test_the_four_class_memo_is_bounded_and_exact() -> None:
+    """`shape._fewest` remembers by the four classes and `need`: it forgets all at
+    `BEST_MEMO` entries (about 100 bytes each), and each answer is `_least` of the two
+    halves worked out afresh."""
+    import tracemalloc
+
+    t = shape._tables()
+    rng = random.Random(7)
+    t.best.clear()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    most = 0
+    for i in range(2 * shape.BEST_MEMO):
+        a, b, c = rng.randrange(4), rng.randrange(4), rng.randrange(40)   # few halves
+        d = rng.randrange(t.n)
+        need = rng.randrange(5)
+        got = shape._fewest(t, a, b, c, d, need)
+        if i % 16 == 0:
+            assert got == shape._least(shape._paired(t, a, b), shape._paired(t, c, d), 0,
+                                       need)
+        if len(t.best) < most:
+            break                                        # forgotten at the bound
+        most = len(t.best)
+    held = tracemalloc.get_traced_memory()[1] - before          # at the peak
+    tracemalloc.stop()
+    assert most == shape.BEST_MEMO and len(t.best) == 1
+    assert held < shape.BEST_MEMO * 100 + (1 << 20)      # the paired halves made on the way
+    t.best.clear()

@@ -43,3 +43,14 @@ def test_a_subclass_rolls_its_own_way() -> None:
             return b
 
     assert roll(Sixes(1), 4) == (6, 6, 6, 6)
+
+
+@given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=0, max_value=300))
+def test_the_shuffle_of_any_length_is_random_shuffle(seed: int, n: int) -> None:
+    """Lengths across powers of two change the bits a place draws."""
+    ours, theirs = list(range(n)), list(range(n))
+    mine, ref = random.Random(seed), random.Random(seed)
+    shuffle(mine, ours)
+    ref.shuffle(theirs)
+    assert ours == theirs
+    assert mine.getrandbits(32) == ref.getrandbits(32)          # the same draws consumed

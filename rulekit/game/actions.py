@@ -5,13 +5,13 @@ answer must be equal (`==`) to one of the legal actions it was offered.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from rulekit.tiles import NUM_ALL_KINDS, TILE_NAMES
 
 Action = dict[str, Any]
 
-KIND: dict[str, int] = {TILE_NAMES[k]: k for k in range(NUM_ALL_KINDS)}
+KIND: Final[dict[str, int]] = {TILE_NAMES[k]: k for k in range(NUM_ALL_KINDS)}
 """A tile's name to its kind."""
 
 KONG_KINDS = ("concealed", "golden", "added")
@@ -51,10 +51,10 @@ def ready() -> Action:
     return {"action": "ready"}
 
 
-DISCARDS: tuple[Action, ...] = tuple(discard(k) for k in range(NUM_ALL_KINDS))
+DISCARDS: Final[tuple[Action, ...]] = tuple(discard(k) for k in range(NUM_ALL_KINDS))
 """Every discard action, made once: the procedure offers these and hands out copies."""
-WIN: Action = win()
-PASS: Action = pass_()
+WIN: Final[Action] = win()
+PASS: Final[Action] = pass_()
 
 
 def tile_of(a: Action) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Generator
 
 from rulekit.game import greedy
-from rulekit.game.actions import DISCARDS, KIND, Action
+from rulekit.game.actions import Action
 from rulekit.game.procedure import Request
 from rulekit.game.state import HandState, Seen
 
@@ -40,18 +40,13 @@ def drive(run: Generator[Asked, Any, None], asked: Asked, st: HandState, seen: S
 
 
 def legal_one(legal: list[Action], got: Action) -> Action | None:
-    """The first of `legal` equal to `got` (what `Table.act` takes), or None. A discard is
-    looked for by identity first: the procedure offers the shared `DISCARDS` actions, the
-    last of a turn's legal list, so most answers need no dict comparison at all (a
-    turn's list is ~15 actions long, asked ~50 times a hand)."""
-    tile = got.get("tile")
-    if got.get("action") == "discard" and isinstance(tile, str):
-        k = KIND.get(tile, -1)
-        if 0 <= k < len(DISCARDS):
-            want = DISCARDS[k]
-            for mine in legal:
-                if mine is want and mine == got:
-                    return mine
+    """The first of `legal` equal to `got` (what `Table.act` takes), or None. Looked for
+    by identity first: `greedy.decide` answers with one of `legal` where it can (a
+    discard, the shared `DISCARDS` action the procedure offers, the last of a turn's ~15),
+    so most answers need no dict comparison at all (~50 a hand)."""
+    for mine in legal:
+        if mine is got:
+            return mine
     for mine in legal:
         if mine == got:
             return mine

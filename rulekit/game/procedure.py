@@ -12,7 +12,7 @@ always gives the same wall and the same dice.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Generator, TypeVar
+from typing import Any, Callable, Final, Generator, TypeVar
 
 from rulekit import shape
 from rulekit.errors import HandError, RulekitError
@@ -31,15 +31,15 @@ from rulekit.settlement import settle_document
 from rulekit.tiles import NUM_KINDS, TILE_NAMES, format_tiles
 
 T = TypeVar("T")
-_PUNG: Action = actions.claim(PUNG)
-_KONG: Action = actions.claim("kong")
+_PUNG: Final[Action] = actions.claim(PUNG)
+_KONG: Final[Action] = actions.claim("kong")
 Event = tuple[int, str, int, str]            # seat, action, tile kind (-1: none), rule
 Observer = Callable[[HandState, Event], None]
-KONG_RULE = {CONCEALED: "暗杠", GOLDEN: "金杠", ADDED: "明杠 (碰後補杠)", EXPOSED: "明杠"}
-TEMPLATES = 64
+KONG_RULE: Final = {CONCEALED: "暗杠", GOLDEN: "金杠", ADDED: "明杠 (碰後補杠)", EXPOSED: "明杠"}
+TEMPLATES: Final = 64
 """`hand_of`'s templates a hand keeps at most (a few per seat: one per melds, flowers and
 flags a seat asks with)."""
-WIN_RULE = {"self_draw": "自摸", "kong_draw": "杠開", "last_draw": "海底撈", "discard": "點炮"}
+WIN_RULE: Final = {"self_draw": "自摸", "kong_draw": "杠開", "last_draw": "海底撈", "discard": "點炮"}
 
 
 class IllegalMove(RulekitError):
@@ -94,14 +94,24 @@ def event_dict(e: Event) -> dict[str, Any]:
 Gen = Generator["Request | tuple[Request, ...]", Any, T]
 
 
-@dataclass(slots=True)
 class Request:
-    """A decision the procedure waits for: `seat` answers with one of `legal`."""
+    """A decision the procedure waits for: `seat` answers with one of `legal`; `drawn`, the
+    tile just drawn, shown to this seat only; `win`, the win on offer, as the ruleset scores
+    it. A plain class, not a dataclass: compiled, a dataclass's `__init__` stays the
+    interpreted one `dataclasses` writes (~1,600 instructions a request, ~50 a hand)."""
 
-    seat: int
-    legal: list[Action]
-    drawn: int | None = None             # the tile just drawn, shown to this seat only
-    win: WinOffer | None = None          # the win on offer, as the ruleset scores it
+    __slots__ = ("seat", "legal", "drawn", "win")
+
+    def __init__(self, seat: int, legal: list[Action], drawn: int | None = None,
+                 win: WinOffer | None = None) -> None:
+        self.seat = seat
+        self.legal = legal
+        self.drawn = drawn
+        self.win = win
+
+    def __repr__(self) -> str:
+        return f"Request(seat={self.seat!r}, legal={self.legal!r}, drawn={self.drawn!r}, " \
+            f"win={self.win!r})"
 
 
 @dataclass(slots=True)
@@ -119,7 +129,8 @@ def _offer(doc: dict[str, Any], rule: str, score: ScoreResult) -> _Offer:
 class _Hand:
     """One hand as a generator of decisions (`run`): each `yield` is a `Request` (or, for
     simultaneous choices, a tuple of them) and receives the answer; `rulekit.game.Table`
-    drives it."""
+    drives it. Counts change as `c[k] = c[k] + 1`, not `c[k] += 1`: compiled, the latter
+    goes through the generic in-place number protocol."""
 
     def __init__(self, rs: Ruleset, rules: GameRules, st: HandState,
                  observer: Observer | None) -> None:
@@ -138,6 +149,13 @@ class _Hand:
         self.scorer = scorer_for(rs)
         self.templates: dict[tuple[Any, ...], Hand] = {}    # `hand_of`'s, this hand's only
         self.settle: dict[str, Any] = {}
+        # the settings read at every draw, as attributes of this (compiled) class: the
+        # rules' and ruleset's classes are interpreted, each read of theirs a lookup
+        self.draw_at: str = rules.draw_game_at
+        self.on_discard: bool = rules.win_on_discard
+        self.may_ready: bool = rules.ready
+        self.instant: bool = bool(rs.instant_wins)
+        self.win_bys: frozenset[str] = rs.win_by
 
     def log(self, seat: int, action: str, tile: int = -1, rule: str = "") -> None:
         e = (seat, action, tile, rule)
@@ -192,12 +210,12 @@ class _Hand:
         for s in order:
             for t in dealt[s]:
                 if t < NUM_KINDS:
-                    st.seats[s].counts[t] += 1
+                    st.seats[s].counts[t] = st.seats[s].counts[t] + 1
                 else:
                     st.seats[s].flowers.append(t)
         for s in order:
             self.log(s, "deal", -1, "拿牌: " + format_tiles(dealt[s]))
-        st.seen[st.wall.indicator] += 1
+        st.seen[st.wall.indicator] = st.seen[st.wall.indicator] + 1
         self.log((st.dealer + n // 2) % n, "indicator", st.wall.indicator,
                  "開混: hun " + " ".join(TILE_NAMES[k] for k in st.hun))
         last = dealt[st.dealer][-1]
@@ -211,7 +229,7 @@ class _Hand:
         return last
 
     def _head(self) -> int:
-        i = self.st.wall.draw_head(self.rules.draw_game_at)
+        i = self.st.wall.draw_head(self.draw_at)
         if i is None:
             raise RulekitError("the wall is too short to deal from")
         return self.st.wall.tiles[i]
@@ -224,7 +242,7 @@ class _Hand:
         while True:
             if (yield from self.turn(seat, drawn, source)):
                 return
-            if rules.win_on_discard and (yield from self.discard_wins(
+            if self.on_discard and (yield from self.discard_wins(
                     seat, st.seats[seat].river[-1], "點炮")):
                 return
             claim = None
@@ -247,9 +265,9 @@ class _Hand:
                 drawn, source = got, "replacement"
                 continue
             seat = self.seen.turn = (seat + 1) % st.players
-            if rules.ready and self.may_declare_ready(seat):
+            if self.may_ready and self.may_declare_ready(seat):
                 yield from self.ask_ready(seat)
-            i = st.wall.draw_head(rules.draw_game_at)
+            i = st.wall.draw_head(self.draw_at)
             if i is None:
                 self.draw_game()
                 return
@@ -285,15 +303,24 @@ class _Hand:
             self.seen.holding = seat
             offer = self.self_win(seat, drawn, source) if source != PUNG else None
             legal = [actions.WIN] if offer is not None else []
-            if source != PUNG and not s.ready:
-                legal += [actions.kong(k, kind) for k, kind in self.kong_options(seat)]
             if s.ready and source != PUNG:
                 legal.append(DISCARDS[drawn])
             else:
+                # the discards, and whether a kong may be on (a kind held four times, or
+                # a pung's fourth held): `kong_options` is asked only then
                 counts = s.counts
+                discards = DISCARDS
+                held: list[Action] = []
+                fours = False
                 for k in range(len(counts)):     # compiled, quicker than compress()
-                    if counts[k]:
-                        legal.append(DISCARDS[k])
+                    n = counts[k]
+                    if n:
+                        held.append(discards[k])
+                        if n == 4:
+                            fours = True
+                if source != PUNG and (fours or self.pung_held(seat)):
+                    legal += [actions.kong(k, kind) for k, kind in self.kong_options(seat)]
+                legal += held
             a = yield Request(seat, legal, None if source == PUNG else drawn,
                               offer.win if offer is not None else None)
             what = a["action"]
@@ -309,6 +336,14 @@ class _Hand:
             if got is None:
                 return self.draw_game()
             drawn, source = got, "replacement"
+
+    def pung_held(self, seat: int) -> bool:
+        """The seat holds the fourth tile of one of its pungs (an added kong may be on)."""
+        s = self.st.seats[seat]
+        for m in s.melds:
+            if m.shape == PUNG and s.counts[m.kind] >= 1:
+                return True
+        return False
 
     def kong_options(self, seat: int) -> list[tuple[int, str]]:
         s = self.st.seats[seat]
@@ -332,18 +367,18 @@ class _Hand:
         s = self.st.seats[seat]
         self.seen.version += 1
         if kind == ADDED:
-            s.counts[k] -= 1
+            s.counts[k] = s.counts[k] - 1
             pung = next(m for m in s.melds if m.kind == k and m.shape == PUNG)
             s.melds.remove(pung)              # melds in the order declared: the hand
             s.melds.append(Meld(k, EXPOSED))  # document's last kong is this one (context.last_kong)
-            self.st.seen[k] += 1
+            self.st.seen[k] = self.st.seen[k] + 1
             self.log(seat, "added_kong", k, KONG_RULE[ADDED])
             if self.rules.rob_kong and (yield from self.discard_wins(seat, k, "搶杠")):
                 return True
         else:
-            s.counts[k] -= 4
+            s.counts[k] = s.counts[k] - 4
             s.melds.append(Meld(k, kind))
-            self.st.seen[k] += 4
+            self.st.seen[k] = self.st.seen[k] + 4
             self.log(seat, "golden_kong" if kind == GOLDEN else "concealed_kong", k,
                      KONG_RULE[kind])
         return False
@@ -365,7 +400,7 @@ class _Hand:
         The tile finally kept, or None if the wall ran out."""
         s = self.st.seats[seat]
         if t < NUM_KINDS:
-            s.counts[t] += 1
+            s.counts[t] = s.counts[t] + 1
             self.log(seat, action, t, rule)
             return t
         s.flowers.append(t)
@@ -376,15 +411,15 @@ class _Hand:
     def self_win(self, seat: int, drawn: int, source: str) -> _Offer | None:
         """The win the ruleset allows on the seat's own tiles, or None."""
         s, st = self.st.seats[seat], self.st
-        if not self.rs.instant_wins and not st.shape_wins(seat):
+        if not self.instant and not st.shape_wins(seat):
             return None
         heavenly = source == "deal"
         earthly = (source == "draw" and seat != st.dealer and s.drawn == 1 and st.claims == 0
                    and not any(x.melds for x in st.seats))
         win_by = "kong_draw" if source == "replacement" else "self_draw"
-        if source == "draw" and st.wall.live(self.rules.draw_game_at) == 0:
+        if source == "draw" and st.wall.live(self.draw_at) == 0:
             win_by = "last_draw"
-        if not win_by_allowed_by(win_by, self.rs.win_by):
+        if not win_by_allowed_by(win_by, self.win_bys):
             return None
         score = self.score(seat, drawn, win_by, heavenly, earthly)
         if score is None or not score.win:
@@ -457,9 +492,9 @@ class _Hand:
     # -- discards and claims ---------------------------------------------------------------
     def discard(self, seat: int, t: int) -> None:
         st, s = self.st, self.st.seats[seat]
-        s.counts[t] -= 1
+        s.counts[t] = s.counts[t] - 1
         s.river.append(t)
-        st.seen[t] += 1
+        st.seen[t] = st.seen[t] + 1
         st.discards += 1
         self.seen.last_discard = (seat, t)
         self.seen.holding = -1
@@ -480,19 +515,19 @@ class _Hand:
         for i in range(1, st.players):
             seat = (discarder + i) % st.players
             s = st.seats[seat]
-            s.counts[t] += 1
+            s.counts[t] = s.counts[t] + 1
             score = self.score(seat, t, "discard") if st.shape_wins(seat) else None
             doc = documents.hand_doc(st, seat, t, "discard") \
                 if score is not None and score.win else None
-            s.counts[t] -= 1
+            s.counts[t] = s.counts[t] - 1
             if score is None or doc is None:
                 continue
             offer = _offer(doc, rule, score)
             a = yield Request(seat, [actions.WIN, actions.PASS], None, offer.win)
             if a["action"] != "win":
                 continue
-            s.counts[t] += 1
-            st.seen[t] -= 1
+            s.counts[t] = s.counts[t] + 1
+            st.seen[t] = st.seen[t] - 1
             loser = st.seats[discarder]
             if rule == "點炮":
                 loser.river.pop()
@@ -512,7 +547,7 @@ class _Hand:
         t = st.seats[discarder].river[-1]
         if st.is_hun(t) and not rules.pung_hun:
             return []
-        if not rules.claims_on_last_four and st.wall.live(rules.draw_game_at) <= 4:
+        if not rules.claims_on_last_four and st.wall.live(self.draw_at) <= 4:
             return []
         out = []
         n = len(st.seats)
@@ -532,10 +567,10 @@ class _Hand:
         t = st.seats[discarder].river.pop()
         s = st.seats[seat]
         n = 2 if how == PUNG else 3
-        s.counts[t] -= n
+        s.counts[t] = s.counts[t] - n
         s.melds.append(Meld(t, PUNG if how == PUNG else EXPOSED))
         self.seen.version += 1
-        st.seen[t] += n
+        st.seen[t] = st.seen[t] + n
         st.claims += 1
         self.seen.rivers += 1
         self.log(seat, how, t, "碰" if how == PUNG else "明杠")

@@ -3,17 +3,17 @@ what every player can see. Players read it; only the procedure changes it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from rulekit import shape
 from rulekit.game.wall import Wall
 from rulekit.tiles import NUM_KINDS
 
-PUNG = "pung"
-EXPOSED = "exposed"          # a kong claimed from a discard, or added to a pung
-CONCEALED = "concealed"
-GOLDEN = "golden"            # four hun konged concealed (金杠)
-ADDED = "added"              # the option of adding a drawn tile to a pung (counts as exposed)
+PUNG: Final = "pung"
+EXPOSED: Final = "exposed"          # a kong claimed from a discard, or added to a pung
+CONCEALED: Final = "concealed"
+GOLDEN: Final = "golden"            # four hun konged concealed (金杠)
+ADDED: Final = "added"              # the option of adding a drawn tile to a pung (counts as exposed)
 
 
 @dataclass(slots=True)
