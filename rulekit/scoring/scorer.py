@@ -260,28 +260,31 @@ class Scorer:
                      code: int = -1) -> int:
         """The mask of the win-gated patterns (`plan.win_gated`) that can hold when the
         winning tile sits in `g`, standing for `stands_for` (by their needs: a quick no,
-        never a wrong one). Memoised under one int, so the memo holds nothing the garbage
-        collector must walk; `code` is `group_code(g)` when the caller has it."""
+        never a wrong one). Memoised in two parts, each under one int, so the memo holds
+        nothing the garbage collector must walk; `code` is `group_code(g)` when the caller
+        has it."""
         plan = self.plan
+        allows = self.allows
+        if code < 0:
+            code = group_code(g)
+        # what the group's own facts allow is kept per group (building its facts costs more
+        # than the checks), what the winning tile and what it stands for allow apart: a
+        # group meets a dozen of those, and a 天和's hun winning tile ~90 groups of each
+        gkey = allows_group_key(code, win_is_hun)
+        by_group = allows.get(gkey)
+        if by_group is None:
+            by_group = allows[gkey] = gate_group_allows(plan.gate_checks,
+                                                        group_fact(g, True, win_is_hun))
         # the key leaves out the winning tile and what it stands for when no need reads it
         # (a hun winning tile of either hun kind then shares the entry)
         tile = win_tile if plan.gate_reads & READS_TILE else 0
         stands = stands_for if plan.gate_reads & READS_STANDS_FOR else 0
-        if code < 0:
-            code = group_code(g)
-        key = allows_key(code, tile, stands, win_is_hun)
-        hit = self.allows.get(key)
-        if hit is None:
-            # what the group's own facts allow is kept per group (building its facts costs
-            # more than the checks): the winning tile and what it stands for vary over it
-            gkey = allows_group_key(code, win_is_hun)
-            by_group = self.allows.get(gkey)
-            if by_group is None:
-                by_group = self.allows[gkey] = gate_group_allows(
-                    plan.gate_checks, group_fact(g, True, win_is_hun))
-            hit = self.allows[key] = by_group & gate_tile_allows(plan.gate_checks, win_tile,
-                                                                 win_is_hun, stands_for)
-        return hit
+        tkey = allows_key(tile, stands, win_is_hun)
+        by_tile = allows.get(tkey)
+        if by_tile is None:
+            by_tile = allows[tkey] = gate_tile_allows(plan.gate_checks, win_tile, win_is_hun,
+                                                      stands_for)
+        return by_group & by_tile
 
     def finish(self, base: Facts, bd: Breakdown, groups: tuple[Any, ...], win_tile: int,
                kong_fan: float, kong_kinds: tuple[str, ...], forbidden: str | None,
