@@ -90,6 +90,8 @@ class Scorer:
         self.fans: dict[int, Breakdown] = {}
         # bounds by held | free << width (valued bits only)
         self.bounds: dict[int, float] = {}
+        # fans as numbers (what the bounds read), by the valued bits of a mask
+        self.values: dict[int, float] = {}
         self.allows: dict[int, int] = {}      # `group_allows`
         self.limit_memo: dict[int, Limits] = {}
         # skeleton-level results shared between hands (`search.projections`), and the small
@@ -111,7 +113,8 @@ class Scorer:
         and the texts of fans, totals and results as they were stored. Never below what
         tracemalloc measures (tests/test_memo_bounds.py)."""
         level1, tags = self.shared1
-        return (len(self.allows) * ALLOW_BYTES + len(self.bounds) * BOUND_BYTES
+        return (len(self.allows) * ALLOW_BYTES
+                + (len(self.bounds) + len(self.values)) * BOUND_BYTES
                 + len(self.limit_memo) * LIMIT_BYTES + (len(level1) + len(tags)) * LEVEL1_BYTES
                 + self.fan_bytes + self.total_bytes + self.result_bytes)
 
@@ -129,6 +132,8 @@ class Scorer:
             self.allows = {}
         if len(self.bounds) > cap:
             self.bounds = {}
+        if len(self.values) > cap:
+            self.values = {}
         if len(self.fans) > cap:
             self.fans = {}
             self.fan_bytes = 0
@@ -145,6 +150,7 @@ class Scorer:
         """Replace every memo by an empty one (their bytes passed `memo_limit`)."""
         self.allows = {}
         self.bounds = {}
+        self.values = {}
         self.limit_memo = {}
         self.shared1 = ({}, {})
         if self.dense:
@@ -199,6 +205,15 @@ class Scorer:
             self.fan_bytes += breakdown_bytes(hit)
         return hit
 
+    def fan_value(self, held: int) -> float:
+        """`float(self.fan(held).fan)`, from a table of numbers (`Algebra.value`): a bound
+        tries many subsets whose breakdowns no result shows."""
+        key = held & self.valued
+        hit = self.values.get(key)
+        if hit is None:
+            hit = self.values[key] = self.rs.algebra.value(self.plan.ids_of(key))
+        return hit
+
     def bound(self, held: int, free: int) -> float:
         """The best fan reachable holding `held` and perhaps any of `free` (masks)."""
         valued = self.valued
@@ -224,7 +239,7 @@ class Scorer:
             subsets += [m | b for m in subsets if not m & never]
         best = 0.0
         for m in subsets:
-            fan = float(self.fan(fixed | m).fan)
+            fan = self.fan_value(fixed | m)
             if fan > best:
                 best = fan
         return best
