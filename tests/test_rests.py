@@ -32,7 +32,7 @@ def counts_of(tiles: list[int]) -> tuple[int, ...]:
     return tuple(c)
 
 
-def bits_of(raw: tuple[RawGroup, ...]) -> int:
+def bits_of(raw: tuple[RawGroup, ...] | tuple[tuple[int, int, tuple[int, ...]], ...]) -> int:
     """The queried-key bits of an arrangement, or of its `canon` form."""
     bits = 0
     for g in raw:
