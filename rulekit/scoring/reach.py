@@ -15,7 +15,8 @@ from rulekit.arrange import KEY_OF, Layout, suit_parts, suit_shape
 from rulekit.codes import (HONOR_SIZE, HONOR_START, PAIR, RUN, SET, SUIT_SIZE, TIAO_START,
                            TONG_START, WAN_START, key_shape)
 from rulekit.scoring.route import REACH_BY_RANK_HUN
-from rulekit.scoring.suit_reach import Walks, pack, packable, suit_reach_packed
+from rulekit.scoring.suit_reach import (Walks, clear_moves, pack, packable,
+                                        suit_reach_packed)
 
 # a suit's reach: its states (hun used, melds, pairs, bits), each `suit_reach.pack`ed, hun
 # used ascending
@@ -63,6 +64,7 @@ def clear_reach() -> None:
     """Forget every suit reach this process has memoised (`scoring.score.forget`)."""
     _REACH.clear()
     _REACH_BYTES[0] = 0
+    clear_moves()
 
 
 def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...],

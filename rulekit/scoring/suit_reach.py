@@ -188,6 +188,12 @@ def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]
     keys = (bit.get(group_key(PAIR, kind), 0), bit.get(group_key(SET, kind), 0),
             bit.get(group_key(RUN, kind), 0), bit.get(group_key(RUN, kind - 1), 0),
             bit.get(group_key(RUN, kind - 2), 0))
+    # what decides them: the tiles, the shapes allowed and the five keys' bits (a rank of
+    # the same count meets them again in every rest of a hand, and in the next hand)
+    memo_key = (c, allowed) + keys
+    hit = _MOVES.get(memo_key)
+    if hit is not None:
+        return hit
     out = []
     for met in range(c + 1):
         ways = []
@@ -198,4 +204,20 @@ def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]
                     b |= keys[j]
             ways.append((gh, gq, runs0, runs1, gm | b << 4))
         out.append(ways)
+    if len(_MOVES) >= MOVES_KEPT:
+        _MOVES.clear()
+    _MOVES[memo_key] = out
     return out
+
+
+MOVES_KEPT: Final = 1 << 8
+"""`_moves` answers kept (`_MOVES`), at most ~12 KB each (134 5-tuples of small ints at
+most, ~90 bytes each with the lists): ~3 MB at most. Keys: 5 counts x 8 sets of shapes x
+what the ruleset's keys give a rank (a ruleset's hands meet a few dozen); emptied when
+full, and by `clear_moves` (`forget`)."""
+_MOVES: Final[dict[tuple[int, ...], list[list[tuple[int, int, int, int, int]]]]] = {}
+
+
+def clear_moves() -> None:
+    """Forget `_moves`' answers (a cold start: `scoring.reach.clear_reach`)."""
+    _MOVES.clear()
