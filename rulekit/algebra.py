@@ -98,6 +98,31 @@ class Algebra:
             text += f" × {self.names.get(i, i)} {num(v)}"
         return Breakdown(num(total), tuple(terms), f"{text} = {num(total)}")
 
+    def value(self, held: frozenset[str]) -> float:
+        """`float(self.fan(held).fan)`, the same sums and products in the same order,
+        without the itemised steps and their text (the bounds read only the number)."""
+        combo = next((c for c in self.combinations if c.patterns <= held), None)
+        used = combo.patterns if combo else frozenset()
+        core = 0.0
+        parts = False
+        if combo:
+            core += combo.value
+            parts = True
+        for i, v in self.add:
+            if i in held and i not in used:
+                core += v
+                parts = True
+        if not parts and self.base is not None and self.base[0] in held:
+            core = self.base[1]
+            parts = True
+        if not parts:
+            return 0.0
+        total = core
+        for i, v in self.multiply:
+            if i in held and i not in used:
+                total *= v
+        return float(num(total))
+
     def upper_bound(self, fixed: frozenset[str], free: Iterable[str],
                     exclusive: frozenset[frozenset[str]] = frozenset()) -> float:
         """The best fan any arrangement could reach, given the patterns already known.

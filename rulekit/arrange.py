@@ -195,13 +195,15 @@ SUIT_OF: Final[tuple[int, ...]] = tuple([min(k // SUIT_SIZE, len(SUIT_BASES) - 1
 
 
 def _parts_of(c: tuple[int, ...], at: int, base: int, size: int, code: int, n: int,
-              max_hun: int) -> tuple[SuitPart, ...]:
-    """`_parts_at` once the suit's code and count are known (`_suit_code`)."""
+              max_hun: int, no_pairs: bool = False) -> tuple[SuitPart, ...]:
+    """`_parts_at` once the suit's code and count are known (`_suit_code`); with
+    `no_pairs`, only the parts that form no pair (what a layout whose pair is formed
+    combines), in the same order."""
     if code < 0:
-        return _search(base, list(c[at:at + size]), -1, n, max_hun)
+        return _search(base, list(c[at:at + size]), -1, n, max_hun, no_pairs)
     if n == 0:
         return _EMPTY_PART
-    return _memo_parts(base, code, n, max_hun)
+    return _memo_parts(base, code, n, max_hun, no_pairs)
 
 
 def _least_hun(base: int, code: int, n: int) -> int:
@@ -212,13 +214,22 @@ def _least_hun(base: int, code: int, n: int) -> int:
     return _fewest_hun(NUM_WIN if base < HONOR_START else HON_WIN, code, n, True)
 
 
-def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, ...]:
-    """`suit_parts` of a plain suit given by its code and tile count, through the memo."""
+def _memo_key(code: int, suit: int, no_pairs: bool) -> int:
+    """`_MEMO`'s key: the suit's base-5 code and the suit, negative for its parts that form
+    no pair (`no_pairs`)."""
+    key = code * 4 + suit
+    return -1 - key if no_pairs else key
+
+
+def _memo_parts(base: int, code: int, n: int, max_hun: int, no_pairs: bool = False
+                ) -> tuple[SuitPart, ...]:
+    """`suit_parts` of a plain suit given by its code and tile count, through the memo;
+    with `no_pairs` only those forming no pair, in the same order."""
     top = 2 * n
     if max_hun > top:
         max_hun = top
     suit = base // SUIT_SIZE
-    key = code * 4 + suit
+    key = _memo_key(code, suit, no_pairs)
     row = _MEMO.get(key)
     if row is None:
         row = (None,) * (top + 1)
@@ -234,9 +245,10 @@ def _memo_parts(base: int, code: int, n: int, max_hun: int) -> tuple[SuitPart, .
             return hit
     got = _narrowed(row, max_hun)
     if got is None and base < HONOR_START:
-        got = _moved(code, suit, max_hun)
+        got = _moved(code, suit, max_hun, no_pairs)
     if got is None:
-        got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n, max_hun)
+        got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n, max_hun,
+                      no_pairs)
     _MEMO[key] = row[:max_hun] + (got,) + row[max_hun + 1:]
     _MEMO_BYTES[0] += parts_bytes(got) + 8 * top      # the parts and the row's new copy
     return got
@@ -284,7 +296,8 @@ def _narrowed(row: _Row, max_hun: int) -> tuple[SuitPart, ...] | None:
     return None
 
 
-def _moved(code: int, suit: int, max_hun: int) -> tuple[SuitPart, ...] | None:
+def _moved(code: int, suit: int, max_hun: int, no_pairs: bool = False
+           ) -> tuple[SuitPart, ...] | None:
     """The same counts' parts memoised in another numbered suit (under this budget, or cut
     from a larger one), their groups moved into numbered suit `suit`; else None.
 
@@ -296,7 +309,7 @@ def _moved(code: int, suit: int, max_hun: int) -> tuple[SuitPart, ...] | None:
     for other in range(3):
         if other == suit:
             continue
-        row = _MEMO.get(code * 4 + other)
+        row = _MEMO.get(_memo_key(code, other, no_pairs))
         if row is None:
             continue
         got = row[max_hun]
@@ -358,8 +371,8 @@ _NUMBERED_MOVES: Final = _moves(_NUMBERED_STEPS)
 _HONOR_MOVES: Final = _moves(_HONOR_STEPS)
 
 
-def _search(base: int, work: list[int], code: int, n: int, max_hun: int
-            ) -> tuple[SuitPart, ...]:
+def _search(base: int, work: list[int], code: int, n: int, max_hun: int,
+            no_pairs: bool = False) -> tuple[SuitPart, ...]:
     """The decompositions of one suit (`work`: its counts, consumed and restored), as group
     codes placed in the suit at `base`.
 
@@ -370,12 +383,15 @@ def _search(base: int, work: list[int], code: int, n: int, max_hun: int
     over a superset of these decompositions). And once the lowest rank is used up, the rest
     of the suit is itself a suit shape: its parts come from the memo (`_Search.rest`), so a
     miss searches one rank and looks the rest up, instead of searching every rank again.
-    `code` -1 searches every rank, without the tables or the memo.
+    `code` -1 searches every rank, without the tables or the memo. With `no_pairs` the
+    search starts as if its pair were taken: no pair template is tried and the cut asks
+    for melds only, so it walks the sub-tree of the full search that forms no pair, in the
+    same order (a layout whose pair is formed, such as a place's rest, needs no other).
     """
     numbered = base < HONOR_START
     search = _Search(work, max_hun, _NUMBERED_MOVES if numbered else _HONOR_MOVES,
-                     NUM_WIN if numbered else HON_WIN, base)
-    search.rec(code, n, 0, 0, 0, 0, 0)
+                     NUM_WIN if numbered else HON_WIN, base, int(no_pairs))
+    search.rec(code, n, 0, 0, 0, 0, int(no_pairs))
     return tuple(search.out)
 
 
@@ -396,8 +412,9 @@ class _Search:
     """One suit's search: what stays fixed while it recurses, and what it builds."""
 
     def __init__(self, work: list[int], max_hun: int, moves: _Moves, table: bytes,
-                 base: int) -> None:
+                 base: int, taken: int = 0) -> None:
         self.work = work
+        self.taken = taken            # 1: searching as if the pair were taken (`no_pairs`)
         self.size = len(work)
         self.max_hun = max_hun
         self.flat = moves.flat
@@ -418,7 +435,7 @@ class _Search:
             i += 1
             min_t = 0
         if i == size:
-            self.out.append((hun, melds, pairs, tuple(self.codes)))
+            self.out.append((hun, melds, pairs - self.taken, tuple(self.codes)))
             return
         mv = self.flat
         order = self.order
@@ -468,15 +485,17 @@ class _Search:
         With the pair taken, the rest's parts that form one are dropped: the rest searched
         without pairs would walk a sub-tree of that tree, in the same order.
         """
+        own = pairs - self.taken      # the pairs the parts made show
         if n == 0:
-            self.out.append((hun, melds, pairs, tuple(self.codes)))
+            self.out.append((hun, melds, own, tuple(self.codes)))
             return
         head = tuple(self.codes)
         out = self.out
-        for h, m, q, codes in _memo_parts(self.base, code, n, self.max_hun - hun):
+        for h, m, q, codes in _memo_parts(self.base, code, n, self.max_hun - hun,
+                                          self.taken == 1):
             if q and pairs:
                 continue
-            out.append((hun + h, melds + m, pairs + q, head + codes))
+            out.append((hun + h, melds + m, own + q, head + codes))
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -534,10 +553,12 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
     spare = h - l0 - l1 - l2 - l3           # the hun no suit's least claims
     if spare < 0:
         return
-    p0 = _parts_of(c, WAN_START, WAN_START, SUIT_SIZE, a0, n0, l0 + spare)
-    p1 = _parts_of(c, TONG_START, TONG_START, SUIT_SIZE, a1, n1, l1 + spare)
-    p2 = _parts_of(c, TIAO_START, TIAO_START, SUIT_SIZE, a2, n2, l2 + spare)
-    p3 = _parts_of(c, HONOR_START, HONOR_START, HONOR_SIZE, a3, n3, l3 + spare)
+    # a layout whose pair is formed combines only parts that form none: those alone listed
+    formed = pairs == 0
+    p0 = _parts_of(c, WAN_START, WAN_START, SUIT_SIZE, a0, n0, l0 + spare, formed)
+    p1 = _parts_of(c, TONG_START, TONG_START, SUIT_SIZE, a1, n1, l1 + spare, formed)
+    p2 = _parts_of(c, TIAO_START, TIAO_START, SUIT_SIZE, a2, n2, l2 + spare, formed)
+    p3 = _parts_of(c, HONOR_START, HONOR_START, HONOR_SIZE, a3, n3, l3 + spare, formed)
     for h0, m0, q0, g0 in p0:
         if h0 > h or m0 > need or q0 > pairs:
             continue

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rulekit import arrange
 from rulekit.codes import KEY_STRIDE, PAIR, RUN, SET
 from rulekit.scoring import reach
-from rulekit.scoring.suit_reach import Walks, packable, suit_reach
+from rulekit.scoring.suit_reach import Walks, pack, packable, suit_reach, unpack
 from conftest import examples
 
 
@@ -111,8 +111,9 @@ def test_a_suit_too_large_for_the_fields_is_listed() -> None:
     # five copies of a kind never occur in a hand; skeleton_reach still answers, by listing
     assert not packable((5, 0, 0, 0, 0, 0, 0, 0, 0), 2)
     assert packable((4, 4, 4, 2, 0, 0, 0, 0, 0), 28)
-    got = reach._suit_reach(0, (5, 1, 1, 0, 0, 0, 0, 0, 0), 4, ())
+    got = [unpack(st) for st in reach._suit_reach(0, (5, 1, 1, 0, 0, 0, 0, 0, 0), 4, ())]
     assert (1, 2, 1, 0) in got         # 111 + 123 + 1 with a hun as a pair
+    assert [h for h, _, _, _ in got] == sorted(h for h, _, _, _ in got)
 
 
 @settings(max_examples=examples(300), deadline=None)
@@ -131,3 +132,25 @@ def test_the_reach_of_no_keys_is_the_winning_shape(tiles: list[int], hun: int,
     layout = arrange.Layout(tuple(counts), hun, need_melds, need_pairs)
     assert bool(reach.skeleton_reach(layout, ())) == \
         arrange.is_winning_shape(tuple(counts), hun, need_melds, need_pairs)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.integers(0, 31), st.integers(0, 15), st.integers(0, 1), st.integers(0, 1 << 40))
+def test_a_packed_state_unpacks_to_itself(hun: int, melds: int, pairs: int, bits: int) -> None:
+    assert unpack(pack(hun, melds, pairs, bits)) == (hun, melds, pairs, bits)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(suits)
+def test_the_memo_holds_the_walk_or_the_list_packed_hun_first(
+        suit: tuple[int, list[int], int]) -> None:
+    base, ranks, max_hun = suit
+    size = 7 if base == 27 else 9
+    counts = tuple(min(4, [r % size for r in ranks].count(i)) for i in range(size))
+    keys = tuple(sorted(every_key(base, size)))
+    bit = {k: 1 << i for i, k in enumerate(keys)}
+    reach.clear_reach()
+    got = reach._suit_reach(base, counts, max_hun, keys)
+    assert {unpack(st) for st in got} == listed(base, counts, max_hun, bit)
+    assert len(set(got)) == len(got)
+    assert [st & 63 for st in got] == sorted(st & 63 for st in got)

@@ -10,12 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rulekit
-from rulekit.arrange import PAIR, RUN, SET, Layout, arrangements
+from rulekit.arrange import PAIR, RUN, SET, Layout, RawGroup, arrangements
 from rulekit.codes import KEY_STRIDE
 from rulekit.scoring.rests import Live, live_arrangements
 from conftest import examples
 
-ALL_KINDS = lambda: tuple(range(34))  # noqa: E731 - the full wild domain
+def ALL_KINDS() -> tuple[int, ...]:
+    """The full wild domain."""
+    return tuple(range(34))
 # 龍 in 萬 and 條, a 5萬 set, the 5萬 pair and an east pair, as a ruleset's queries might be
 KEYS = (RUN * KEY_STRIDE + 0, RUN * KEY_STRIDE + 3, RUN * KEY_STRIDE + 6,
         RUN * KEY_STRIDE + 18, RUN * KEY_STRIDE + 24, SET * KEY_STRIDE + 4,
@@ -30,7 +32,7 @@ def counts_of(tiles: list[int]) -> tuple[int, ...]:
     return tuple(c)
 
 
-def bits_of(raw: tuple) -> int:
+def bits_of(raw: tuple[RawGroup, ...] | tuple[tuple[int, int, tuple[int, ...]], ...]) -> int:
     """The queried-key bits of an arrangement, or of its `canon` form."""
     bits = 0
     for g in raw:
@@ -38,7 +40,7 @@ def bits_of(raw: tuple) -> int:
     return bits
 
 
-def canon(raw: tuple) -> tuple:
+def canon(raw: tuple[RawGroup, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
     return tuple(sorted((g.shape, g.first, tuple(sorted(g.fills))) for g in raw))
 
 
@@ -62,7 +64,7 @@ def test_exactly_the_live_arrangements_each_once(hand: tuple[list[int], int],
         refused.append(bits)
         return False
 
-    got: Counter[tuple] = Counter()
+    got: Counter[tuple[tuple[int, int, tuple[int, ...]], ...]] = Counter()
     for bits, raw in live_arrangements(layout, ALL_KINDS, KEY_BIT, Live(check)):
         assert bits == bits_of(raw)
         got[canon(raw)] += 1
@@ -113,3 +115,53 @@ def test_worst_tian_he_hands_keep_their_fan() -> None:
     rs = rulekit.load_ruleset("tianjin")
     for doc, fan in WORST_TIAN_HE:
         assert rulekit.score(doc, rs).total_fan == fan, doc["hand"]
+
+
+def plain_live(layout: Layout, live: Live) -> list[tuple[int, tuple[RawGroup, ...]]]:
+    """`live_arrangements` as it was before it skipped real groups alike to ones whose every
+    combination was refused: each combination of bits asked in turn."""
+    from itertools import combinations_with_replacement
+    from rulekit.arrange import GROUP_OF, KEY_OF, anchored, wild_meld_options, wild_pair_options
+    from rulekit.scoring.rests import _combinations, by_bits
+    melds = by_bits(wild_meld_options(ALL_KINDS()), KEY_BIT)
+    pairs = by_bits(wild_pair_options(ALL_KINDS()), KEY_BIT)
+    out: list[tuple[int, tuple[RawGroup, ...]]] = []
+    for codes, wm, wp in anchored(layout):
+        base = 0
+        for c in codes:
+            base |= KEY_BIT.get(KEY_OF[c], 0)
+        real = tuple(GROUP_OF[c] for c in codes)
+        if wm == 0 and wp == 0:
+            if live(base):
+                out.append((base, real))
+            continue
+        for picked in combinations_with_replacement(range(len(melds)), wm):
+            mbits = base
+            for i in picked:
+                mbits |= melds[i][0]
+            for pbits, pair_groups in (pairs if wp else [(0, ())]):
+                if live(mbits | pbits):
+                    out += [(mbits | pbits, real + extra)
+                            for extra in _combinations(melds, picked, pair_groups)]
+    return out
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(hands, st.integers(0, (1 << len(KEYS)) - 1), st.integers(1, 40))
+def test_the_same_arrangements_in_the_same_order_as_asking_each(
+        hand: tuple[list[int], int], salt: int, every: int) -> None:
+    """Live refuses more as the search goes (a best that grows): skipping real groups whose
+    combinations were all refused before leaves the sequence met as it was."""
+    tiles, hun = hand
+    layout = Layout(counts_of(tiles[: 14 - hun]), hun, 4)
+
+    def growing() -> Live:
+        asked = [0]
+
+        def check(bits: int) -> bool:
+            asked[0] += 1
+            return (bits ^ salt) % (2 + asked[0] // every) != 0
+        return Live(check)
+
+    got = [(b, canon(r)) for b, r in live_arrangements(layout, ALL_KINDS, KEY_BIT, growing())]
+    assert got == [(b, canon(r)) for b, r in plain_live(layout, growing())]

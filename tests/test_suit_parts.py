@@ -237,3 +237,59 @@ def test_a_suit_moved_from_another_numbered_suit_is_its_own_search() -> None:
             assert searched == [], "served by a search, not moved"
             arrange._MEMO.clear()
             suit_parts(first, counts, wide)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=9, max_size=9), st.integers(0, 8),
+       st.sampled_from((0, 9, 18, 27)), st.lists(st.tuples(st.booleans(), st.integers(0, 8),
+                                                        st.sampled_from((0, 9, 18))),
+                                              max_size=4))
+def test_parts_forming_no_pair_are_the_parts_less_those_with_a_pair(
+        counts: list[int], max_hun: int, base: int,
+        before: list[tuple[bool, int, int]]) -> None:
+    """`no_pairs` (a layout whose pair is formed) lists exactly the parts that form none, in
+    their order among all parts, whatever the memo already holds (rows of either kind,
+    another budget, another numbered suit) and with the table cut or without it."""
+    size = 7 if base == 27 else 9
+    counts = counts[:size]
+    if sum(counts) > 14:
+        counts = [min(k, 1) for k in counts]
+    n = sum(counts)
+    code = sum(k * 5 ** r for r, k in enumerate(counts))
+    want = [p for p in arrange._search(base, list(counts), -1, n, min(max_hun, 2 * n))
+            if p[2] == 0]
+    arrange._MEMO.clear()
+    for no_pairs, hun, other in before:               # what an earlier hand left
+        where = base if base == 27 else other
+        arrange._parts_of(tuple(counts), 0, where, size, code if n else 0, n, hun, no_pairs)
+    got = arrange._parts_of(tuple(counts), 0, base, size, code, n, max_hun, True)
+    assert list(got) == want
+    uncut = arrange._search(base, list(counts), -1, n, min(max_hun, 2 * n), True)
+    assert list(uncut) == want
+
+
+def test_a_layout_whose_pair_is_formed_combines_the_same_arrangements() -> None:
+    """`anchored` on a rest (need_pairs 0) yields what it yielded when it listed every part
+    and dropped those with a pair as it combined them: the same sequence."""
+    rng = random.Random(5)
+    for _ in range(150):
+        counts = [0] * 34
+        for k in rng.sample(range(34), rng.randint(1, 6)):
+            counts[k] = rng.randint(1, 3)
+        real = sum(counts)
+        hun = rng.randint(0, 7)
+        if (real + hun) % 3:
+            continue
+        layout = arrange.Layout(tuple(counts), hun, (real + hun) // 3, 0)
+        arrange._MEMO.clear()
+        got = list(arrange.anchored(layout))
+        # the plain combination: every part listed, those with a pair dropped
+        parts = [[p for p in arrange.suit_parts(b, tuple(counts[b:b + s]), hun) if p[2] == 0]
+                 for b, s in ((0, 9), (9, 9), (18, 9), (27, 7))]
+        want = []
+        for combo in product(*parts):
+            h = sum(p[0] for p in combo)
+            m = sum(p[1] for p in combo)
+            if h <= hun and m <= layout.need_melds and hun - h == 3 * (layout.need_melds - m):
+                want.append((sum((p[3] for p in combo), ()), layout.need_melds - m, 0))
+        assert got == want, counts

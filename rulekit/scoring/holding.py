@@ -8,10 +8,11 @@ arrangement of random hands).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Final, Sequence
 
-from rulekit.arrange import Layout, RawGroup, is_winning_shape, real_kinds
-from rulekit.codes import HONOR_START, LAST_RUN_RANK, PAIR, RUN, SET, SUIT_SIZE
+from rulekit.arrange import ALL_GROUPS, Layout, RawGroup, is_winning_shape, real_kinds
+from rulekit.codes import HONOR_START, LAST_RUN_RANK, NUM_KINDS, PAIR, RUN, SET, SUIT_SIZE
+from rulekit.scoring.keys import group_code, rest_code
 
 
 def groups_holding(counts: Sequence[int], hun: int, tile: int) -> list[RawGroup]:
@@ -56,3 +57,54 @@ def rest_wins(layout: Layout, group: RawGroup) -> bool:
     """Do the tiles left after taking `group` still complete the hand?"""
     rest = rest_layout(layout, group)
     return is_winning_shape(rest.counts, rest.hun, rest.need_melds, rest.need_pairs)
+
+
+# One group a tile can sit in, listed once at import (`HOLDING`, `FILLING`): the group (a
+# shared object where `arrange` has one), what it needs of a hand as a flat tuple (kind,
+# real copies, kind, real copies, ...), how many hun it holds, its `keys.rest_code` and
+# `keys.group_code`, and whether it is all hun
+Holder = tuple[RawGroup, tuple[int, ...], int, int, int, bool]
+
+_SHARED: Final[dict[RawGroup, RawGroup]] = {g: g for g in ALL_GROUPS}
+
+
+def _holder(g: RawGroup) -> Holder:
+    shared = _SHARED.get(g, g)
+    real = real_kinds(shared)
+    needs: list[int] = []
+    for k in dict.fromkeys(real):
+        needs += [k, real.count(k)]
+    return (shared, tuple(needs), len(shared.fills), rest_code(shared), group_code(shared),
+            not real)
+
+
+def _holders(tile: int, as_fill: bool) -> tuple[Holder, ...]:
+    """`groups_holding`'s groups for `tile` in its order, each group whatever a hand has
+    (a real copy of `tile`, or with `as_fill` a hun standing for it, counted as a fill)."""
+    out = []
+    for g in groups_holding([4] * NUM_KINDS, 4, tile):
+        if as_fill:
+            g = RawGroup(g.shape, g.first, tuple(sorted(g.fills + (tile,))))
+        out.append(_holder(g))
+    return tuple(out)
+
+
+HOLDING: Final[tuple[tuple[Holder, ...], ...]] = tuple(
+    [_holders(t, False) for t in range(NUM_KINDS)])
+"""Per kind: every group a real tile of it can sit in, as `groups_holding` lists them; a
+hand has those whose needs its counts meet and whose hun it holds (`holders`)."""
+FILLING: Final[tuple[tuple[Holder, ...], ...]] = tuple(
+    [_holders(k, True) for k in range(NUM_KINDS)])
+"""Per kind: every group a hun standing for it can sit in (the hun among the group's fills),
+in the order `groups_holding` lists them with that kind counted once more as real."""
+
+
+def holds(counts: Sequence[int], hun: int, holder: Holder) -> bool:
+    """Can a hand of these real counts and hun form this group?"""
+    if holder[2] > hun:
+        return False
+    needs = holder[1]
+    for i in range(0, len(needs), 2):
+        if counts[needs[i]] < needs[i + 1]:
+            return False
+    return True

@@ -8,8 +8,8 @@ garbage collector never walks them), packed here and nowhere else.
 - `spot_kind` (the place search's spot kinds and whole-hand bounds): a spot's own key bit
   above `width`, its free patterns below;
 - `group_code` (`Scorer.allows`): what a need can tell of a group;
-- `allows_key` (`Scorer.allows`): a group's code, the winning tile and what it stands for,
-  whether it is a hun;
+- `allows_group_key`, `allows_key` (`Scorer.allows`): a group's code and whether the winning
+  tile is a hun; the winning tile, what it stands for and whether it is a hun;
 - `rest_code` (places by rest): the real kinds, hun and shape class a group takes out.
 
 The memos whose keys are tuples have their key types named here too, none `Any`:
@@ -81,10 +81,11 @@ def group_code(g: RawGroup) -> int:
     return ((code * 2 + int(g.declared)) * 2 + int(g.concealed)) * 2 + int(g.golden)
 
 
-def allows_key(code: int, tile: int, stands_for: int, win_is_hun: bool) -> int:
-    """`Scorer.group_allows`'s key: the group's `group_code`, the winning tile and what it
-    stands for (each 0 when no need reads it), whether the winning tile is a hun."""
-    return ((code * NUM_KINDS + tile) * NUM_KINDS + stands_for) * 2 + int(win_is_hun)
+def allows_key(tile: int, stands_for: int, win_is_hun: bool) -> int:
+    """`Scorer.group_allows`'s key for what the winning tile allows: the tile and what it
+    stands for (each 0 when no need reads it), whether it is a hun: never negative, apart
+    from `allows_group_key`'s."""
+    return (tile * NUM_KINDS + stands_for) * 2 + int(win_is_hun)
 
 
 def allows_group_key(code: int, win_is_hun: bool) -> int:

@@ -20,14 +20,14 @@ import heapq
 from typing import Iterator
 
 from rulekit import arrange
-from rulekit.arrange import Layout, RawGroup, group_kinds
+from rulekit.arrange import Layout, RawGroup
 from rulekit.codes import (ARRANGEMENT, HAND, HONOR_START, NUM_KINDS, READING, RUN,
                           SKELETON, SUIT_SIZE, group_key)
 from rulekit.facts import Facts, GroupFact, HunFact, WinFact, group_fact, plain_facts
 from rulekit.scoring.abstract import View, ruled_out, spot_reads
-from rulekit.scoring.holding import groups_holding, rest_layout
+from rulekit.scoring.holding import FILLING, HOLDING, holds, rest_layout
 from rulekit.scoring.rests import Live, live_arrangements
-from rulekit.scoring.keys import (BoundKey, ProjKey, SpotSig, group_code, rest_code,
+from rulekit.scoring.keys import (BoundKey, ProjKey, SpotSig, group_code,
                                   spot_kind)
 from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.suit_reach import Walks
@@ -468,29 +468,27 @@ def win_groups(s: State, win_tile: int, win_is_hun: bool
     """Every group the winning tile can sit in, the kind it stands for there, which rest
     it leaves (`rest_code`) and its `scorer.group_code`.
 
-    A real tile sits in a group holding it (`holding.groups_holding`). A hun winning tile
-    stands for some kind k in a group with another hun or real tile: the groups holding a
-    real k when the hand has one more k and one hun fewer, with k counted back as a fill
-    (the rest is then the hand less that group: `rest_layout(s.layout, group)`).
-    Only the kinds an arrangement can give such a group are tried: near a real tile, or in
-    the wild domain for groups all of hun (as `arrange.arrangements` forms them).
+    A real tile sits in a group holding it (`holding.HOLDING`, as `groups_holding` lists
+    them). A hun winning tile stands for some kind k in a group with another hun or real
+    tile: the groups holding a real k when the hand has one more k and one hun fewer, with
+    k counted back as a fill (`holding.FILLING`; the rest is then the hand less that
+    group: `rest_layout(s.layout, group)`). Only the kinds an arrangement can give such a
+    group are tried: near a real tile, or in the wild domain for groups all of hun (as
+    `arrange.arrangements` forms them). The groups come from tables built at import: a
+    hand only checks which of them its counts and hun allow.
     """
     layout = s.layout
+    counts, hun = layout.counts, layout.hun
     if not win_is_hun:
-        return [(g, win_tile, rest_code(g), group_code(g))
-                for g in groups_holding(layout.counts, layout.hun, win_tile)]
+        return [(h[0], win_tile, h[3], h[4]) for h in HOLDING[win_tile]
+                if holds(counts, hun, h)]
     dom = frozenset([k for k in s.wild() if 0 <= k < NUM_KINDS])
     out: list[tuple[RawGroup, int, int, int]] = []
-    hun = layout.hun - 1
-    counts = list(layout.counts)
-    for k in stand_ins(layout.counts, dom):
-        counts[k] += 1
-        for g in groups_holding(counts, hun, k):
-            actual = RawGroup(g.shape, g.first, tuple(sorted(g.fills + (k,))))
-            if len(actual.fills) == len(group_kinds(actual)) and not wild_group(actual, dom):
+    for k in stand_ins(counts, dom):
+        for h in FILLING[k]:
+            if not holds(counts, hun, h) or (h[5] and not wild_group(h[0], dom)):
                 continue
-            out.append((actual, k, rest_code(actual), group_code(actual)))
-        counts[k] -= 1
+            out.append((h[0], k, h[3], h[4]))
     return out
 
 

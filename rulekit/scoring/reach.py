@@ -15,9 +15,12 @@ from rulekit.arrange import KEY_OF, Layout, suit_parts, suit_shape
 from rulekit.codes import (HONOR_SIZE, HONOR_START, PAIR, RUN, SET, SUIT_SIZE, TIAO_START,
                            TONG_START, WAN_START, key_shape)
 from rulekit.scoring.route import REACH_BY_RANK_HUN
-from rulekit.scoring.suit_reach import Walks, packable, suit_reach
+from rulekit.scoring.suit_reach import (Walks, clear_moves, pack, packable,
+                                        suit_reach_packed)
 
-_Reach = tuple[tuple[int, int, int, int], ...]
+# a suit's reach: its states (hun used, melds, pairs, bits), each `suit_reach.pack`ed, hun
+# used ascending
+_Reach = tuple[int, ...]
 _ReachKey = tuple[int, tuple[int, ...], int, tuple[int, ...]]
 # What one suit's decompositions reach (`_suit_reach`), by (suit, counts, hun budget, queried
 # keys). Bounded like `arrange`'s suit memo, by entries and by an estimate of bytes (a
@@ -27,7 +30,7 @@ _ReachKey = tuple[int, tuple[int, ...], int, tuple[int, ...]]
 _REACH_LIMIT: Final = 1 << 14
 _REACH_BYTES_LIMIT: Final = [4 << 20]      # a list: tests lower it
 REACH_ENTRY_BYTES: Final = 400             # the dict slot, the key and the result tuple
-REACH_STATE_BYTES: Final = 96              # each (hun, melds, pairs, bits) state
+REACH_STATE_BYTES: Final = 96              # each (hun, melds, pairs, bits) state (an int)
 _REACH: Final[dict[_ReachKey, _Reach]] = {}
 _REACH_BYTES: Final[list[int]] = [0]
 _SUITS: Final = ((WAN_START, SUIT_SIZE), (TONG_START, SUIT_SIZE), (TIAO_START, SUIT_SIZE),
@@ -36,8 +39,9 @@ _SUITS: Final = ((WAN_START, SUIT_SIZE), (TONG_START, SUIT_SIZE), (TIAO_START, S
 
 def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...],
                 walks: Walks | None = None) -> _Reach:
-    """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions,
-    through the bounded memo `_REACH` (and `walks`, `suit_reach`'s, on a miss)."""
+    """(hun used, melds, pairs, bits of `keys` held) over one suit's decompositions, each
+    `pack`ed, hun used ascending, through the bounded memo `_REACH` (and `walks`,
+    `suit_reach`'s, on a miss)."""
     key = (base, counts, max_hun, keys)
     hit = _REACH.get(key)
     if hit is not None:
@@ -60,21 +64,27 @@ def clear_reach() -> None:
     """Forget every suit reach this process has memoised (`scoring.score.forget`)."""
     _REACH.clear()
     _REACH_BYTES[0] = 0
+    clear_moves()
 
 
 def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...],
                    walks: Walks | None = None) -> _Reach:
     bit = {k: 1 << i for i, k in enumerate(keys)}
     if max_hun >= REACH_BY_RANK_HUN and packable(counts, max_hun):
-        return tuple(sorted(suit_reach(base, counts, max_hun, base < HONOR_START, bit,
-                                       walks)))
+        return tuple(sorted(suit_reach_packed(base, counts, max_hun, base < HONOR_START, bit,
+                                              walks), key=_hun_used))
     out = set()
     for h, m, q, codes in suit_parts(base, counts, max_hun):
         bits = 0
         for c in codes:
             bits |= bit.get(KEY_OF[c], 0)
-        out.add((h, m, q, bits))
-    return tuple(sorted(out))
+        out.add(pack(h, m, q, bits))
+    return tuple(sorted(out, key=_hun_used))
+
+
+def _hun_used(state: int) -> int:
+    """A packed state's hun used (`suit_reach.pack`)."""
+    return state & 63
 
 
 def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
@@ -108,9 +118,11 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
         nxt: dict[int, set[int]] = {}
         for packed, bits_a in reach.items():
             ha, ma, qa = packed >> 4, packed >> 1 & 7, packed & 1
-            for hb, mb, qb, bb in opts:
+            for o in opts:
+                hb = o & 63
                 if ha + hb > h:
                     break             # sorted by hun used: the rest use more
+                mb, qb, bb = o >> 7 & 15, o >> 6 & 1, o >> 11
                 if ma + mb > need or qa + qb > pairs:
                     continue
                 key = _packed(ha + hb, ma + mb, qa + qb)

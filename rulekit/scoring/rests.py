@@ -64,6 +64,9 @@ def live_arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]],
     melds: list[BitClass] | None = None
     pairs: list[BitClass] | None = None
     key_of = KEY_OF
+    # (real groups' bits, wild melds, wild pairs) whose every combination `live` refused:
+    # it never takes a no back, so a later combination of real groups alike is skipped
+    dead: set[int] = set()
     for codes, wm, wp in anchored(layout):
         base = 0
         for c in codes:
@@ -71,6 +74,9 @@ def live_arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]],
         if wm == 0 and wp == 0:
             if live(base):
                 yield base, tuple([GROUP_OF[c] for c in codes])
+            continue
+        like = (base << 4 | wm) << 1 | wp
+        if like in dead:
             continue
         if melds is None or pairs is None:
             kinds = sorted({k for k in wild_kinds() if 0 <= k < NUM_KINDS})
@@ -90,6 +96,8 @@ def live_arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]],
                     real = tuple([GROUP_OF[c] for c in codes])
                 for extra in _combinations(melds, picked, pair_groups):
                     yield bits, real + extra
+        if real is None:
+            dead.add(like)
 
 
 def _combinations(melds: list[BitClass], picked: tuple[int, ...],

@@ -1,6 +1,7 @@
 """A hand in, a `ScoreResult` out: hand-level patterns, instant wins, then the search."""
 from __future__ import annotations
 
+import gc
 import math
 import threading
 import weakref
@@ -192,7 +193,7 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
         state.best_fan = math.nextafter(goal, -INF)
     suits = suit_classes(layout.counts) if layout.hun >= PLACE_HUN_PINNED else 0
     if by_place_pays(layout.hun, len(candidates), win_is_hun, suits, len(melds)):
-        by_place(state, candidates)
+        place_search(state, candidates)
     else:
         search(state, candidates)
     best = state.best
@@ -202,6 +203,38 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
                            forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
     bd, groups, win_tile, held = best
     return sc.finish(base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
+
+
+# how many threads are in the place search, and whether the first of them turned the
+# cyclic garbage collector off (`place_search`)
+_PAUSE: Final[list[int]] = [0, 0]
+_PAUSE_LOCK = threading.Lock()
+
+
+def place_search(state: State, candidates: tuple[int, ...]) -> None:
+    """`places.by_place`, with the cyclic garbage collector paused meanwhile.
+
+    A many-hun hand makes tens of thousands of short-lived containers, and the memo rows
+    it keeps (suit parts, reaches, bounds) survive the young collections those trigger:
+    collecting while the search runs cost ~10% of a cold 7-hun 天和 (bench/worst.py's
+    hands) and frees nothing, since what the search drops is freed by reference counts.
+    The pause is bounded by the search's work budget (`limits.RUN_STEPS`); whatever cyclic
+    garbage it leaves is collected after. Threads count in and out under a lock, and the
+    collector is turned back on only if it was on when the first came in."""
+    with _PAUSE_LOCK:
+        if _PAUSE[0] == 0:
+            _PAUSE[1] = int(gc.isenabled())
+            if _PAUSE[1]:
+                gc.disable()
+        _PAUSE[0] += 1
+    try:
+        by_place(state, candidates)
+    finally:
+        with _PAUSE_LOCK:
+            _PAUSE[0] -= 1
+            if _PAUSE[0] == 0 and _PAUSE[1]:
+                _PAUSE[1] = 0
+                gc.enable()
 
 
 def tiles_part(tiles: tuple[int, ...], hun: tuple[int, ...]

@@ -90,6 +90,8 @@ class Scorer:
         self.fans: dict[int, Breakdown] = {}
         # bounds by held | free << width (valued bits only)
         self.bounds: dict[int, float] = {}
+        # fans as numbers (what the bounds read), by the valued bits of a mask
+        self.values: dict[int, float] = {}
         self.allows: dict[int, int] = {}      # `group_allows`
         self.limit_memo: dict[int, Limits] = {}
         # skeleton-level results shared between hands (`search.projections`), and the small
@@ -111,7 +113,8 @@ class Scorer:
         and the texts of fans, totals and results as they were stored. Never below what
         tracemalloc measures (tests/test_memo_bounds.py)."""
         level1, tags = self.shared1
-        return (len(self.allows) * ALLOW_BYTES + len(self.bounds) * BOUND_BYTES
+        return (len(self.allows) * ALLOW_BYTES
+                + (len(self.bounds) + len(self.values)) * BOUND_BYTES
                 + len(self.limit_memo) * LIMIT_BYTES + (len(level1) + len(tags)) * LEVEL1_BYTES
                 + self.fan_bytes + self.total_bytes + self.result_bytes)
 
@@ -129,6 +132,8 @@ class Scorer:
             self.allows = {}
         if len(self.bounds) > cap:
             self.bounds = {}
+        if len(self.values) > cap:
+            self.values = {}
         if len(self.fans) > cap:
             self.fans = {}
             self.fan_bytes = 0
@@ -145,6 +150,7 @@ class Scorer:
         """Replace every memo by an empty one (their bytes passed `memo_limit`)."""
         self.allows = {}
         self.bounds = {}
+        self.values = {}
         self.limit_memo = {}
         self.shared1 = ({}, {})
         if self.dense:
@@ -199,6 +205,15 @@ class Scorer:
             self.fan_bytes += breakdown_bytes(hit)
         return hit
 
+    def fan_value(self, held: int) -> float:
+        """`float(self.fan(held).fan)`, from a table of numbers (`Algebra.value`): a bound
+        tries many subsets whose breakdowns no result shows."""
+        key = held & self.valued
+        hit = self.values.get(key)
+        if hit is None:
+            hit = self.values[key] = self.rs.algebra.value(self.plan.ids_of(key))
+        return hit
+
     def bound(self, held: int, free: int) -> float:
         """The best fan reachable holding `held` and perhaps any of `free` (masks)."""
         valued = self.valued
@@ -224,7 +239,7 @@ class Scorer:
             subsets += [m | b for m in subsets if not m & never]
         best = 0.0
         for m in subsets:
-            fan = float(self.fan(fixed | m).fan)
+            fan = self.fan_value(fixed | m)
             if fan > best:
                 best = fan
         return best
@@ -260,28 +275,31 @@ class Scorer:
                      code: int = -1) -> int:
         """The mask of the win-gated patterns (`plan.win_gated`) that can hold when the
         winning tile sits in `g`, standing for `stands_for` (by their needs: a quick no,
-        never a wrong one). Memoised under one int, so the memo holds nothing the garbage
-        collector must walk; `code` is `group_code(g)` when the caller has it."""
+        never a wrong one). Memoised in two parts, each under one int, so the memo holds
+        nothing the garbage collector must walk; `code` is `group_code(g)` when the caller
+        has it."""
         plan = self.plan
+        allows = self.allows
+        if code < 0:
+            code = group_code(g)
+        # what the group's own facts allow is kept per group (building its facts costs more
+        # than the checks), what the winning tile and what it stands for allow apart: a
+        # group meets a dozen of those, and a 天和's hun winning tile ~90 groups of each
+        gkey = allows_group_key(code, win_is_hun)
+        by_group = allows.get(gkey)
+        if by_group is None:
+            by_group = allows[gkey] = gate_group_allows(plan.gate_checks,
+                                                        group_fact(g, True, win_is_hun))
         # the key leaves out the winning tile and what it stands for when no need reads it
         # (a hun winning tile of either hun kind then shares the entry)
         tile = win_tile if plan.gate_reads & READS_TILE else 0
         stands = stands_for if plan.gate_reads & READS_STANDS_FOR else 0
-        if code < 0:
-            code = group_code(g)
-        key = allows_key(code, tile, stands, win_is_hun)
-        hit = self.allows.get(key)
-        if hit is None:
-            # what the group's own facts allow is kept per group (building its facts costs
-            # more than the checks): the winning tile and what it stands for vary over it
-            gkey = allows_group_key(code, win_is_hun)
-            by_group = self.allows.get(gkey)
-            if by_group is None:
-                by_group = self.allows[gkey] = gate_group_allows(
-                    plan.gate_checks, group_fact(g, True, win_is_hun))
-            hit = self.allows[key] = by_group & gate_tile_allows(plan.gate_checks, win_tile,
-                                                                 win_is_hun, stands_for)
-        return hit
+        tkey = allows_key(tile, stands, win_is_hun)
+        by_tile = allows.get(tkey)
+        if by_tile is None:
+            by_tile = allows[tkey] = gate_tile_allows(plan.gate_checks, win_tile, win_is_hun,
+                                                      stands_for)
+        return by_group & by_tile
 
     def finish(self, base: Facts, bd: Breakdown, groups: tuple[Any, ...], win_tile: int,
                kong_fan: float, kong_kinds: tuple[str, ...], forbidden: str | None,

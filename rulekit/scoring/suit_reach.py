@@ -85,12 +85,33 @@ def packable(counts: tuple[int, ...], max_hun: int) -> bool:
 Walks = dict[tuple[int, int, tuple[int, ...]], set[int]]
 
 
+def pack(hun: int, melds: int, pairs: int, bits: int) -> int:
+    """One reach state as one int (a suit's reach is kept as a tuple of these: one object
+    the garbage collector stops tracking, not one tuple per state): hun used in the low 6
+    bits (at most 2 a real tile, and a suit holds at most 14), then pairs (1), melds (4),
+    then the bits."""
+    return ((bits << 4 | melds) << 1 | pairs) << 6 | hun
+
+
+def unpack(state: int) -> tuple[int, int, int, int]:
+    """`pack`'s (hun used, melds, pairs, bits)."""
+    return state & 63, state >> 7 & 15, state >> 6 & 1, state >> 11
+
+
 def suit_reach(base: int, counts: tuple[int, ...], max_hun: int, numbered: bool,
                bit: dict[int, int], walks: Walks | None = None
                ) -> set[tuple[int, int, int, int]]:
-    """(hun used, melds, pairs, bits) over the decompositions of one suit's `counts` (the
-    suit starting at kind `base`) using at most `max_hun` hun; `bit` gives the bit of each
-    queried group key (`codes.group_key`).
+    """(hun used, melds, pairs, bits) over the decompositions of one suit's `counts`:
+    `suit_reach_packed`'s states, unpacked."""
+    return {unpack(st) for st in suit_reach_packed(base, counts, max_hun, numbered, bit,
+                                                    walks)}
+
+
+def suit_reach_packed(base: int, counts: tuple[int, ...], max_hun: int, numbered: bool,
+                      bit: dict[int, int], walks: Walks | None = None) -> set[int]:
+    """(hun used, melds, pairs, bits), each `pack`ed, over the decompositions of one suit's
+    `counts` (the suit starting at kind `base`) using at most `max_hun` hun; `bit` gives
+    the bit of each queried group key (`codes.group_key`).
 
     A state is one int (it runs for every cold suit of a many-hun hand): from the low
     end, runs waiting for their second tile (3 bits), for their last (4), hun (5), pairs
@@ -144,9 +165,10 @@ def suit_reach(base: int, counts: tuple[int, ...], max_hun: int, numbered: bool,
             walks[(base, max_hun, counts[:i + 1])] = nxt
         if not states:
             break
+    # the walk's state less its waiting runs is (bits, melds, pairs, hun) as `pack` lays
+    # them out but for hun's 5 bits: re-laid with one shift and a mask
     if end == size:
-        return {(st >> 7 & 31, st >> 13 & 15, st >> 12 & 1, st >> 17) for st in states
-                if st & 127 == 0}
+        return {(st >> 12) << 6 | (st >> 7 & 31) for st in states if st & 127 == 0}
     # ranks without real tiles form no group of their own: there hun only finish the runs
     # still waiting, two for a run waiting for its second tile, one for its last (the
     # ranks exist: a run is started only where its tiles fit in the suit)
@@ -154,7 +176,7 @@ def suit_reach(base: int, counts: tuple[int, ...], max_hun: int, numbered: bool,
     for st in states:
         hun = (st >> 7 & 31) + 2 * (st & 7) + (st >> 3 & 15)
         if hun <= max_hun:
-            out.add((hun, st >> 13 & 15, st >> 12 & 1, st >> 17))
+            out.add((st >> 12) << 6 | hun)
     return out
 
 
@@ -166,6 +188,12 @@ def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]
     keys = (bit.get(group_key(PAIR, kind), 0), bit.get(group_key(SET, kind), 0),
             bit.get(group_key(RUN, kind), 0), bit.get(group_key(RUN, kind - 1), 0),
             bit.get(group_key(RUN, kind - 2), 0))
+    # what decides them: the tiles, the shapes allowed and the five keys' bits (a rank of
+    # the same count meets them again in every rest of a hand, and in the next hand)
+    memo_key = (c, allowed) + keys
+    hit = _MOVES.get(memo_key)
+    if hit is not None:
+        return hit
     out = []
     for met in range(c + 1):
         ways = []
@@ -176,4 +204,20 @@ def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]
                     b |= keys[j]
             ways.append((gh, gq, runs0, runs1, gm | b << 4))
         out.append(ways)
+    if len(_MOVES) >= MOVES_KEPT:
+        _MOVES.clear()
+    _MOVES[memo_key] = out
     return out
+
+
+MOVES_KEPT: Final = 1 << 8
+"""`_moves` answers kept (`_MOVES`), at most ~12 KB each (134 5-tuples of small ints at
+most, ~90 bytes each with the lists): ~3 MB at most. Keys: 5 counts x 8 sets of shapes x
+what the ruleset's keys give a rank (a ruleset's hands meet a few dozen); emptied when
+full, and by `clear_moves` (`forget`)."""
+_MOVES: Final[dict[tuple[int, ...], list[list[tuple[int, int, int, int, int]]]]] = {}
+
+
+def clear_moves() -> None:
+    """Forget `_moves`' answers (a cold start: `scoring.reach.clear_reach`)."""
+    _MOVES.clear()
