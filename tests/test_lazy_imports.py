@@ -65,7 +65,7 @@ def test_the_names_are_the_objects_of_their_home_modules() -> None:
 
 
 SIMULATE_SPARES = ["yaml", "jsonschema", "lark", "importlib.resources", "logging", "difflib",
-                   "concurrent.futures.process", "rulekit.game.replay",
+                   "concurrent.futures.process", "multiprocessing", "rulekit.game.replay",
                    "rulekit.game.recordkey", "rulekit.game.logfile"]
 
 
