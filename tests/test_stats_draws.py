@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from rulekit.game import stats
@@ -87,3 +88,14 @@ def test_a_report_sized_bootstrap_matches_too() -> None:
     boot = Sessions(of, 1)
     assert boot.ratio(xs) == reference_ratio(of, 1, xs, None)
     assert boot.ratio(xs, per) == reference_ratio(of, 1, xs, per)
+
+
+@pytest.mark.parametrize("big", [2.0 ** 44, 2.0 ** 47, 2.0 ** 52, 3.0 ** 33, 1e300, 0.5])
+def test_whole_sums_near_and_past_the_exact_range_match_too(big: float) -> None:
+    """Large and small, whole and not: the exact sums agree wherever rounding could bite."""
+    rng = random.Random(int(big) % 1000)
+    xs = [rng.choice([-big, big, 1.0, 0.0, -3.0]) for _ in range(160)]
+    of = [i // 4 for i in range(160)]
+    assert Sessions(of, 2).ratio(xs) == reference_ratio(of, 2, xs, None)
+    per = [float(x != 0) for x in xs]
+    assert Sessions(of, 2).ratio(xs, per) == reference_ratio(of, 2, xs, per)

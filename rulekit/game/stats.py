@@ -78,19 +78,25 @@ class Sessions:
         den = self.sums(per) if per is not None else self.sums([1.0] * len(self.of))
         total = math.fsum(den)
         value = math.fsum(num) / total if total else 0.0
-        fsum = math.fsum
         if per is None:
             if self._per_hand is None:
-                self._per_hand = [fsum(pick(den)) for pick in self._picks]
+                self._per_hand = self._resampled(den)
             dens = self._per_hand
         else:
-            dens = [fsum(pick(den)) for pick in self._picks]
-        got = [fsum(pick(num)) / d for pick, d in zip(self._picks, dens) if d]
+            dens = self._resampled(den)
+        got = [a / d for a, d in zip(self._resampled(num), dens) if d]
         if not got:
             return {"value": _r(value), "low": _r(value), "high": _r(value)}
         got.sort()
         return {"value": _r(value), "low": _r(quantile(got, 0.025)),
                 "high": _r(quantile(got, 0.975))}
+
+
+    def _resampled(self, sums: list[float]) -> list[float]:
+        """Each resample's exact sum of the sessions' `sums` (`math.fsum` is correctly
+        rounded, so the order of the picked sums does not matter)."""
+        fsum = math.fsum
+        return [fsum(pick(sums)) for pick in self._picks]
 
 
 WORD_BITS = 32
