@@ -142,7 +142,10 @@ def _relay(lanes: list[_Lane], count: int, died: str) -> Generator[Any, None, No
         given = _feed(lanes, count, 0, died)
         while head < count:
             if head in done:
-                yield done.pop(head)
+                answer = done.pop(head)
+                if isinstance(answer, _Failed):         # in its turn, after those before
+                    raise answer.error
+                yield answer
                 head += 1
                 continue
             ready = [key.data for key, _ in watch.select()]
@@ -174,8 +177,6 @@ def _answer(lane: _Lane, died: str) -> Any:
         answer = lane.conn.recv()
     except (EOFError, OSError):                         # died mid-answer
         raise WorkerError(died) from None
-    if isinstance(answer, _Failed):
-        raise answer.error
     return answer
 
 
