@@ -14,8 +14,11 @@ CPU: CPU time would add up the workers and hide what they gain. The fixed costs 
 the more hands a run plays: the ratio is the one at `--hands`, printed with it. On a machine
 other jobs load, the wall clock measures the load too: the best run of each count is
 printed beside the sums, and each command's CPU seconds (all its processes), from which a
-line models the ratio an idle machine would show (start-up serial, the rest split evenly
-over the workers): a model, labelled so, never the measurement.
+line models the ratio an idle machine would show: a model, labelled so, never the
+measurement. Serial in the model: the start-up (the `--hands 1` command's CPU) and the
+report (its bootstrap over sessions, in the parent after the last hand: timed in this
+process on the loop's outcomes repeated to `--hands`); the rest split evenly over the
+workers.
 
 (b) The game loop alone, per core: `--loop-hands` hands with greedy players played by
 `rulekit.game.simulate.run_task` in this process (the ruleset loaded and the loop warmed on
@@ -51,7 +54,8 @@ def run(hands: int, seed: int, workers: int) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def whole_commands(hands: int, seed: int, workers: list[int], repeat: int) -> None:
+def whole_commands(hands: int, seed: int, workers: list[int], repeat: int,
+                   report_cpu: float) -> None:
     """(a): whole commands by worker count, interleaved."""
     print(f"(a) whole commands: {hands} hands, greedy players, {repeat} interleaved rounds, "
           "wall clock start to exit")
@@ -80,16 +84,17 @@ def whole_commands(hands: int, seed: int, workers: list[int], repeat: int) -> No
                       f"clock, {best[w] / best[1]:.2f}x by the best runs (at --hands {hands})")
         # what an otherwise idle machine would show if the work past start-up split evenly
         # over the workers: a model from CPU seconds, not a measurement
-        fixed = start_cpu / repeat
+        fixed = start_cpu / repeat + report_cpu
         for w in workers:
             if w != 1:
                 model = (cpus[1] / repeat) / (fixed + (cpus[w] / repeat - fixed) / w)
                 print(f"--workers {w}: {model:.2f}x one as modelled from CPU seconds (start-up "
-                      "serial, the rest split evenly; NOT measured)")
+                      f"and report serial, {fixed:.2f} s; the rest split evenly; NOT measured)")
 
 
-def game_loop(hands: int, seed: int) -> None:
-    """(b): the game loop's CPU rate in this process, distinct seeds."""
+def game_loop(hands: int, seed: int, report_hands: int) -> float:
+    """(b): the game loop's CPU rate in this process, distinct seeds; returns the CPU seconds
+    of the report of `report_hands` such hands (their outcomes repeated), for (a)'s model."""
     from rulekit import load_ruleset
     from rulekit.game import simulate as sim
     rs = load_ruleset("tianjin")
@@ -99,10 +104,16 @@ def game_loop(hands: int, seed: int) -> None:
     todo = sim.tasks(rs, players, hands, seed, chunks=1, log=False)
     sim.few_collections()                       # as `rulekit simulate` does before it plays
     t0 = time.process_time()
-    played = sum(len(sim.run_task(task)) for task in todo)
+    outs = [o for task in todo for o in sim.run_task(task)]
     cpu = time.process_time() - t0
-    print(f"(b) game loop: {played} hands (greedy players, distinct seeds) in {cpu:.2f} s CPU "
-          f"in one process: {played / cpu:.0f} hands/s per core (issue 22's target: 2,000)")
+    print(f"(b) game loop: {len(outs)} hands (greedy players, distinct seeds) in {cpu:.2f} s "
+          f"CPU in one process: {len(outs) / cpu:.0f} hands/s per core (issue 22's target: "
+          "2,000)")
+    from rulekit.game import summary
+    many = (outs * (report_hands // max(1, len(outs)) + 1))[:report_hands]
+    t0 = time.process_time()
+    summary.summarise(many, rs, players, sim.SESSION_HANDS, seed)
+    return time.process_time() - t0
 
 
 def main() -> None:
@@ -119,8 +130,8 @@ def main() -> None:
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(__doc__.splitlines()[0])
     print(f"rulekit.COMPILED = {rulekit.COMPILED}; load average {load:.2f} at the start")
-    game_loop(a.loop_hands, a.seed)
-    whole_commands(a.hands, a.seed, a.workers, a.repeat)
+    report_cpu = game_loop(a.loop_hands, a.seed, a.hands)
+    whole_commands(a.hands, a.seed, a.workers, a.repeat, report_cpu)
 
 
 if __name__ == "__main__":

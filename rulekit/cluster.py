@@ -14,7 +14,6 @@ task that killed its workers (Dask's `KilledWorker`) does.
 from __future__ import annotations
 
 import importlib
-import logging
 import time
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
@@ -42,6 +41,7 @@ def dask_map(fn: Callable[[T], R], tasks: Sequence[T], workers: int, address: st
         distributed: Any = importlib.import_module("dask.distributed")
     except ImportError:
         raise ClusterError('--cluster needs Dask: pip install "rulekit[dask]"') from None
+    import logging              # here, not above: a local run never loads it (~3 ms)
     cluster = None
     try:
         if address == "local":

@@ -62,3 +62,18 @@ def test_the_names_are_the_objects_of_their_home_modules() -> None:
     assert (rulekit.RulekitError, rulekit.Hand, rulekit.Ruleset, rulekit.ScoreResult) == (
         errors.RulekitError, hand.Hand, model.Ruleset, scoring.ScoreResult)
     assert rulekit.COMPILED is not rulekit.scoring.search.__file__.endswith(".py")
+
+
+SIMULATE_SPARES = ["yaml", "jsonschema", "lark", "importlib.resources", "logging", "difflib",
+                   "concurrent.futures.process", "multiprocessing", "rulekit.game.replay",
+                   "rulekit.game.recordkey", "rulekit.game.logfile"]
+
+
+def test_a_one_process_simulate_imports_only_what_it_plays_with() -> None:
+    """Its start-up is serial time that `--workers` cannot share (docs/game.md, "Speed"):
+    no YAML, schema or grammar for a built-in; no resources machinery, logging, pool, replay
+    or record key for a run without `--log` in one process."""
+    out = fresh("import sys, io, json\nfrom rulekit.cli import main\n"
+                "code = main(['simulate', '--hands', '3'], out=io.StringIO())\n"
+                f"print(json.dumps([code, [m for m in {SIMULATE_SPARES!r} if m in sys.modules]]))")
+    assert json.loads(out) == [0, []]

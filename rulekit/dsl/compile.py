@@ -7,7 +7,6 @@ reads, needs and costs is found by the analyses in `walk.py`, not here.
 """
 from __future__ import annotations
 
-import difflib
 import operator
 from dataclasses import dataclass, field
 from graphlib import CycleError, TopologicalSorter
@@ -130,6 +129,7 @@ class _Compiler:
 
     def suggest(self, name: str, options: Any) -> str:
         # never the name itself: "unknown name 'x'; did you mean 'x'?" helps nobody
+        import difflib                      # only for a misspelt name
         close = difflib.get_close_matches(name, [o for o in options if o != name], n=1,
                                           cutoff=0.6)
         return f"; did you mean '{close[0]}'?" if close else ""

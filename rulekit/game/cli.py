@@ -5,17 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 from contextlib import closing
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rulekit import api
 from rulekit.errors import RulekitError
-from rulekit.game import across, parallel, recordkey, simulate as sim, summary
-from rulekit.game.logfile import HandLog
-from rulekit.game import replay as replay_mod
+from rulekit.game import across, parallel, simulate as sim, summary
 from rulekit.game.players import PLAYERS
-from rulekit.game.replay import replay as replay_one
 from rulekit.game.stats import mean
 from rulekit.ruleset.model import Ruleset
+
+if TYPE_CHECKING:       # `replay`'s, imported when it runs: a simulate never needs them
+    from rulekit.game.recordkey import RecordKey
 
 
 class GameUsageError(RulekitError):
@@ -70,7 +70,10 @@ def _play(args: argparse.Namespace, rs: Ruleset, other: Ruleset | None,
     chunks = max(1, -(-args.hands // args.session_hands))
     tasks = sim.tasks(rs, players, args.hands, args.seed, chunks=chunks,
                       log=bool(log_path), versus=other, session_hands=args.session_hands)
-    log = HandLog(log_path) if log_path else None      # each session flushed as it comes
+    log = None
+    if log_path:                        # each session flushed as it comes
+        from rulekit.game.logfile import HandLog    # with the key and the seals it needs
+        log = HandLog(log_path)
     outs: list[dict[str, Any]] = []
     sim.few_collections()               # this process, and a pool's workers, only simulate
     runs = parallel.run(tasks, args.workers, args.cluster)
@@ -131,7 +134,8 @@ def replay(args: argparse.Namespace, out: TextIO) -> int:
     under --ruleset. Exit 1 if a record is not authentic or (own ruleset only) does not
     reproduce; 2 if one is not a hand record at all."""
     import sys
-    from rulekit.game.replay import read_log
+    from rulekit.game import recordkey
+    from rulekit.game.replay import read_log, replay as replay_one
     given = api.load_ruleset(args.ruleset) if args.ruleset else None
     key = recordkey.load(getattr(args, "key_file", None))
     strict = bool(getattr(args, "require_seal", False))
@@ -181,7 +185,7 @@ def replay(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if not own_only or report["reproduced"] == report["hands"] else 1
 
 
-def _authentic(rec: dict[str, Any], own: Ruleset | None, key: recordkey.RecordKey | None,
+def _authentic(rec: dict[str, Any], own: Ruleset | None, key: RecordKey | None,
                strict: bool) -> tuple[str | None, dict[str, Any]]:
     """Why `rec` is not authentic (None: it is, as far as its proof and seal go) and what
     its seal says: `{"status", "why", "seats"}`, `seats` those whose moves only the seal
@@ -189,6 +193,7 @@ def _authentic(rec: dict[str, Any], own: Ruleset | None, key: recordkey.RecordKe
     item in it where it can; a seal this key cannot check is an error only under
     --require-seal."""
     from rulekit.game import record, sealing
+    from rulekit.game import replay as replay_mod
     verdict = sealing.verify(rec, key)
     seats = record.underived_seats(rec)
     why = replay_mod.proof(rec, own)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Callable, Mapping, Sequence
 
 from rulekit.ruleset.model import Ruleset
@@ -65,6 +64,7 @@ class RuleDiff:
 @lru_cache(maxsize=1)
 def key_names() -> Mapping[str, str]:
     """Chinese names of ruleset keys (rulekit/data/rule_keys.json)."""
+    from importlib import resources     # a --versus report's only: not every simulate's
     text = resources.files("rulekit.data").joinpath("rule_keys.json").read_text("utf-8")
     table: dict[str, str] = json.loads(text)
     table.pop("_about", None)

@@ -10,7 +10,6 @@ import math
 from typing import Any, Sequence, TextIO
 
 from rulekit.errors import RulekitError
-from rulekit.game.logfile import HandLog
 
 MAX_THINK_TIME = 600.0
 
@@ -63,6 +62,7 @@ def _check(args: argparse.Namespace, players: int) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     from rulekit import api
+    from rulekit.game.logfile import HandLog
     from rulekit.game.match import MatchConfig, run_match
     from rulekit.progress import Progress
     rs = api.load_ruleset(args.ruleset or api.DEFAULT_RULESET)

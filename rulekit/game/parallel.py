@@ -1,11 +1,10 @@
-"""Running simulation tasks: in this process, in local worker processes (rulekit.workers:
-a dead worker is a `WorkerError`, Ctrl-C and SIGTERM stop them all), or on a Dask cluster.
-No scheduler of our own; results come back in task order."""
+"""Running simulation tasks: in this process, in local worker processes (`lanes`: a pipe
+each, a dead worker is a `WorkerError`, Ctrl-C and SIGTERM stop them all), or on a Dask
+cluster. Results come back in task order."""
 from __future__ import annotations
 
 from typing import Any, Generator, Sequence
 
-from rulekit import workers as local
 from rulekit.cluster import ClusterError as ClusterError     # re-exported for callers
 from rulekit.cluster import dask_map
 from rulekit.game.simulate import Task, few_collections, run_task
@@ -23,5 +22,5 @@ def run(tasks: Sequence[Task], workers: int, cluster: str | None = None
         for t in tasks:
             yield run_task(t)
     else:
-        yield from local.in_order(run_task, tasks, min(workers, len(tasks)), DIED,
-                                  setup=few_collections)
+        from rulekit.game import lanes      # multiprocessing: not for a one-process run
+        yield from lanes.in_order(run_task, tasks, workers, DIED, setup=few_collections)

@@ -35,6 +35,7 @@ def summarise(outs: Sequence[dict[str, Any]], rs: Ruleset, players: Sequence[str
     fans: Counter[str] = Counter(_fan_key(o["total_fan"]) for o in wins)
     seats = len(players)
     golden = sum(1 for o in outs if any(GOLDEN in seat for seat in o["kongs"]))
+    paid = [[float(o["payments"][s]) for o in outs] for s in range(seats)]
     return {
         "ruleset": rs.name, "hands": n, "sessions": boot.count,
         "session_hands": session_hands, "players": list(players),
@@ -53,9 +54,8 @@ def summarise(outs: Sequence[dict[str, Any]], rs: Ruleset, players: Sequence[str
                                    [float(o["winner"] is not None) for o in outs]),
                 "distribution": dict(sorted(fans.items(), key=lambda kv: float(kv[0])))},
         "hand_length": boot.ratio([_f(o.get("turns", 0)) for o in outs]),
-        "money": [boot.ratio([_f(o["payments"][s]) for o in outs]) for s in range(seats)],
-        "money_per_session": [spread(boot.sums([_f(o["payments"][s]) for o in outs]))
-                              for s in range(seats)],
+        "money": [boot.ratio(p) for p in paid],
+        "money_per_session": [spread(boot.sums(p)) for p in paid],
         "dealer_edge": boot.ratio([_f(o["payments"][o["dealer"]]) for o in outs]),
         "by_player": _by_player(outs, players, boot),
     }

@@ -12,7 +12,6 @@ ruleset is one error that never quotes its content.
 """
 from __future__ import annotations
 
-import difflib
 import hashlib
 import os
 from pathlib import Path
@@ -45,6 +44,7 @@ def locate(ref: str, relative_to: Path | None = None) -> Path:
     if looks_like_path:
         raise RulesetError([f"{limits.excerpt(ref, 80)}: no such file{where}"
                             + _nearby(candidate)])
+    import difflib                      # only for a name not found
     near = [] if looks_like_path else [
         n for n in difflib.get_close_matches(ref, builtin_names(), n=1) if n != ref]
     if near:
@@ -61,6 +61,7 @@ def _nearby(missing: Path) -> str:
                  if p.suffix in (".yaml", ".yml")][:1000]
     except OSError:
         return ""
+    import difflib
     near = difflib.get_close_matches(missing.name, names, n=1)
     return f"; did you mean '{missing.parent / near[0]}'?" if near else ""
 

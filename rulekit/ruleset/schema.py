@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import math
 from functools import lru_cache
-from importlib import resources as _res
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,13 +14,14 @@ if TYPE_CHECKING:
     import jsonschema       # imported when a ruleset is validated (~90 ms): `_validator`
 
 
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "schema" / "ruleset.schema.json"
+"""The schema, in the package (read as a file: `importlib.resources` would cost every load
+of a ruleset ~5 ms of imports for the same path). `validated` hashes this file."""
+
+
 @lru_cache(maxsize=1)
 def schema() -> dict[str, Any]:
-    try:
-        text = _res.files("rulekit").joinpath("schema/ruleset.schema.json").read_text("utf-8")
-    except (FileNotFoundError, ModuleNotFoundError):  # pragma: no cover - broken install
-        text = (Path(__file__).parent.parent / "schema" / "ruleset.schema.json").read_text()
-    loaded: dict[str, Any] = json.loads(text)
+    loaded: dict[str, Any] = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     return loaded
 
 

@@ -18,17 +18,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from rulekit import resources
-from rulekit.ruleset import prebuilt
+from rulekit.ruleset import prebuilt, schema
 
 
 @lru_cache(maxsize=1)
 def schema_digest() -> str:
     """The sha256 of the schema file this process validates against."""
-    return hashlib.sha256(_schema_path().read_bytes()).hexdigest()
-
-
-def _schema_path() -> Path:
-    return Path(__file__).resolve().parent.parent / "schema" / "ruleset.schema.json"
+    return hashlib.sha256(schema.SCHEMA_FILE.read_bytes()).hexdigest()
 
 
 def trusted(chain: list[Path], digests: list[bytes]) -> bool:
