@@ -27,6 +27,12 @@ bench/greedy_waits.py, compiled, warm passes, builds alternated, us a question: 
 tight bounds from 3 hun, 3-hun questions 17.1-19.2 and 4-hun 20.5-23.1; with none, 3-hun
 12.2-13.6 but 4-hun 28.9-35.1, so from 4. From 1 hun (the last session): 15 against 9."""
 
+PLACE_BOUND_HUN: Final = 4
+"""From this many hun the scan bounds each group that can hold a real winning tile by its
+rest's reach (`scan.place_bounds_of`) before reading arrangements: the best of those bounds
+ends the scan once a reading reaches it, and a group's readings stop once the best reaches
+its own. (To be measured.)"""
+
 PLACE_HUN: Final = 6
 """From this many hun any hand is searched place by place (`places.by_place`). Measured
 (compiled, bench/score.py): 7-hun hands 4.2 ms by the scan, 1.4 ms by place; at 3-4 hun the
@@ -79,6 +85,13 @@ def by_place_pays(hun: int, candidates: int, win_is_hun: bool, suits: int,
     if hun >= PLACE_HUN or (candidates > 1 and hun >= PLACE_HUN_HEAVENLY):
         return True
     return hun >= PLACE_HUN_PINNED and not (win_is_hun and (suits >= 3 or melds > 0))
+
+
+def place_bounds(hun: int, goal: bool) -> bool:
+    """Should the scan bound each place of a real winning tile by its rest's reach first
+    (`scan.place_bounds_of`), for a hand with this many hun (searched for its best reading,
+    or, if `goal`, for a yes/no)?"""
+    return hun >= PLACE_BOUND_HUN
 
 
 def tight_bounds(hun: int, goal: bool) -> bool:

@@ -13,13 +13,14 @@ from typing import Final, Iterable, Iterator, Sequence
 
 from rulekit import arrange
 from rulekit.arrange import RawGroup
-from rulekit.codes import SKELETON, group_key
+from rulekit.codes import ARRANGEMENT, READING, SKELETON, group_key
 from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, coded_win_places,
                            group_fact, plain_facts)
 from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
 from rulekit.scoring.keys import ProjKey, group_code
 from rulekit.scoring.reach import skeleton_reach
-from rulekit.scoring.route import tight_bounds
+from rulekit.scoring.route import place_bounds, tight_bounds
+from rulekit.scoring.suit_reach import Walks
 from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
 
@@ -27,6 +28,14 @@ from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, l
 _ALLOW_CODE: Final[tuple[int, ...]] = tuple([group_code(g) if g.shape >= 0 else -1
                                              for g in arrange.ALL_GROUPS])
 """Group code (`arrange.ALL_GROUPS`) → its `keys.group_code`, the key of `Scorer.allows`."""
+
+_CODE_OF: Final[dict[RawGroup, int]] = {g: c for c, g in enumerate(arrange.GROUP_OF)
+                                        if g.shape >= 0}
+"""A group holding a real tile → its code (`arrange.GROUP_OF`: one code per group)."""
+
+# the best fan of a reading with the real winning tile in a group, by the group's code
+# (`arrange.ALL_GROUPS`): `place_bound`'s, for the hand's candidate winning tile
+PlaceBounds = dict[int, float]
 
 
 def skeleton_key(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
@@ -121,17 +130,69 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
     return out, [g for _, _, g in ranked]
 
 
+def place_bound(s: State, g: RawGroup, win_tile: int, cand_win: WinFact, possible: int,
+                free12: int, shared: Projections, tag: int | None, walks: Walks) -> float:
+    """The best fan of any reading with the real winning tile in `g`: over each set of
+    queried keys its rest can hold (`reach.skeleton_reach` of the rest, with `g`'s own key),
+    the skeleton-level patterns that hold, with the patterns `g` leaves possible at the
+    arrangement and reading levels; -1 when the rest cannot complete the hand. (The place
+    search's exact spot bound, `places.rest_bound`, without the abstract reading.)"""
+    sc = s.sc
+    plan = sc.plan
+    free = free12 & (~plan.gated | sc.group_allows(g, win_tile, win_tile, False))
+    keys = plan.query_keys if plan.queries is not None else ()
+    reach = skeleton_reach(rest_layout(s.layout, g), keys, s.layout.hun, walks)
+    if not reach:
+        return -1.0
+    if not plan.by_level[SKELETON]:
+        return sc.bound(s.fixed, free)
+    if plan.queries is None:
+        return sc.bound(s.fixed, (possible & plan.level_masks[SKELETON]) | free)
+    gbit = plan.query_bit.get(group_key(g[0], g[1]), 0) | s.declared_bits
+    seen: set[int] = set()
+    best = -1.0
+    for bits in reach:
+        held1 = level1_at(s, bits | gbit, cand_win, s.hun0, possible, shared, tag)
+        if held1 not in seen:
+            seen.add(held1)
+            b = sc.bound(held1, free)
+            if b > best:
+                best = b
+    return best
+
+
+def place_bounds_of(s: State, win_tile: int, cand_win: WinFact, possible: int, free12: int,
+                    shared: Projections, tag: int | None) -> tuple[float, PlaceBounds]:
+    """Every group that can hold the real winning tile, with its `place_bound`, by code;
+    and the best of them: no reading of the hand beats it."""
+    walks: Walks = {}
+    out: PlaceBounds = {}
+    top = -1.0
+    code_of = _CODE_OF
+    for g in groups_holding(s.layout.counts, s.layout.hun, win_tile):
+        b = place_bound(s, g, win_tile, cand_win, possible, free12, shared, tag, walks)
+        out[code_of[g]] = b
+        if b > top:
+            top = b
+    return top, out
+
+
 def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
                         possible: int, free12: int, bound_all: float,
-                        cand_win: WinFact, projections: Projections, tag: int | None) -> None:
+                        cand_win: WinFact, projections: Projections, tag: int | None,
+                        bounds: PlaceBounds | None = None) -> None:
     """The readings with the real winning tile in one of `groups`, before all the others.
 
     Each is one of the groups plus an arrangement of the tiles left. The full search runs
-    afterwards and sees them again, by then mostly cut by the bound.
+    afterwards and sees them again, by then mostly cut by the bound. With `bounds`
+    (`place_bounds_of`), a group's readings stop once the best reaches its bound.
     """
     sc = s.sc
     _, _, level2, level3 = sc.plan.by_level
     for g in groups:
+        gbound = INF if bounds is None else bounds.get(_CODE_OF[g], INF)
+        if gbound <= s.best_fan:
+            continue
         held_g = group_fact(g, True, False)
         win = WinFact(win_tile, False, win_tile, held_g)
         for rest_raw in arrange.arrangements(rest_layout(s.layout, g), s.wild):
@@ -151,6 +212,8 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
             keep_best(s, judge(s, level3, f, possible), groups_, win_tile)
             if s.best_fan >= bound_all:
                 return
+            if s.best_fan >= gbound:
+                break
 
 
 class Options:
@@ -198,8 +261,10 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
 
 # what one candidate winning tile's search starts from: its bound, the tile, the winning
 # tile as skeleton-level facts see it, the patterns still possible (all, less the skeleton
-# level, the reading level), the groups to read first, and where skeleton results are kept
-Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, int | None]
+# level, the reading level), the groups to read first, where skeleton results are kept, and
+# the bounds of the winning tile's places (None when not worked out)
+Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, int | None,
+                  PlaceBounds | None]
 
 
 def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
@@ -219,12 +284,18 @@ def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
             free3 &= possible
             bound_all = sc.bound(s.fixed, possible)
     shared_level1, tag = projections(s, cand_win, possible)
+    bounds: PlaceBounds | None = None
     if tight:
         options = held1_options(s, cand_win, possible, shared_level1, tag, memo)
         if options is not None:
             bound_all = min(bound_all, max((sc.bound(h1, free12) for h1 in options),
                                            default=-1.0))
-    return (bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag)
+        if not win_is_hun and place_bounds(layout.hun, s.goal < INF) and bound_all > s.best_fan:
+            top, bounds = place_bounds_of(s, win_tile, cand_win, possible, free12,
+                                          shared_level1, tag)
+            bound_all = min(bound_all, top)
+    return (bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag,
+            bounds)
 
 
 def search(s: State, candidates: tuple[int, ...]) -> None:
@@ -237,19 +308,19 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
     if len(cands) > 1:
         cands.sort(key=lambda c: -c[0])
     grouped: Skeletons | None = None
-    for bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag \
-            in cands:
+    for bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag, \
+            bounds in cands:
         if bound_all <= s.best_fan:
             break                     # sorted: no later candidate can do better either
         if first:
             search_groups_first(s, win_tile, first, possible, free12, bound_all, cand_win,
-                                shared_level1, tag)
+                                shared_level1, tag, bounds)
             if s.best_fan >= bound_all:
                 continue
         limits = (possible, free12, free3, bound_all)
         if len(candidates) == 1:
             scan_each(s, arrange.arrangement_codes(layout, s.wild), win_tile, cand_win, limits,
-                      shared_level1, tag)
+                      shared_level1, tag, bounds)
             continue
         if grouped is None:
             grouped = by_skeleton(arrange.coded_arrangements(layout, s.wild))
@@ -280,9 +351,11 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
 
 def scan_each(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
               cand_win: WinFact, limits: tuple[int, int, int, float],
-              shared_level1: Projections, tag: int | None) -> None:
+              shared_level1: Projections, tag: int | None,
+              bounds: PlaceBounds | None = None) -> None:
     """`scan` over arrangements as they are met (their groups' codes), each keyed as it
-    comes: one winning tile, so the search can stop before the rest are even enumerated."""
+    comes: one winning tile, so the search can stop before the rest are even enumerated.
+    With `bounds`, a place whose group's bound cannot beat the best is not read."""
     possible, free12, free3, bound_all = limits
     seen: dict[tuple[int, ...], tuple[int, float]] = {}
     for codes in arranged:
@@ -294,7 +367,8 @@ def scan_each(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
         held_base, bound = entry
         if bound <= s.best_fan:
             continue
-        read(s, None, codes, skey, win_tile, cand_win, held_base, bound, possible, free3)
+        read(s, None, codes, skey, win_tile, cand_win, held_base, bound, possible, free3,
+             bounds)
         if s.best_fan >= bound_all:
             return
 
@@ -311,7 +385,7 @@ def skeleton_entry(s: State, skey: tuple[int, ...], raw: tuple[RawGroup, ...] | 
 
 def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
          skey: tuple[int, ...], win_tile: int, cand_win: WinFact, held_base: int,
-         bound: float, possible: int, free3: int) -> None:
+         bound: float, possible: int, free3: int, bounds: PlaceBounds | None = None) -> None:
     """One arrangement (`codes` its groups' codes, `raw` its groups or None to make them
     only if needed, `skey` its skeleton key): its arrangement-level patterns, then each
     place of the winning tile with the reading-level ones.
@@ -344,6 +418,8 @@ def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
     fan = sc.fan(held_base).fan
     base_fan = fan if isinstance(fan, float) else float(fan)    # a place with nothing to judge
     for i, stands in coded_win_places(codes, win_tile, win_is_hun):
+        if bounds is not None and bounds.get(codes[i], INF) <= s.best_fan:
+            continue
         held = held_base
         live = free3 & ~gated
         g = all_groups[codes[i]]
