@@ -33,6 +33,10 @@ rest's reach (`scan.place_bounds_of`) before reading arrangements: the best of t
 ends the scan once a reading reaches it, and a group's readings stop once the best reaches
 its own. (To be measured.)"""
 
+PLACE_BOUND_AFTER: Final = 64
+"""How many arrangements the scan meets before it works out those bounds
+(`scan.PlaceCut`): a hand it ends sooner never pays for them. (To be measured.)"""
+
 PLACE_HUN: Final = 6
 """From this many hun any hand is searched place by place (`places.by_place`). Measured
 (compiled, bench/score.py): 7-hun hands 4.2 ms by the scan, 1.4 ms by place; at 3-4 hun the

@@ -19,7 +19,7 @@ from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, code
 from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
 from rulekit.scoring.keys import ProjKey, group_code
 from rulekit.scoring.reach import skeleton_reach
-from rulekit.scoring.route import place_bounds, tight_bounds
+from rulekit.scoring.route import PLACE_BOUND_AFTER, place_bounds, tight_bounds
 from rulekit.scoring.suit_reach import Walks
 from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
@@ -177,33 +177,111 @@ def place_bounds_of(s: State, win_tile: int, cand_win: WinFact, possible: int, f
     return top, out
 
 
+class PlaceCut:
+    """The bounds of a real winning tile's places (`place_bounds_of`), worked out only once
+    the scan has met `PLACE_BOUND_AFTER` arrangements without ending: a hand the scan ends
+    soon never pays for them. Before then every place's bound is infinite (no cut); after,
+    `top` (the best of them) caps the scan's bound."""
+
+    __slots__ = ("s", "win_tile", "cand_win", "possible", "free12", "shared", "tag", "left",
+                 "bounds", "top")
+
+    def __init__(self, s: State, win_tile: int, cand_win: WinFact, possible: int,
+                 free12: int, shared: Projections, tag: int | None) -> None:
+        self.s = s
+        self.win_tile = win_tile
+        self.cand_win = cand_win
+        self.possible = possible
+        self.free12 = free12
+        self.shared = shared
+        self.tag = tag
+        self.left = PLACE_BOUND_AFTER
+        self.bounds: PlaceBounds | None = None
+        self.top = INF
+
+    def tick(self) -> bool:
+        """One more arrangement met: True when that makes the bounds worked out (now)."""
+        self.left -= 1
+        if self.left:
+            return False
+        self.top, self.bounds = place_bounds_of(self.s, self.win_tile, self.cand_win,
+                                                self.possible, self.free12, self.shared,
+                                                self.tag)
+        return True
+
+    def of(self, code: int) -> float:
+        """The bound of a place in the group of this code (`arrange.ALL_GROUPS`)."""
+        bounds = self.bounds
+        if bounds is None:
+            return INF
+        return bounds.get(code, INF)
+
+
 def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
                         possible: int, free12: int, bound_all: float,
                         cand_win: WinFact, projections: Projections, tag: int | None,
-                        bounds: PlaceBounds | None = None) -> None:
+                        cut: PlaceCut | None = None) -> None:
     """The readings with the real winning tile in one of `groups`, before all the others.
 
     Each is one of the groups plus an arrangement of the tiles left. The full search runs
-    afterwards and sees them again, by then mostly cut by the bound. With `bounds`
-    (`place_bounds_of`), a group's readings stop once the best reaches its bound.
+    afterwards and sees them again, by then mostly cut by the bound. With `cut`, once its
+    bounds are worked out a group's readings stop when the best reaches its place's bound.
+    The rest's arrangements come as codes: when the skeleton-level patterns read only shape
+    queries, one is keyed by its queried keys' bits (as in `scan_bits`) and its groups are
+    made only if it can beat the best.
     """
     sc = s.sc
-    _, _, level2, level3 = sc.plan.by_level
+    plan = sc.plan
+    _, _, level2, level3 = plan.by_level
+    by_bits = plan.queries is not None
+    key_bits = plan.key_bits
+    key_of = arrange.ALL_KEYS
+    all_groups = arrange.ALL_GROUPS
     for g in groups:
-        gbound = INF if bounds is None else bounds.get(_CODE_OF[g], INF)
+        code = _CODE_OF[g]
+        gbound = INF if cut is None else cut.of(code)
         if gbound <= s.best_fan:
             continue
         held_g = group_fact(g, True, False)
         win = WinFact(win_tile, False, win_tile, held_g)
-        for rest_raw in arrange.arrangements(rest_layout(s.layout, g), s.wild):
-            raw = rest_raw + (g,)
-            skey = skeleton_key(raw)
-            index = frozenset(skey) | s.declared_keys if s.declared_keys else frozenset(skey)
-            held1 = skeleton_level(s, projection_of(s, skey), raw, index, cand_win, possible,
-                                   projections, tag)
-            if sc.bound(held1, free12) <= s.best_fan:
+        gkey = key_of[code]
+        gbits = s.declared_bits | key_bits[gkey]
+        seen: dict[int, tuple[int, float]] = {}
+        for rest_codes in arrange.arrangement_codes(rest_layout(s.layout, g), s.wild):
+            if cut is not None and cut.tick():
+                bound_all = min(bound_all, cut.top)
+                gbound = cut.of(code)
+                if s.best_fan >= bound_all:
+                    return
+                if s.best_fan >= gbound:
+                    break
+            rest_raw: tuple[RawGroup, ...] | None = None
+            index: frozenset[int] | None = None
+            if by_bits:
+                bits = gbits
+                for c in rest_codes:
+                    bits |= key_bits[key_of[c]]
+                entry = seen.get(bits)
+                if entry is None:
+                    held1 = skeleton_level(s, bits, None, None, cand_win, possible,
+                                           projections, tag, rest_codes + (code,))
+                    entry = seen[bits] = (held1, sc.bound(held1, free12))
+                held1, bound = entry
+            else:
+                rest_raw = tuple([all_groups[c] for c in rest_codes])
+                raw = rest_raw + (g,)
+                skey = skeleton_key(raw)
+                index = frozenset(skey) | s.declared_keys
+                held1 = skeleton_level(s, projection_of(s, skey), raw, index, cand_win,
+                                       possible, projections, tag)
+                bound = sc.bound(held1, free12)
+            if bound <= s.best_fan:
                 continue
-            hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
+            if rest_raw is None:
+                rest_raw = tuple([all_groups[c] for c in rest_codes])
+            if index is None:
+                index = frozenset([key_of[c] for c in rest_codes] + [gkey]) | s.declared_keys
+            hun_fact = HunFact(s.hun_kinds, s.held_hun, rest_raw + (g,))
             groups_ = plain_facts(rest_raw) + (held_g,)
             groups_ += s.declared
             f = Facts(groups_, win, s.hand_fact, hun_fact, s.context, index)
@@ -262,9 +340,9 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
 # what one candidate winning tile's search starts from: its bound, the tile, the winning
 # tile as skeleton-level facts see it, the patterns still possible (all, less the skeleton
 # level, the reading level), the groups to read first, where skeleton results are kept, and
-# the bounds of the winning tile's places (None when not worked out)
+# the bounds of the winning tile's places (None when not to be worked out)
 Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, int | None,
-                  PlaceBounds | None]
+                  PlaceCut | None]
 
 
 def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
@@ -284,18 +362,16 @@ def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
             free3 &= possible
             bound_all = sc.bound(s.fixed, possible)
     shared_level1, tag = projections(s, cand_win, possible)
-    bounds: PlaceBounds | None = None
+    cut: PlaceCut | None = None
     if tight:
         options = held1_options(s, cand_win, possible, shared_level1, tag, memo)
         if options is not None:
             bound_all = min(bound_all, max((sc.bound(h1, free12) for h1 in options),
                                            default=-1.0))
-        if not win_is_hun and place_bounds(layout.hun, s.goal < INF) and bound_all > s.best_fan:
-            top, bounds = place_bounds_of(s, win_tile, cand_win, possible, free12,
-                                          shared_level1, tag)
-            bound_all = min(bound_all, top)
+    if not win_is_hun and place_bounds(layout.hun, s.goal < INF):
+        cut = PlaceCut(s, win_tile, cand_win, possible, free12, shared_level1, tag)
     return (bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag,
-            bounds)
+            cut)
 
 
 def search(s: State, candidates: tuple[int, ...]) -> None:
@@ -309,18 +385,20 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
         cands.sort(key=lambda c: -c[0])
     grouped: Skeletons | None = None
     for bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag, \
-            bounds in cands:
+            cut in cands:
         if bound_all <= s.best_fan:
             break                     # sorted: no later candidate can do better either
         if first:
             search_groups_first(s, win_tile, first, possible, free12, bound_all, cand_win,
-                                shared_level1, tag, bounds)
+                                shared_level1, tag, cut)
+            if cut is not None:
+                bound_all = min(bound_all, cut.top)
             if s.best_fan >= bound_all:
                 continue
         limits = (possible, free12, free3, bound_all)
         if len(candidates) == 1:
             scan_each(s, arrange.arrangement_codes(layout, s.wild), win_tile, cand_win, limits,
-                      shared_level1, tag, bounds)
+                      shared_level1, tag, cut)
             continue
         if grouped is None:
             grouped = by_skeleton(arrange.coded_arrangements(layout, s.wild))
@@ -352,13 +430,21 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
 def scan_each(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
               cand_win: WinFact, limits: tuple[int, int, int, float],
               shared_level1: Projections, tag: int | None,
-              bounds: PlaceBounds | None = None) -> None:
+              cut: PlaceCut | None = None) -> None:
     """`scan` over arrangements as they are met (their groups' codes), each keyed as it
     comes: one winning tile, so the search can stop before the rest are even enumerated.
-    With `bounds`, a place whose group's bound cannot beat the best is not read."""
+    With `cut`, once its bounds are worked out a place whose group's bound cannot beat the
+    best is not read, and the best of them ends the scan."""
+    if s.sc.plan.queries is not None:
+        scan_bits(s, arranged, win_tile, cand_win, limits, shared_level1, tag, cut)
+        return
     possible, free12, free3, bound_all = limits
     seen: dict[tuple[int, ...], tuple[int, float]] = {}
     for codes in arranged:
+        if cut is not None and cut.tick():
+            bound_all = min(bound_all, cut.top)
+            if s.best_fan >= bound_all:
+                return
         skey = coded_key(codes)
         entry = seen.get(skey)
         if entry is None:
@@ -368,7 +454,41 @@ def scan_each(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
         if bound <= s.best_fan:
             continue
         read(s, None, codes, skey, win_tile, cand_win, held_base, bound, possible, free3,
-             bounds)
+             cut)
+        if s.best_fan >= bound_all:
+            return
+
+
+def scan_bits(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
+              cand_win: WinFact, limits: tuple[int, int, int, float],
+              shared_level1: Projections, tag: int | None, cut: PlaceCut | None) -> None:
+    """`scan_each` when the skeleton-level patterns read a skeleton only through shape
+    queries: then all that decides an arrangement's skeleton-level result and bound is the
+    bits of the queried keys it holds (`projection_of`), so arrangements are keyed by those
+    bits, an int or'ed from a table per group, not by their sorted skeleton key."""
+    possible, free12, free3, bound_all = limits
+    key_bits = s.sc.plan.key_bits
+    key_of = arrange.ALL_KEYS
+    declared_bits = s.declared_bits
+    seen: dict[int, tuple[int, float]] = {}
+    for codes in arranged:
+        if cut is not None and cut.tick():
+            bound_all = min(bound_all, cut.top)
+            if s.best_fan >= bound_all:
+                return
+        bits = declared_bits
+        for c in codes:
+            bits |= key_bits[key_of[c]]
+        entry = seen.get(bits)
+        if entry is None:
+            held1 = skeleton_level(s, bits, None, None, cand_win, possible, shared_level1,
+                                   tag, codes)
+            entry = seen[bits] = (held1, s.sc.bound(held1, free12))
+        held_base, bound = entry
+        if bound <= s.best_fan:
+            continue
+        read(s, None, codes, None, win_tile, cand_win, held_base, bound, possible, free3,
+             cut)
         if s.best_fan >= bound_all:
             return
 
@@ -384,17 +504,18 @@ def skeleton_entry(s: State, skey: tuple[int, ...], raw: tuple[RawGroup, ...] | 
 
 
 def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
-         skey: tuple[int, ...], win_tile: int, cand_win: WinFact, held_base: int,
-         bound: float, possible: int, free3: int, bounds: PlaceBounds | None = None) -> None:
+         skey: tuple[int, ...] | None, win_tile: int, cand_win: WinFact, held_base: int,
+         bound: float, possible: int, free3: int, cut: PlaceCut | None = None) -> None:
     """One arrangement (`codes` its groups' codes, `raw` its groups or None to make them
-    only if needed, `skey` its skeleton key): its arrangement-level patterns, then each
+    only if needed, `skey` its skeleton key or None): its arrangement-level patterns, then each
     place of the winning tile with the reading-level ones.
 
     At each place only the reading-level patterns whose needs its group meets are judged
     (`Scorer.group_allows`; the others cannot hold there), and none if even all of them
     could not beat the best. Most places leave none: then no facts are built (not even
     the groups' facts, the skeleton index or the hun's) unless the place makes a new
-    best."""
+    best. With `cut`'s bounds worked out, a place whose group's bound (`place_bound`)
+    cannot beat the best is skipped too."""
     sc = s.sc
     _, _, level2, level3 = sc.plan.by_level
     plain: tuple[GroupFact, ...] | None = None
@@ -406,7 +527,7 @@ def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
         if raw is None:
             raw = tuple([all_groups[c] for c in codes])
         hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
-        index = frozenset(skey) | s.declared_keys
+        index = skeleton_index(s, codes, skey)
         f2 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
         f2.held = held_base
         held_base = judge(s, level2, f2, possible)
@@ -418,7 +539,7 @@ def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
     fan = sc.fan(held_base).fan
     base_fan = fan if isinstance(fan, float) else float(fan)    # a place with nothing to judge
     for i, stands in coded_win_places(codes, win_tile, win_is_hun):
-        if bounds is not None and bounds.get(codes[i], INF) <= s.best_fan:
+        if cut is not None and cut.of(codes[i]) <= s.best_fan:
             continue
         held = held_base
         live = free3 & ~gated
@@ -443,7 +564,7 @@ def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
                 if raw is None:
                     raw = tuple([all_groups[c] for c in codes])
                 hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
-                index = frozenset(skey) | s.declared_keys
+                index = skeleton_index(s, codes, skey)
             f = Facts(groups, WinFact(win_tile, win_is_hun, stands, held_g), s.hand_fact,
                       hun_fact, s.context, index)
             f.held = held_base
@@ -451,3 +572,13 @@ def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
         keep_best(s, held, groups, win_tile)
         if s.best_fan >= bound or not free3:
             break
+
+
+def skeleton_index(s: State, codes: tuple[int, ...], skey: tuple[int, ...] | None
+                   ) -> frozenset[int]:
+    """An arrangement's skeleton index (`Facts.index`): its groups' keys (`skey`, or read
+    from `codes`) and the declared melds'."""
+    if skey is None:
+        key_of = arrange.ALL_KEYS
+        return frozenset([key_of[c] for c in codes]) | s.declared_keys
+    return frozenset(skey) | s.declared_keys
