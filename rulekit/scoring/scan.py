@@ -17,7 +17,7 @@ from rulekit.codes import ARRANGEMENT, READING, SKELETON, group_key
 from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, coded_win_places,
                            group_fact, plain_facts)
 from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
-from rulekit.scoring.keys import ProjKey, group_code
+from rulekit.scoring.keys import ProjKey, group_code, spot_kind
 from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.route import PLACE_BOUND_AFTER, place_bounds, tight_bounds
 from rulekit.scoring.suit_reach import Walks
@@ -131,15 +131,34 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
 
 
 def place_bound(s: State, g: RawGroup, win_tile: int, cand_win: WinFact, possible: int,
-                free12: int, shared: Projections, tag: int | None, walks: Walks) -> float:
+                free12: int, shared: Projections, tag: int | None, walks: Walks,
+                cheap: dict[int, float], whole: frozenset[int] | None) -> float:
     """The best fan of any reading with the real winning tile in `g`: over each set of
     queried keys its rest can hold (`reach.skeleton_reach` of the rest, with `g`'s own key),
     the skeleton-level patterns that hold, with the patterns `g` leaves possible at the
     arrangement and reading levels; -1 when the rest cannot complete the hand. (The place
-    search's exact spot bound, `places.rest_bound`, without the abstract reading.)"""
+    search's exact spot bound, `places.rest_bound`, without the abstract reading.)
+
+    Walking the rest costs: first the bound from `whole` (the whole hand's reach, when
+    known: its sets holding `g`'s own key contain every reading's) is tried, and kept when
+    it cannot beat the best anyway (memoised in `cheap` by own key bit and free patterns)."""
     sc = s.sc
     plan = sc.plan
     free = free12 & (~plan.gated | sc.group_allows(g, win_tile, win_tile, False))
+    if whole is not None and plan.queries is not None and plan.by_level[SKELETON]:
+        own = plan.query_bit.get(group_key(g[0], g[1]), 0)
+        kind = spot_kind(own, free, sc.width)
+        loose = cheap.get(kind)
+        if loose is None:
+            loose = -1.0
+            for bits in whole:
+                if bits & own == own:
+                    held1 = level1_at(s, bits | s.declared_bits, cand_win, s.hun0, possible,
+                                      shared, tag)
+                    loose = max(loose, sc.bound(held1, free))
+            cheap[kind] = loose
+        if loose <= s.best_fan:
+            return loose
     keys = plan.query_keys if plan.queries is not None else ()
     reach = skeleton_reach(rest_layout(s.layout, g), keys, s.layout.hun, walks)
     if not reach:
@@ -162,15 +181,18 @@ def place_bound(s: State, g: RawGroup, win_tile: int, cand_win: WinFact, possibl
 
 
 def place_bounds_of(s: State, win_tile: int, cand_win: WinFact, possible: int, free12: int,
-                    shared: Projections, tag: int | None) -> tuple[float, PlaceBounds]:
+                    shared: Projections, tag: int | None, whole: frozenset[int] | None
+                    ) -> tuple[float, PlaceBounds]:
     """Every group that can hold the real winning tile, with its `place_bound`, by code;
     and the best of them: no reading of the hand beats it."""
     walks: Walks = {}
+    cheap: dict[int, float] = {}
     out: PlaceBounds = {}
     top = -1.0
     code_of = _CODE_OF
     for g in groups_holding(s.layout.counts, s.layout.hun, win_tile):
-        b = place_bound(s, g, win_tile, cand_win, possible, free12, shared, tag, walks)
+        b = place_bound(s, g, win_tile, cand_win, possible, free12, shared, tag, walks, cheap,
+                        whole)
         out[code_of[g]] = b
         if b > top:
             top = b
@@ -184,11 +206,12 @@ class PlaceCut:
     `top` (the best of them) caps the scan's bound."""
 
     __slots__ = ("s", "win_tile", "cand_win", "possible", "free12", "shared", "tag", "left",
-                 "bounds", "top")
+                 "bounds", "top", "memo")
 
     def __init__(self, s: State, win_tile: int, cand_win: WinFact, possible: int,
-                 free12: int, shared: Projections, tag: int | None) -> None:
+                 free12: int, shared: Projections, tag: int | None, memo: Options) -> None:
         self.s = s
+        self.memo = memo              # the hand's reach, if `held1_options` read it
         self.win_tile = win_tile
         self.cand_win = cand_win
         self.possible = possible
@@ -206,7 +229,7 @@ class PlaceCut:
             return False
         self.top, self.bounds = place_bounds_of(self.s, self.win_tile, self.cand_win,
                                                 self.possible, self.free12, self.shared,
-                                                self.tag)
+                                                self.tag, self.memo.reach)
         return True
 
     def of(self, code: int) -> float:
@@ -369,7 +392,7 @@ def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
             bound_all = min(bound_all, max((sc.bound(h1, free12) for h1 in options),
                                            default=-1.0))
     if not win_is_hun and place_bounds(layout.hun, s.goal < INF):
-        cut = PlaceCut(s, win_tile, cand_win, possible, free12, shared_level1, tag)
+        cut = PlaceCut(s, win_tile, cand_win, possible, free12, shared_level1, tag, memo)
     return (bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag,
             cut)
 
