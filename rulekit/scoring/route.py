@@ -37,6 +37,11 @@ PLACE_BOUND_AFTER: Final = 64
 """How many arrangements the scan meets before it works out those bounds
 (`scan.PlaceCut`): a hand it ends sooner never pays for them. (To be measured.)"""
 
+PRUNED_SCAN_HUN: Final = 4
+"""From this many hun the scan takes a hand's arrangements through `pruned.live_codes` (the
+suits' parts walked with their queried keys' bits, a part skipped whole when nothing it
+leads to can beat the best) rather than one by one. (To be measured.)"""
+
 PLACE_HUN: Final = 6
 """From this many hun any hand is searched place by place (`places.by_place`). Measured
 (compiled, bench/score.py): 7-hun hands 4.2 ms by the scan, 1.4 ms by place; at 3-4 hun the
@@ -96,6 +101,12 @@ def place_bounds(hun: int, goal: bool) -> bool:
     (`scan.place_bounds_of`), for a hand with this many hun (searched for its best reading,
     or, if `goal`, for a yes/no)?"""
     return hun >= PLACE_BOUND_HUN
+
+
+def pruned_scan(hun: int) -> bool:
+    """Should the scan skip arrangements by their bits as it lists them
+    (`pruned.live_codes`) for a hand with this many hun?"""
+    return hun >= PRUNED_SCAN_HUN
 
 
 def tight_bounds(hun: int, goal: bool) -> bool:

@@ -19,7 +19,8 @@ from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, code
 from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
 from rulekit.scoring.keys import ProjKey, group_code, spot_kind
 from rulekit.scoring.reach import skeleton_reach
-from rulekit.scoring.route import PLACE_BOUND_AFTER, place_bounds, tight_bounds
+from rulekit.scoring.pruned import Bounds, live_codes
+from rulekit.scoring.route import PLACE_BOUND_AFTER, place_bounds, pruned_scan, tight_bounds
 from rulekit.scoring.suit_reach import Walks
 from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
@@ -227,6 +228,13 @@ class PlaceCut:
         self.left -= 1
         if self.left:
             return False
+        return self.ready()
+
+    def ready(self) -> bool:
+        """Work the bounds out now, if not yet: True when they were just worked out."""
+        if self.bounds is not None:
+            return False
+        self.left = -1
         self.top, self.bounds = place_bounds_of(self.s, self.win_tile, self.cand_win,
                                                 self.possible, self.free12, self.shared,
                                                 self.tag, self.memo.reach)
@@ -260,8 +268,12 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
     key_bits = plan.key_bits
     key_of = arrange.ALL_KEYS
     all_groups = arrange.ALL_GROUPS
-    for g in groups:
+    for i, g in enumerate(groups):
         code = _CODE_OF[g]
+        if cut is not None and i == 1 and cut.ready():    # a second group: bounds pay
+            bound_all = min(bound_all, cut.top)
+            if s.best_fan >= bound_all:
+                return
         gbound = INF if cut is None else cut.of(code)
         if gbound <= s.best_fan:
             continue
@@ -270,7 +282,14 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
         gkey = key_of[code]
         gbits = s.declared_bits | key_bits[gkey]
         seen: dict[int, tuple[int, float]] = {}
-        for rest_codes in arrange.arrangement_codes(rest_layout(s.layout, g), s.wild):
+        rest = rest_layout(s.layout, g)
+        rests: Iterator[tuple[int, ...]]
+        if by_bits and pruned_scan(s.layout.hun):
+            rests = live_codes(rest, s.wild, key_bits, plan.query_keys,
+                               Bounds(s, cand_win, possible, free12, projections, tag, gbits))
+        else:
+            rests = arrange.arrangement_codes(rest, s.wild)
+        for rest_codes in rests:
             if cut is not None and cut.tick():
                 bound_all = min(bound_all, cut.top)
                 gbound = cut.of(code)
@@ -419,13 +438,29 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
             if s.best_fan >= bound_all:
                 continue
         limits = (possible, free12, free3, bound_all)
+        if cut is not None and cut.ready():       # the whole scan next: bounds pay
+            bound_all = min(bound_all, cut.top)
+            if s.best_fan >= bound_all:
+                continue
+            limits = (possible, free12, free3, bound_all)
         if len(candidates) == 1:
-            scan_each(s, arrange.arrangement_codes(layout, s.wild), win_tile, cand_win, limits,
-                      shared_level1, tag, cut)
+            scan_each(s, arrangements_of(s, cand_win, possible, free12, shared_level1, tag),
+                      win_tile, cand_win, limits, shared_level1, tag, cut)
             continue
         if grouped is None:
             grouped = by_skeleton(arrange.coded_arrangements(layout, s.wild))
         scan(s, grouped, win_tile, cand_win, limits, shared_level1, tag)
+
+
+def arrangements_of(s: State, cand_win: WinFact, possible: int, free12: int,
+                    shared: Projections, tag: int | None) -> Iterator[tuple[int, ...]]:
+    """The hand's arrangements as `scan_each` takes them (their groups' codes): through
+    `pruned.live_codes` where the route says it pays and bits decide the bounds."""
+    plan = s.sc.plan
+    if plan.queries is not None and pruned_scan(s.layout.hun):
+        return live_codes(s.layout, s.wild, plan.key_bits, plan.query_keys,
+                          Bounds(s, cand_win, possible, free12, shared, tag, s.declared_bits))
+    return arrange.arrangement_codes(s.layout, s.wild)
 
 
 def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
