@@ -127,8 +127,7 @@ def test_place_bounds_bound_every_reading_of_their_group() -> None:
         s = state_of(hand, rs)
         c = candidate(s, hand.win_tile, Options())
         _, win_tile, cand_win, possible, free12, _, _, shared, tag, _ = c
-        top, bounds = place_bounds_of(s, win_tile, cand_win, possible, free12, shared, tag,
-                                      None)
+        top, bounds = place_bounds_of(s, win_tile, cand_win, possible, free12, shared, tag)
         fans = reading_fans(hand, rs, s)
         groups = groups_holding(s.layout.counts, s.layout.hun, win_tile)
         assert set(bounds) == {_CODE_OF[g] for g in groups}

@@ -131,35 +131,22 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
     return out, [g for _, _, g in ranked]
 
 
-def place_bound(s: State, g: RawGroup, win_tile: int, cand_win: WinFact, possible: int,
-                free12: int, shared: Projections, tag: int | None, walks: Walks,
-                cheap: dict[int, float], whole: frozenset[int] | None) -> float:
-    """The best fan of any reading with the real winning tile in `g`: over each set of
-    queried keys its rest can hold (`reach.skeleton_reach` of the rest, with `g`'s own key),
-    the skeleton-level patterns that hold, with the patterns `g` leaves possible at the
-    arrangement and reading levels; -1 when the rest cannot complete the hand. (The place
-    search's exact spot bound, `places.rest_bound`, without the abstract reading.)
+def group_free(s: State, g: RawGroup, win_tile: int, free12: int) -> int:
+    """The patterns above the skeleton level a reading with the real winning tile in `g`
+    can still make true: `free12` less the win-gated ones `g` does not allow."""
+    sc = s.sc
+    return free12 & (~sc.plan.gated | sc.group_allows(g, win_tile, win_tile, False))
 
-    Walking the rest costs: first the bound from `whole` (the whole hand's reach, when
-    known: its sets holding `g`'s own key contain every reading's) is tried, and kept when
-    it cannot beat the best anyway (memoised in `cheap` by own key bit and free patterns)."""
+
+def place_bound(s: State, g: RawGroup, free: int, cand_win: WinFact, possible: int,
+                shared: Projections, tag: int | None, walks: Walks) -> float:
+    """The best fan of any reading with the real winning tile in `g` (`free`: `group_free`):
+    over each set of queried keys its rest can hold (`reach.skeleton_reach` of the rest,
+    with `g`'s own key), the skeleton-level patterns that hold, with the patterns of `free`;
+    -1 when the rest cannot complete the hand. (The place search's exact spot bound,
+    `places.rest_bound`, without the abstract reading.)"""
     sc = s.sc
     plan = sc.plan
-    free = free12 & (~plan.gated | sc.group_allows(g, win_tile, win_tile, False))
-    if whole is not None and plan.queries is not None and plan.by_level[SKELETON]:
-        own = plan.query_bit.get(group_key(g[0], g[1]), 0)
-        kind = spot_kind(own, free, sc.width)
-        loose = cheap.get(kind)
-        if loose is None:
-            loose = -1.0
-            for bits in whole:
-                if bits & own == own:
-                    held1 = level1_at(s, bits | s.declared_bits, cand_win, s.hun0, possible,
-                                      shared, tag)
-                    loose = max(loose, sc.bound(held1, free))
-            cheap[kind] = loose
-        if loose <= s.best_fan:
-            return loose
     keys = plan.query_keys if plan.queries is not None else ()
     reach = skeleton_reach(rest_layout(s.layout, g), keys, s.layout.hun, walks)
     if not reach:
@@ -181,47 +168,73 @@ def place_bound(s: State, g: RawGroup, win_tile: int, cand_win: WinFact, possibl
     return best
 
 
+def loose_bound(s: State, g: RawGroup, free: int, cand_win: WinFact, possible: int,
+                shared: Projections, tag: int | None, whole: frozenset[int],
+                memo: dict[int, float]) -> float:
+    """A bound of `place_bound`'s without walking the rest: over the sets of the whole hand's
+    reach that hold `g`'s own key (they contain every such reading's). Memoised by own key
+    bit and free patterns; needs shape queries only at skeleton level."""
+    sc = s.sc
+    own = sc.plan.query_bit.get(group_key(g[0], g[1]), 0)
+    kind = spot_kind(own, free, sc.width)
+    loose = memo.get(kind)
+    if loose is None:
+        loose = -1.0
+        for bits in whole:
+            if bits & own == own:
+                held1 = level1_at(s, bits | s.declared_bits, cand_win, s.hun0, possible,
+                                  shared, tag)
+                loose = max(loose, sc.bound(held1, free))
+        memo[kind] = loose
+    return loose
+
+
 def place_bounds_of(s: State, win_tile: int, cand_win: WinFact, possible: int, free12: int,
-                    shared: Projections, tag: int | None, whole: frozenset[int] | None
-                    ) -> tuple[float, PlaceBounds]:
-    """Every group that can hold the real winning tile, with its `place_bound`, by code;
-    and the best of them: no reading of the hand beats it."""
+                    shared: Projections, tag: int | None) -> tuple[float, PlaceBounds]:
+    """Every group that can hold the real winning tile with its `place_bound`, by code, and
+    the best of them: no reading of the hand beats it."""
     walks: Walks = {}
-    cheap: dict[int, float] = {}
     out: PlaceBounds = {}
     top = -1.0
-    code_of = _CODE_OF
     for g in groups_holding(s.layout.counts, s.layout.hun, win_tile):
-        b = place_bound(s, g, win_tile, cand_win, possible, free12, shared, tag, walks, cheap,
-                        whole)
-        out[code_of[g]] = b
-        if b > top:
-            top = b
+        b = place_bound(s, g, group_free(s, g, win_tile, free12), cand_win, possible, shared,
+                        tag, walks)
+        out[_CODE_OF[g]] = b
+        top = max(top, b)
     return top, out
 
 
 class PlaceCut:
-    """The bounds of a real winning tile's places (`place_bounds_of`), worked out only once
-    the scan has met `PLACE_BOUND_AFTER` arrangements without ending: a hand the scan ends
-    soon never pays for them. Before then every place's bound is infinite (no cut); after,
-    `top` (the best of them) caps the scan's bound."""
+    """Bounds of a real winning tile's places, worked out only once the scan has gone on a
+    while (a second first-group, the whole scan next, or `PLACE_BOUND_AFTER` arrangements
+    met): a hand the scan ends soon never pays for them. Each group holding the tile starts
+    with the `loose_bound` from the whole hand's reach; a group's rest is walked for its
+    `place_bound` only while its bound is the highest and beats the best (`settle`, again
+    whenever the best grows), so groups the best already passes are never walked. Before
+    `ready` every place's bound is infinite (no cut); after, `top` (the best of them) caps
+    the scan's bound."""
 
     __slots__ = ("s", "win_tile", "cand_win", "possible", "free12", "shared", "tag", "left",
-                 "bounds", "top", "memo")
+                 "memo", "bounds", "top", "groups", "free", "exact", "walks", "settled")
 
     def __init__(self, s: State, win_tile: int, cand_win: WinFact, possible: int,
                  free12: int, shared: Projections, tag: int | None, memo: Options) -> None:
         self.s = s
-        self.memo = memo              # the hand's reach, if `held1_options` read it
         self.win_tile = win_tile
         self.cand_win = cand_win
         self.possible = possible
         self.free12 = free12
         self.shared = shared
         self.tag = tag
+        self.memo = memo              # the hand's reach, if `held1_options` read it
         self.left = PLACE_BOUND_AFTER
-        self.bounds: PlaceBounds | None = None
+        self.bounds: PlaceBounds | None = None      # by group code, once ready
         self.top = INF
+        self.groups: dict[int, RawGroup] = {}       # by code
+        self.free: dict[int, int] = {}              # by code: `group_free`
+        self.exact: set[int] = set()                # codes whose bound is `place_bound`'s
+        self.walks: Walks = {}
+        self.settled = -INF                         # the best `settle` last saw
 
     def tick(self) -> bool:
         """One more arrangement met: True when that makes the bounds worked out (now)."""
@@ -235,10 +248,54 @@ class PlaceCut:
         if self.bounds is not None:
             return False
         self.left = -1
-        self.top, self.bounds = place_bounds_of(self.s, self.win_tile, self.cand_win,
-                                                self.possible, self.free12, self.shared,
-                                                self.tag, self.memo.reach)
+        s = self.s
+        plan = s.sc.plan
+        whole = self.memo.reach
+        if plan.queries is None or not plan.by_level[SKELETON]:
+            whole = None              # (then `place_bound` needs no walk of sets either)
+        loose: dict[int, float] = {}
+        bounds: PlaceBounds = {}
+        for g in groups_holding(s.layout.counts, s.layout.hun, self.win_tile):
+            code = _CODE_OF[g]
+            free = self.free[code] = group_free(s, g, self.win_tile, self.free12)
+            self.groups[code] = g
+            if whole is None:
+                bounds[code] = self.walk(code)
+            else:
+                bounds[code] = loose_bound(s, g, free, self.cand_win, self.possible,
+                                           self.shared, self.tag, whole, loose)
+        self.bounds = bounds
+        self.settle()
         return True
+
+    def walk(self, code: int) -> float:
+        self.exact.add(code)
+        return place_bound(self.s, self.groups[code], self.free[code], self.cand_win,
+                           self.possible, self.shared, self.tag, self.walks)
+
+    def settle(self) -> float:
+        """Walk the group of the highest bound while it is not exact and beats the best;
+        then `top`, the highest bound (no reading beats it)."""
+        bounds = self.bounds
+        if bounds is None:
+            return INF
+        best = self.s.best_fan
+        self.settled = best
+        while True:
+            code, top = -1, -INF
+            for c, b in bounds.items():
+                if b > top:
+                    code, top = c, b
+            if top <= best or code in self.exact:
+                break
+            bounds[code] = self.walk(code)
+        self.top = top
+        return top
+
+    def grown(self) -> bool:
+        """Has the best grown since the last `settle` (so that walking may now end the
+        scan)? Only once the bounds are ready."""
+        return self.bounds is not None and self.s.best_fan > self.settled
 
     def of(self, code: int) -> float:
         """The bound of a place in the group of this code (`arrange.ALL_GROUPS`)."""
@@ -330,6 +387,9 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
             f.held = held1
             judge(s, level2, f, possible)
             keep_best(s, judge(s, level3, f, possible), groups_, win_tile)
+            if cut is not None and cut.grown():
+                bound_all = min(bound_all, cut.settle())
+                gbound = cut.of(code)
             if s.best_fan >= bound_all:
                 return
             if s.best_fan >= gbound:
@@ -513,6 +573,8 @@ def scan_each(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
             continue
         read(s, None, codes, skey, win_tile, cand_win, held_base, bound, possible, free3,
              cut)
+        if cut is not None and cut.grown():
+            bound_all = min(bound_all, cut.settle())
         if s.best_fan >= bound_all:
             return
 
@@ -547,6 +609,8 @@ def scan_bits(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
             continue
         read(s, None, codes, None, win_tile, cand_win, held_base, bound, possible, free3,
              cut)
+        if cut is not None and cut.grown():
+            bound_all = min(bound_all, cut.settle())
         if s.best_fan >= bound_all:
             return
 
