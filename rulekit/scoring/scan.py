@@ -6,6 +6,12 @@ tightened first (`held1_options`, `win_group_checked`; not for a yes/no question
 best is usually the first reading. A 天和 tries
 each of its kinds as the winning tile over the same arrangements, enumerated once and
 grouped by skeleton. The judging it stands on is `search.py`'s, shared with the place search.
+
+From `route.PRUNED_SCAN_HUN` hun, arrangements are listed less those that cannot beat the
+best (`pruned.live_codes`, keyed by their queried keys' bits: `scan_bits`), and from
+`route.PLACE_BOUND_HUN` a long scan of a real winning tile bounds each group that can hold
+it (`PlaceCut`): the best of those bounds ends the scan. Both only cut what could not beat
+the best, in the same order, so the reading kept is the one a plain scan keeps.
 """
 from __future__ import annotations
 
