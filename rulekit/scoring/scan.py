@@ -271,7 +271,7 @@ class PlaceCut:
                 bounds[code] = loose_bound(s, g, free, self.cand_win, self.possible,
                                            self.shared, self.tag, whole, loose)
         self.bounds = bounds
-        self.settle()
+        self.settle(True)
         return True
 
     def walk(self, code: int) -> float:
@@ -279,14 +279,18 @@ class PlaceCut:
         return place_bound(self.s, self.groups[code], self.free[code], self.cand_win,
                            self.possible, self.shared, self.tag, self.walks)
 
-    def settle(self) -> float:
+    def settle(self, level: bool = False) -> float:
         """Walk the group of the highest bound while it is not exact and beats the best;
-        then `top`, the highest bound (no reading beats it)."""
+        then `top`, the highest bound (no reading beats it). With `level`, only the groups
+        whose loose bound is the highest: when the bounds are first made the best is often
+        a first reading's, soon passed, and the groups under the next level are then left
+        for the best the scan finds to pass (or for their walk once it has grown)."""
         bounds = self.bounds
         if bounds is None:
             return INF
         best = self.s.best_fan
         self.settled = best
+        first = INF
         while True:
             code, top = -1, -INF
             for c, b in bounds.items():
@@ -294,6 +298,11 @@ class PlaceCut:
                     code, top = c, b
             if top <= best or code in self.exact:
                 break
+            if level:
+                if first == INF:
+                    first = top
+                elif top < first:
+                    break
             bounds[code] = self.walk(code)
         self.top = top
         return top
