@@ -356,7 +356,7 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
         seen: dict[int, tuple[int, float]] = {}
         rest = rest_layout(s.layout, g)
         rests: Iterator[tuple[int, ...]]
-        if by_bits and pruned_scan(s.layout.hun):
+        if by_bits and pruned_scan(s.layout.hun, s.goal < INF):
             rests = live_codes(rest, s.wild, key_bits, plan.query_keys,
                                Bounds(s, cand_win, possible, free12, projections, tag, gbits))
         else:
@@ -532,7 +532,7 @@ def arrangements_of(s: State, cand_win: WinFact, possible: int, free12: int,
     """The hand's arrangements as `scan_each` takes them (their groups' codes): through
     `pruned.live_codes` where the route says it pays and bits decide the bounds."""
     plan = s.sc.plan
-    if plan.queries is not None and pruned_scan(s.layout.hun):
+    if plan.queries is not None and pruned_scan(s.layout.hun, s.goal < INF):
         return live_codes(s.layout, s.wild, plan.key_bits, plan.query_keys,
                           Bounds(s, cand_win, possible, free12, shared, tag, s.declared_bits))
     return arrange.arrangement_codes(s.layout, s.wild)
