@@ -35,6 +35,7 @@ HOT_PATH = [
     "rulekit/scoring/scorer.py",
     "rulekit/scoring/search.py",
     "rulekit/scoring/scan.py",
+    "rulekit/scoring/pruned.py",
     "rulekit/scoring/places.py",
     "rulekit/scoring/abstract.py",
     "rulekit/scoring/rests.py",

@@ -1,12 +1,16 @@
 """Yardstick: a hand's first scoring, all memos forgotten, against one riichi `estimate_hand_value` (CPU time, interleaved).
 
-    python bench/worst.py [--budget 120] [--quick] [--seed 1]
+    python bench/worst.py [--budget 120] [--quick] [--seed 1] [--hun 4 5] [--heavenly no]
 
 An adversarial search for the slowest hand, not a sample: random heavy hands (3-7 hun, half
 of them 天和) and the known worst family (a connected one-suit block of real tiles plus 7
 hun, e.g. `566779m1111444z`, indicator 4z, win 8m, 天和), then local search from the slowest
 so far (replace a tile by another kind or by a hun, move the indicator, pick another winning
 tile, flip 天和), for a fixed budget of seconds.
+
+`--hun` and `--heavenly` restrict the search to one family (hands holding those hun counts;
+天和 or not): the worst of a family, not the worst overall, for work on one search path.
+Candidates outside the family are not timed.
 
 Each candidate is scored cold: `rulekit.scoring.score.forget()` first drops every memo the
 scoring path keeps in this process (the Scorers with their plans, bounds, fans and results;
@@ -40,11 +44,31 @@ from rulekit.errors import RulekitError  # noqa: E402
 from rulekit.hand import parse_hand  # noqa: E402
 from rulekit.scoring.score import forget  # noqa: E402
 from rulekit.tiles import format_tiles, hun_kinds, parse_tiles  # noqa: E402
-from score import closed_plain, riichi_form, riichi_scorer  # noqa: E402
+from score import closed_plain, hun_count, riichi_form, riichi_scorer  # noqa: E402
 
 Doc = dict[str, Any]
 KNOWN_WORST: Doc = {"indicator": "4z", "hand": "566779m1111444z", "melds": [],
                     "win_tile": "8m", "win_by": "self_draw", "heavenly": True}
+# the worst of other families found so far (docs/perf-history.md): where a family's search starts
+KNOWN_OTHERS: list[Doc] = [
+    {"indicator": "4z", "hand": "234566777m1144z", "melds": [], "win_tile": "5m",
+     "win_by": "self_draw", "heavenly": False},             # 4 hun, scanned
+    {"indicator": "8m", "hand": "778889m678p3456s", "melds": [], "win_tile": "9m",
+     "win_by": "self_draw", "heavenly": False},             # 5 hun, hun winning tile, scanned
+]
+
+
+class Family:
+    """Which hands the search may time: those holding one of `hun` hun (any if empty) and,
+    unless `heavenly` is None, 天和 or not as it says."""
+
+    def __init__(self, hun: tuple[int, ...] = (), heavenly: bool | None = None) -> None:
+        self.hun, self.heavenly = hun, heavenly
+
+    def holds(self, doc: Doc) -> bool:
+        if self.heavenly is not None and bool(doc.get("heavenly")) != self.heavenly:
+            return False
+        return not self.hun or hun_count(doc) in self.hun
 
 
 def cold_time(doc: Doc, rs: rulekit.Ruleset) -> float:
@@ -78,8 +102,9 @@ def valid(doc: Doc) -> bool:
     return True
 
 
-def mutate(rng: random.Random, doc: Doc) -> Doc:
-    """A neighbour of a closed hand: one tile, the indicator, the winning tile or 天和."""
+def mutate(rng: random.Random, doc: Doc, family: Family = Family()) -> Doc:
+    """A neighbour of a closed hand: one tile, the indicator, the winning tile or 天和 (not
+    when the family fixes it)."""
     tiles = tiles_of(doc)
     indicator = parse_tiles(doc["indicator"])[0]
     heavenly = bool(doc.get("heavenly"))
@@ -95,18 +120,20 @@ def mutate(rng: random.Random, doc: Doc) -> Doc:
     elif move < 0.9:
         i = rng.randrange(len(tiles))
         tiles[i], tiles[-1] = tiles[-1], tiles[i]
-    else:
+    elif family.heavenly is None:
         heavenly = not heavenly
     return doc_of(tiles, indicator, heavenly)
 
 
-def seeds(rng: random.Random) -> list[Doc]:
-    """Where the search starts: the known worst family and random heavy hands."""
-    out = [KNOWN_WORST]
-    for _ in range(40):
-        d = random_hand(rng, hun_target=rng.choice((3, 4, 5, 6, 7, 7, 7)),
-                        heavenly_rate=0.5)
-        if not d["melds"]:
+def seeds(rng: random.Random, family: Family = Family()) -> list[Doc]:
+    """Where the search starts: the known worst hands and random heavy hands, of the
+    family."""
+    out = [d for d in [KNOWN_WORST] + KNOWN_OTHERS if family.holds(d)]
+    counts = family.hun or (3, 4, 5, 6, 7, 7, 7)
+    rate = 0.5 if family.heavenly is None else float(family.heavenly)
+    while len(out) < 41:
+        d = random_hand(rng, hun_target=rng.choice(counts), heavenly_rate=rate)
+        if not d["melds"] and family.holds(d):
             out.append(d)
     return out
 
@@ -134,8 +161,8 @@ class Yardstick:
         return self.total / self.count
 
 
-def search(rs: rulekit.Ruleset, stick: Yardstick, budget: float, seed: int
-           ) -> tuple[int, list[tuple[float, Doc]]]:
+def search(rs: rulekit.Ruleset, stick: Yardstick, budget: float, seed: int,
+           family: Family = Family()) -> tuple[int, list[tuple[float, Doc]]]:
     """The number of candidates tried in `budget` seconds (wall), and the slowest five as
     (cold time, hand), slowest first. A hand's time is the fastest of its cold timings:
     each candidate is timed once, twice more if it ranks among the slowest, and the final
@@ -151,7 +178,7 @@ def search(rs: rulekit.Ruleset, stick: Yardstick, budget: float, seed: int
     def top(n: int) -> list[tuple[float, Doc]]:
         return sorted(timed.values(), key=lambda p: -p[0])[:n]
 
-    queue = seeds(rng)
+    queue = seeds(rng, family)
     tried = 0
     end = time.monotonic() + budget
     while time.monotonic() < end:
@@ -159,10 +186,10 @@ def search(rs: rulekit.Ruleset, stick: Yardstick, budget: float, seed: int
             doc = queue.pop()
         else:
             pool = top(5)
-            doc = mutate(rng, rng.choice(pool)[1] if pool else KNOWN_WORST)
+            doc = mutate(rng, rng.choice(pool)[1] if pool else KNOWN_WORST, family)
             for _ in range(rng.randrange(3)):
-                doc = mutate(rng, doc)
-        if not valid(doc):
+                doc = mutate(rng, doc, family)
+        if not valid(doc) or not family.holds(doc):
             continue
         t = cold_time(doc, rs)
         tried += 1
@@ -183,7 +210,12 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="a 10-second smoke run")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ruleset", default="tianjin")
+    ap.add_argument("--hun", type=int, nargs="+", default=[],
+                    help="only hands holding these many hun (a family)")
+    ap.add_argument("--heavenly", choices=("any", "yes", "no"), default="any",
+                    help="only 天和 hands, or none")
     args = ap.parse_args()
+    family = Family(tuple(args.hun), {"any": None, "yes": True, "no": False}[args.heavenly])
     budget = 10.0 if args.quick else args.budget
     riichi = riichi_scorer()
     if riichi is None:
@@ -194,13 +226,15 @@ def main() -> int:
     plain = closed_plain([random_hand(rng, mix=DEALT) for _ in range(3000)])
     stick = Yardstick(riichi, [riichi_form(d) for d in plain])
     stick.sample(200)
-    tried, top = search(rs, stick, budget, args.seed)
+    tried, top = search(rs, stick, budget, args.seed, family)
     worst, worst_doc = top[0]
     stick.sample(200)
     one = stick.mean
     mode = "compiled hot path (mypyc)" if rulekit.COMPILED else "pure Python"
+    only = (f", family: hun {args.hun or 'any'}, 天和 {args.heavenly}"
+            if args.hun or family.heavenly is not None else "")
     print(f"worst.py: {tried} candidates in {budget:.0f} s, ruleset {rs.name}, {mode}, "
-          f"seed {args.seed}")
+          f"seed {args.seed}{only}")
     print(f"  one riichi estimate_hand_value: {one * 1e6:.1f} us CPU (mean of {stick.count})")
     for t, d in top:
         print(f"  {t * 1e3:8.2f} ms = {t / one:6.1f} x  {d}")

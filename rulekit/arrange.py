@@ -522,22 +522,16 @@ class Layout:
 
 
 
-def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
-    """Combinations of per-suit parts that leave only wild groups to form.
+# each suit's parts (萬, 筒, 條, the honours) as `anchored` combines them
+PartLists = tuple[tuple[SuitPart, ...], tuple[SuitPart, ...], tuple[SuitPart, ...],
+                  tuple[SuitPart, ...]]
 
-    Yields (group codes, wild_melds, wild_pairs). Suits are combined one at a time, cutting a
-    branch as soon as it uses too many hun, melds or pairs (explicit loops: this is the
-    innermost loop of scoring).
 
-    Each suit is decomposed under the hun the other suits leave it: every part of a suit
-    uses at least its `_least_hun`, so a part using more than the hand's hun less the
-    others' least joins no arrangement. The parts cut are ones no combination yields, so
-    what is yielded (and its order) is unchanged; high-hun hands decompose far fewer.
-    """
+def suit_part_lists(layout: Layout) -> PartLists | None:
+    """Each suit's parts, each decomposed under the hun the other suits leave it (what
+    `anchored` combines, in its order); None when the suits need more hun than there are."""
     c = layout.counts
     h = layout.hun
-    need = layout.need_melds
-    pairs = layout.need_pairs
     suits = layout.suits
     if len(suits) == 8:
         a0, n0, a1, n1, a2, n2, a3, n3 = suits
@@ -552,13 +546,34 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
     l3 = _least_hun(HONOR_START, a3, n3)
     spare = h - l0 - l1 - l2 - l3           # the hun no suit's least claims
     if spare < 0:
-        return
+        return None
     # a layout whose pair is formed combines only parts that form none: those alone listed
-    formed = pairs == 0
-    p0 = _parts_of(c, WAN_START, WAN_START, SUIT_SIZE, a0, n0, l0 + spare, formed)
-    p1 = _parts_of(c, TONG_START, TONG_START, SUIT_SIZE, a1, n1, l1 + spare, formed)
-    p2 = _parts_of(c, TIAO_START, TIAO_START, SUIT_SIZE, a2, n2, l2 + spare, formed)
-    p3 = _parts_of(c, HONOR_START, HONOR_START, HONOR_SIZE, a3, n3, l3 + spare, formed)
+    formed = layout.need_pairs == 0
+    return (_parts_of(c, WAN_START, WAN_START, SUIT_SIZE, a0, n0, l0 + spare, formed),
+            _parts_of(c, TONG_START, TONG_START, SUIT_SIZE, a1, n1, l1 + spare, formed),
+            _parts_of(c, TIAO_START, TIAO_START, SUIT_SIZE, a2, n2, l2 + spare, formed),
+            _parts_of(c, HONOR_START, HONOR_START, HONOR_SIZE, a3, n3, l3 + spare, formed))
+
+
+def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
+    """Combinations of per-suit parts that leave only wild groups to form.
+
+    Yields (group codes, wild_melds, wild_pairs). Suits are combined one at a time, cutting a
+    branch as soon as it uses too many hun, melds or pairs (explicit loops: this is the
+    innermost loop of scoring).
+
+    Each suit is decomposed under the hun the other suits leave it: every part of a suit
+    uses at least its `_least_hun`, so a part using more than the hand's hun less the
+    others' least joins no arrangement. The parts cut are ones no combination yields, so
+    what is yielded (and its order) is unchanged; high-hun hands decompose far fewer.
+    """
+    h = layout.hun
+    need = layout.need_melds
+    pairs = layout.need_pairs
+    lists = suit_part_lists(layout)
+    if lists is None:
+        return
+    p0, p1, p2, p3 = lists
     for h0, m0, q0, g0 in p0:
         if h0 > h or m0 > need or q0 > pairs:
             continue
@@ -645,22 +660,31 @@ def arrangement_codes(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
                       ) -> Iterator[tuple[int, ...]]:
     """`coded_arrangements` as the codes alone, in the same order: a caller that reads a
     group or two of most arrangements (the scan) builds no tuple of groups for them."""
-    meld_codes: tuple[int, ...] | None = None
-    kinds: list[int] | None = None
+    wild: WildCodes | None = None
     for codes, wm, wp in anchored(layout):
         if wm == 0 and wp == 0:
             yield codes
             continue
-        if kinds is None:
-            # only kinds a group can have: a flower kind (34+) never stands in a group
-            kinds = sorted({k for k in wild_kinds() if 0 <= k < NUM_KINDS})
-        if wm and meld_codes is None:
-            meld_codes = tuple([_WILD_CODE[g] for g in wild_meld_options(kinds)])
-        # the all-hun groups by code (one hash per option, not per arrangement)
-        pair_codes = [_WILD_CODE[_WILD_PAIRS[k]] for k in kinds] if wp else [-1]
-        for melds in combinations_with_replacement(meld_codes or (), wm):
-            for pair in pair_codes:
+        if wild is None:
+            wild = wild_codes(wild_kinds)
+        meld_codes, pair_codes = wild
+        for melds in combinations_with_replacement(meld_codes, wm):
+            for pair in (pair_codes if wp else _NO_PAIR):
                 yield codes + (melds if pair < 0 else melds + (pair,))
+
+
+# the all-hun melds and pairs an arrangement may hold, by code (`ALL_GROUPS`)
+WildCodes = tuple[tuple[int, ...], tuple[int, ...]]
+_NO_PAIR: Final = (-1,)
+
+
+def wild_codes(wild_kinds: Callable[[], Sequence[int]]) -> WildCodes:
+    """The codes of the all-hun melds and pairs over the kinds `wild_kinds` gives, in the
+    order `arrangement_codes` combines them (one hash per option, not per arrangement)."""
+    # only kinds a group can have: a flower kind (34+) never stands in a group
+    kinds = sorted({k for k in wild_kinds() if 0 <= k < NUM_KINDS})
+    return (tuple([_WILD_CODE[g] for g in wild_meld_options(kinds)]),
+            tuple([_WILD_CODE[_WILD_PAIRS[k]] for k in kinds]))
 
 
 def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int,

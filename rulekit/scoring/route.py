@@ -27,6 +27,31 @@ bench/greedy_waits.py, compiled, warm passes, builds alternated, us a question: 
 tight bounds from 3 hun, 3-hun questions 17.1-19.2 and 4-hun 20.5-23.1; with none, 3-hun
 12.2-13.6 but 4-hun 28.9-35.1, so from 4. From 1 hun (the last session): 15 against 9."""
 
+PLACE_BOUND_HUN: Final = 4
+"""From this many hun a long scan of a real winning tile bounds each group that can hold it
+(`scan.PlaceCut`: loose from the whole hand's reach, exact from its rest's, walked only while
+it leads): the best of those bounds ends the scan, a group's readings stop once the best
+reaches its own. The 4-hun hands the scan took in full (`234566777m1144z`, indicator 4z, win
+5m: ~2,400 arrangements read for a best of 7 under a bound of 14) went from 2.2-3.4 ms cold
+to 0.8-1.3 ms with `PRUNED_SCAN_HUN` (compiled, docs/perf-history.md "No slow hands, fourth
+pass"). Below 4 hun not tried: 3-hun hands are 40 times as many in the dealt mix, and
+the bounds cost walks."""
+
+PLACE_BOUND_AFTER: Final = 64
+"""How many arrangements the scan meets before it works out those bounds anyway
+(`scan.PlaceCut`; they are made sooner when a second group is read first or the whole scan
+is next): a guard for a long first group, not tuned. A hand the scan ends sooner never pays
+for them: with bounds made only at the whole scan (no second-group trigger) the 4-hun mean
+fell ~6% and the worst hands rose ~50% (pure Python), so both triggers stay."""
+
+PRUNED_SCAN_HUN: Final = 4
+"""From this many hun the scan takes a hand's arrangements through `pruned.live_codes` (the
+suits' parts walked with their queried keys' bits, a part skipped whole when nothing it
+leads to can beat the best) rather than one by one. With `PLACE_BOUND_HUN` it halves the
+slowest 4-hun hands a search finds (bench/worst.py --hun 4 --heavenly no: 52.8 x to
+26.1 x); both cost the mean of 400 random warm 4-hun hands 149-151 -> 179-181 us
+(compiled, ~3% of the dealt mix's time, whose ratio did not move: perf-history.md)."""
+
 PLACE_HUN: Final = 6
 """From this many hun any hand is searched place by place (`places.by_place`). Measured
 (compiled, bench/score.py): 7-hun hands 4.2 ms by the scan, 1.4 ms by place; at 3-4 hun the
@@ -79,6 +104,21 @@ def by_place_pays(hun: int, candidates: int, win_is_hun: bool, suits: int,
     if hun >= PLACE_HUN or (candidates > 1 and hun >= PLACE_HUN_HEAVENLY):
         return True
     return hun >= PLACE_HUN_PINNED and not (win_is_hun and (suits >= 3 or melds > 0))
+
+
+def place_bounds(hun: int, goal: bool) -> bool:
+    """Should a long scan bound each place of a real winning tile (`scan.PlaceCut`), for a
+    hand with this many hun searched for its best reading or, if `goal`, for a yes/no? Not
+    for a yes/no: greedy's 4-hun questions (bench/greedy_waits.py --hands 40 --repeat 2,
+    compiled) took 51.4 / 30.2 us cold / warm with both cuts against 40.0 / 22.9 without."""
+    return hun >= PLACE_BOUND_HUN and not goal
+
+
+def pruned_scan(hun: int, goal: bool) -> bool:
+    """Should the scan skip arrangements by their bits as it lists them
+    (`pruned.live_codes`) for a hand with this many hun, searched for its best reading or,
+    if `goal`, for a yes/no (not: as `place_bounds`)?"""
+    return hun >= PRUNED_SCAN_HUN and not goal
 
 
 def tight_bounds(hun: int, goal: bool) -> bool:

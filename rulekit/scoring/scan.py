@@ -6,6 +6,12 @@ tightened first (`held1_options`, `win_group_checked`; not for a yes/no question
 best is usually the first reading. A 天和 tries
 each of its kinds as the winning tile over the same arrangements, enumerated once and
 grouped by skeleton. The judging it stands on is `search.py`'s, shared with the place search.
+
+From `route.PRUNED_SCAN_HUN` hun, arrangements are listed less those that cannot beat the
+best (`pruned.live_codes`, keyed by their queried keys' bits: `scan_bits`), and from
+`route.PLACE_BOUND_HUN` a long scan of a real winning tile bounds each group that can hold
+it (`PlaceCut`): the best of those bounds ends the scan. Both only cut what could not beat
+the best, in the same order, so the reading kept is the one a plain scan keeps.
 """
 from __future__ import annotations
 
@@ -13,13 +19,15 @@ from typing import Final, Iterable, Iterator, Sequence
 
 from rulekit import arrange
 from rulekit.arrange import RawGroup
-from rulekit.codes import SKELETON, group_key
+from rulekit.codes import ARRANGEMENT, READING, SKELETON, group_key
 from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, coded_win_places,
                            group_fact, plain_facts)
 from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
-from rulekit.scoring.keys import ProjKey, group_code
+from rulekit.scoring.keys import ProjKey, group_code, spot_kind
 from rulekit.scoring.reach import skeleton_reach
-from rulekit.scoring.route import tight_bounds
+from rulekit.scoring.pruned import Bounds, live_codes
+from rulekit.scoring.route import PLACE_BOUND_AFTER, place_bounds, pruned_scan, tight_bounds
+from rulekit.scoring.suit_reach import Walks
 from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
 
@@ -27,6 +35,14 @@ from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, l
 _ALLOW_CODE: Final[tuple[int, ...]] = tuple([group_code(g) if g.shape >= 0 else -1
                                              for g in arrange.ALL_GROUPS])
 """Group code (`arrange.ALL_GROUPS`) → its `keys.group_code`, the key of `Scorer.allows`."""
+
+_CODE_OF: Final[dict[RawGroup, int]] = {g: c for c, g in enumerate(arrange.GROUP_OF)
+                                        if g.shape >= 0}
+"""A group holding a real tile → its code (`arrange.GROUP_OF`: one code per group)."""
+
+# the best fan of a reading with the real winning tile in a group, by the group's code
+# (`arrange.ALL_GROUPS`): `place_bound`'s, for the hand's candidate winning tile
+PlaceBounds = dict[int, float]
 
 
 def skeleton_key(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
@@ -121,36 +137,278 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
     return out, [g for _, _, g in ranked]
 
 
+def group_free(s: State, g: RawGroup, win_tile: int, free12: int) -> int:
+    """The patterns above the skeleton level a reading with the real winning tile in `g`
+    can still make true: `free12` less the win-gated ones `g` does not allow."""
+    sc = s.sc
+    return free12 & (~sc.plan.gated | sc.group_allows(g, win_tile, win_tile, False))
+
+
+def place_bound(s: State, g: RawGroup, free: int, cand_win: WinFact, possible: int,
+                shared: Projections, tag: int | None, walks: Walks) -> float:
+    """The best fan of any reading with the real winning tile in `g` (`free`: `group_free`):
+    over each set of queried keys its rest can hold (`reach.skeleton_reach` of the rest,
+    with `g`'s own key), the skeleton-level patterns that hold, with the patterns of `free`;
+    -1 when the rest cannot complete the hand. (The place search's exact spot bound,
+    `places.rest_bound`, without the abstract reading.)"""
+    sc = s.sc
+    plan = sc.plan
+    keys = plan.query_keys if plan.queries is not None else ()
+    reach = skeleton_reach(rest_layout(s.layout, g), keys, s.layout.hun, walks)
+    if not reach:
+        return -1.0
+    if not plan.by_level[SKELETON]:
+        return sc.bound(s.fixed, free)
+    if plan.queries is None:
+        return sc.bound(s.fixed, (possible & plan.level_masks[SKELETON]) | free)
+    gbit = plan.query_bit.get(group_key(g[0], g[1]), 0) | s.declared_bits
+    seen: set[int] = set()
+    best = -1.0
+    for bits in reach:
+        held1 = level1_at(s, bits | gbit, cand_win, s.hun0, possible, shared, tag)
+        if held1 not in seen:
+            seen.add(held1)
+            b = sc.bound(held1, free)
+            if b > best:
+                best = b
+    return best
+
+
+def loose_bound(s: State, g: RawGroup, free: int, cand_win: WinFact, possible: int,
+                shared: Projections, tag: int | None, whole: frozenset[int],
+                memo: dict[int, float]) -> float:
+    """A bound of `place_bound`'s without walking the rest: over the sets of the whole hand's
+    reach that hold `g`'s own key (they contain every such reading's). Memoised by own key
+    bit and free patterns; needs shape queries only at skeleton level."""
+    sc = s.sc
+    own = sc.plan.query_bit.get(group_key(g[0], g[1]), 0)
+    kind = spot_kind(own, free, sc.width)
+    loose = memo.get(kind)
+    if loose is None:
+        loose = -1.0
+        for bits in whole:
+            if bits & own == own:
+                held1 = level1_at(s, bits | s.declared_bits, cand_win, s.hun0, possible,
+                                  shared, tag)
+                loose = max(loose, sc.bound(held1, free))
+        memo[kind] = loose
+    return loose
+
+
+def place_bounds_of(s: State, win_tile: int, cand_win: WinFact, possible: int, free12: int,
+                    shared: Projections, tag: int | None) -> tuple[float, PlaceBounds]:
+    """Every group that can hold the real winning tile with its `place_bound`, by code, and
+    the best of them: no reading of the hand beats it."""
+    walks: Walks = {}
+    out: PlaceBounds = {}
+    top = -1.0
+    for g in groups_holding(s.layout.counts, s.layout.hun, win_tile):
+        b = place_bound(s, g, group_free(s, g, win_tile, free12), cand_win, possible, shared,
+                        tag, walks)
+        out[_CODE_OF[g]] = b
+        top = max(top, b)
+    return top, out
+
+
+class PlaceCut:
+    """Bounds of a real winning tile's places, worked out only once the scan has gone on a
+    while (a second first-group, the whole scan next, or `PLACE_BOUND_AFTER` arrangements
+    met): a hand the scan ends soon never pays for them. Each group holding the tile starts
+    with the `loose_bound` from the whole hand's reach; a group's rest is walked for its
+    `place_bound` only while its bound is the highest and beats the best (`settle`, again
+    whenever the best grows), so groups the best already passes are never walked. Before
+    `ready` every place's bound is infinite (no cut); after, `top` (the best of them) caps
+    the scan's bound."""
+
+    __slots__ = ("s", "win_tile", "cand_win", "possible", "free12", "shared", "tag", "left",
+                 "memo", "bounds", "top", "groups", "free", "exact", "walks", "settled")
+
+    def __init__(self, s: State, win_tile: int, cand_win: WinFact, possible: int,
+                 free12: int, shared: Projections, tag: int | None, memo: Options) -> None:
+        self.s = s
+        self.win_tile = win_tile
+        self.cand_win = cand_win
+        self.possible = possible
+        self.free12 = free12
+        self.shared = shared
+        self.tag = tag
+        self.memo = memo              # the hand's reach, if `held1_options` read it
+        self.left = PLACE_BOUND_AFTER
+        self.bounds: PlaceBounds | None = None      # by group code, once ready
+        self.top = INF
+        self.groups: dict[int, RawGroup] = {}       # by code
+        self.free: dict[int, int] = {}              # by code: `group_free`
+        self.exact: set[int] = set()                # codes whose bound is `place_bound`'s
+        self.walks: Walks = {}
+        self.settled = -INF                         # the best `settle` last saw
+
+    def tick(self) -> bool:
+        """One more arrangement met: True when that makes the bounds worked out (now)."""
+        self.left -= 1
+        if self.left:
+            return False
+        return self.ready()
+
+    def ready(self) -> bool:
+        """Work the bounds out now, if not yet: True when they were just worked out."""
+        if self.bounds is not None:
+            return False
+        self.left = -1
+        s = self.s
+        plan = s.sc.plan
+        whole = self.memo.reach
+        if plan.queries is None or not plan.by_level[SKELETON]:
+            whole = None              # (then `place_bound` needs no walk of sets either)
+        loose: dict[int, float] = {}
+        bounds: PlaceBounds = {}
+        for g in groups_holding(s.layout.counts, s.layout.hun, self.win_tile):
+            code = _CODE_OF[g]
+            free = self.free[code] = group_free(s, g, self.win_tile, self.free12)
+            self.groups[code] = g
+            if whole is None:
+                bounds[code] = self.walk(code)
+            else:
+                bounds[code] = loose_bound(s, g, free, self.cand_win, self.possible,
+                                           self.shared, self.tag, whole, loose)
+        self.bounds = bounds
+        self.settle(True)
+        return True
+
+    def walk(self, code: int) -> float:
+        self.exact.add(code)
+        return place_bound(self.s, self.groups[code], self.free[code], self.cand_win,
+                           self.possible, self.shared, self.tag, self.walks)
+
+    def settle(self, level: bool = False) -> float:
+        """Walk the group of the highest bound while it is not exact and beats the best;
+        then `top`, the highest bound (no reading beats it). With `level`, only the groups
+        whose loose bound is the highest: when the bounds are first made the best is often
+        a first reading's, soon passed, and the groups under the next level are then left
+        for the best the scan finds to pass (or for their walk once it has grown)."""
+        bounds = self.bounds
+        if bounds is None:
+            return INF
+        best = self.s.best_fan
+        self.settled = best
+        first = INF
+        while True:
+            code, top = -1, -INF
+            for c, b in bounds.items():
+                if b > top:
+                    code, top = c, b
+            if top <= best or code in self.exact:
+                break
+            if level:
+                if first == INF:
+                    first = top
+                elif top < first:
+                    break
+            bounds[code] = self.walk(code)
+        self.top = top
+        return top
+
+    def grown(self) -> bool:
+        """Has the best grown since the last `settle` (so that walking may now end the
+        scan)? Only once the bounds are ready."""
+        return self.bounds is not None and self.s.best_fan > self.settled
+
+    def of(self, code: int) -> float:
+        """The bound of a place in the group of this code (`arrange.ALL_GROUPS`)."""
+        bounds = self.bounds
+        if bounds is None:
+            return INF
+        return bounds.get(code, INF)
+
+
 def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
                         possible: int, free12: int, bound_all: float,
-                        cand_win: WinFact, projections: Projections, tag: int | None) -> None:
+                        cand_win: WinFact, projections: Projections, tag: int | None,
+                        cut: PlaceCut | None = None) -> None:
     """The readings with the real winning tile in one of `groups`, before all the others.
 
     Each is one of the groups plus an arrangement of the tiles left. The full search runs
-    afterwards and sees them again, by then mostly cut by the bound.
+    afterwards and sees them again, by then mostly cut by the bound. With `cut`, once its
+    bounds are worked out a group's readings stop when the best reaches its place's bound.
+    The rest's arrangements come as codes: when the skeleton-level patterns read only shape
+    queries, one is keyed by its queried keys' bits (as in `scan_bits`) and its groups are
+    made only if it can beat the best.
     """
     sc = s.sc
-    _, _, level2, level3 = sc.plan.by_level
-    for g in groups:
+    plan = sc.plan
+    _, _, level2, level3 = plan.by_level
+    by_bits = plan.queries is not None
+    key_bits = plan.key_bits
+    key_of = arrange.ALL_KEYS
+    all_groups = arrange.ALL_GROUPS
+    for i, g in enumerate(groups):
+        code = _CODE_OF[g]
+        if cut is not None and i == 1 and cut.ready():    # a second group: bounds pay
+            bound_all = min(bound_all, cut.top)
+            if s.best_fan >= bound_all:
+                return
+        gbound = INF if cut is None else cut.of(code)
+        if gbound <= s.best_fan:
+            continue
         held_g = group_fact(g, True, False)
         win = WinFact(win_tile, False, win_tile, held_g)
-        for rest_raw in arrange.arrangements(rest_layout(s.layout, g), s.wild):
-            raw = rest_raw + (g,)
-            skey = skeleton_key(raw)
-            index = frozenset(skey) | s.declared_keys if s.declared_keys else frozenset(skey)
-            held1 = skeleton_level(s, projection_of(s, skey), raw, index, cand_win, possible,
-                                   projections, tag)
-            if sc.bound(held1, free12) <= s.best_fan:
+        gkey = key_of[code]
+        gbits = s.declared_bits | key_bits[gkey]
+        seen: dict[int, tuple[int, float]] = {}
+        rest = rest_layout(s.layout, g)
+        rests: Iterator[tuple[int, ...]]
+        if by_bits and pruned_scan(s.layout.hun, s.goal < INF):
+            rests = live_codes(rest, s.wild, key_bits, plan.query_keys,
+                               Bounds(s, cand_win, possible, free12, projections, tag, gbits))
+        else:
+            rests = arrange.arrangement_codes(rest, s.wild)
+        for rest_codes in rests:
+            if cut is not None and cut.tick():
+                bound_all = min(bound_all, cut.top)
+                gbound = cut.of(code)
+                if s.best_fan >= bound_all:
+                    return
+                if s.best_fan >= gbound:
+                    break
+            rest_raw: tuple[RawGroup, ...] | None = None
+            index: frozenset[int] | None = None
+            if by_bits:
+                bits = gbits
+                for c in rest_codes:
+                    bits |= key_bits[key_of[c]]
+                entry = seen.get(bits)
+                if entry is None:
+                    held1 = skeleton_level(s, bits, None, None, cand_win, possible,
+                                           projections, tag, rest_codes + (code,))
+                    entry = seen[bits] = (held1, sc.bound(held1, free12))
+                held1, bound = entry
+            else:
+                rest_raw = tuple([all_groups[c] for c in rest_codes])
+                raw = rest_raw + (g,)
+                skey = skeleton_key(raw)
+                index = frozenset(skey) | s.declared_keys
+                held1 = skeleton_level(s, projection_of(s, skey), raw, index, cand_win,
+                                       possible, projections, tag)
+                bound = sc.bound(held1, free12)
+            if bound <= s.best_fan:
                 continue
-            hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
+            if rest_raw is None:
+                rest_raw = tuple([all_groups[c] for c in rest_codes])
+            if index is None:
+                index = frozenset([key_of[c] for c in rest_codes] + [gkey]) | s.declared_keys
+            hun_fact = HunFact(s.hun_kinds, s.held_hun, rest_raw + (g,))
             groups_ = plain_facts(rest_raw) + (held_g,)
             groups_ += s.declared
             f = Facts(groups_, win, s.hand_fact, hun_fact, s.context, index)
             f.held = held1
             judge(s, level2, f, possible)
             keep_best(s, judge(s, level3, f, possible), groups_, win_tile)
+            if cut is not None and cut.grown():
+                bound_all = min(bound_all, cut.settle())
+                gbound = cut.of(code)
             if s.best_fan >= bound_all:
                 return
+            if s.best_fan >= gbound:
+                break
 
 
 class Options:
@@ -198,8 +456,10 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
 
 # what one candidate winning tile's search starts from: its bound, the tile, the winning
 # tile as skeleton-level facts see it, the patterns still possible (all, less the skeleton
-# level, the reading level), the groups to read first, and where skeleton results are kept
-Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, int | None]
+# level, the reading level), the groups to read first, where skeleton results are kept, and
+# the bounds of the winning tile's places (None when not to be worked out)
+Candidate = tuple[float, int, WinFact, int, int, int, list[RawGroup], Projections, int | None,
+                  PlaceCut | None]
 
 
 def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
@@ -219,12 +479,16 @@ def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
             free3 &= possible
             bound_all = sc.bound(s.fixed, possible)
     shared_level1, tag = projections(s, cand_win, possible)
+    cut: PlaceCut | None = None
     if tight:
         options = held1_options(s, cand_win, possible, shared_level1, tag, memo)
         if options is not None:
             bound_all = min(bound_all, max((sc.bound(h1, free12) for h1 in options),
                                            default=-1.0))
-    return (bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag)
+    if not win_is_hun and place_bounds(layout.hun, s.goal < INF):
+        cut = PlaceCut(s, win_tile, cand_win, possible, free12, shared_level1, tag, memo)
+    return (bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag,
+            cut)
 
 
 def search(s: State, candidates: tuple[int, ...]) -> None:
@@ -237,23 +501,41 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
     if len(cands) > 1:
         cands.sort(key=lambda c: -c[0])
     grouped: Skeletons | None = None
-    for bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag \
-            in cands:
+    for bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag, \
+            cut in cands:
         if bound_all <= s.best_fan:
             break                     # sorted: no later candidate can do better either
         if first:
             search_groups_first(s, win_tile, first, possible, free12, bound_all, cand_win,
-                                shared_level1, tag)
+                                shared_level1, tag, cut)
+            if cut is not None:
+                bound_all = min(bound_all, cut.top)
             if s.best_fan >= bound_all:
                 continue
         limits = (possible, free12, free3, bound_all)
+        if cut is not None and cut.ready():       # the whole scan next: bounds pay
+            bound_all = min(bound_all, cut.top)
+            if s.best_fan >= bound_all:
+                continue
+            limits = (possible, free12, free3, bound_all)
         if len(candidates) == 1:
-            scan_each(s, arrange.arrangement_codes(layout, s.wild), win_tile, cand_win, limits,
-                      shared_level1, tag)
+            scan_each(s, arrangements_of(s, cand_win, possible, free12, shared_level1, tag),
+                      win_tile, cand_win, limits, shared_level1, tag, cut)
             continue
         if grouped is None:
             grouped = by_skeleton(arrange.coded_arrangements(layout, s.wild))
         scan(s, grouped, win_tile, cand_win, limits, shared_level1, tag)
+
+
+def arrangements_of(s: State, cand_win: WinFact, possible: int, free12: int,
+                    shared: Projections, tag: int | None) -> Iterator[tuple[int, ...]]:
+    """The hand's arrangements as `scan_each` takes them (their groups' codes): through
+    `pruned.live_codes` where the route says it pays and bits decide the bounds."""
+    plan = s.sc.plan
+    if plan.queries is not None and pruned_scan(s.layout.hun, s.goal < INF):
+        return live_codes(s.layout, s.wild, plan.key_bits, plan.query_keys,
+                          Bounds(s, cand_win, possible, free12, shared, tag, s.declared_bits))
+    return arrange.arrangement_codes(s.layout, s.wild)
 
 
 def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
@@ -280,12 +562,22 @@ def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
 
 def scan_each(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
               cand_win: WinFact, limits: tuple[int, int, int, float],
-              shared_level1: Projections, tag: int | None) -> None:
+              shared_level1: Projections, tag: int | None,
+              cut: PlaceCut | None = None) -> None:
     """`scan` over arrangements as they are met (their groups' codes), each keyed as it
-    comes: one winning tile, so the search can stop before the rest are even enumerated."""
+    comes: one winning tile, so the search can stop before the rest are even enumerated.
+    With `cut`, once its bounds are worked out a place whose group's bound cannot beat the
+    best is not read, and the best of them ends the scan."""
+    if s.sc.plan.queries is not None:
+        scan_bits(s, arranged, win_tile, cand_win, limits, shared_level1, tag, cut)
+        return
     possible, free12, free3, bound_all = limits
     seen: dict[tuple[int, ...], tuple[int, float]] = {}
     for codes in arranged:
+        if cut is not None and cut.tick():
+            bound_all = min(bound_all, cut.top)
+            if s.best_fan >= bound_all:
+                return
         skey = coded_key(codes)
         entry = seen.get(skey)
         if entry is None:
@@ -294,7 +586,46 @@ def scan_each(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
         held_base, bound = entry
         if bound <= s.best_fan:
             continue
-        read(s, None, codes, skey, win_tile, cand_win, held_base, bound, possible, free3)
+        read(s, None, codes, skey, win_tile, cand_win, held_base, bound, possible, free3,
+             cut)
+        if cut is not None and cut.grown():
+            bound_all = min(bound_all, cut.settle())
+        if s.best_fan >= bound_all:
+            return
+
+
+def scan_bits(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
+              cand_win: WinFact, limits: tuple[int, int, int, float],
+              shared_level1: Projections, tag: int | None, cut: PlaceCut | None) -> None:
+    """`scan_each` when the skeleton-level patterns read a skeleton only through shape
+    queries: then all that decides an arrangement's skeleton-level result and bound is the
+    bits of the queried keys it holds (`projection_of`), so arrangements are keyed by those
+    bits, an int or'ed from a table per group, not by their sorted skeleton key."""
+    possible, free12, free3, bound_all = limits
+    key_bits = s.sc.plan.key_bits
+    key_of = arrange.ALL_KEYS
+    declared_bits = s.declared_bits
+    seen: dict[int, tuple[int, float]] = {}
+    for codes in arranged:
+        if cut is not None and cut.tick():
+            bound_all = min(bound_all, cut.top)
+            if s.best_fan >= bound_all:
+                return
+        bits = declared_bits
+        for c in codes:
+            bits |= key_bits[key_of[c]]
+        entry = seen.get(bits)
+        if entry is None:
+            held1 = skeleton_level(s, bits, None, None, cand_win, possible, shared_level1,
+                                   tag, codes)
+            entry = seen[bits] = (held1, s.sc.bound(held1, free12))
+        held_base, bound = entry
+        if bound <= s.best_fan:
+            continue
+        read(s, None, codes, None, win_tile, cand_win, held_base, bound, possible, free3,
+             cut)
+        if cut is not None and cut.grown():
+            bound_all = min(bound_all, cut.settle())
         if s.best_fan >= bound_all:
             return
 
@@ -310,17 +641,18 @@ def skeleton_entry(s: State, skey: tuple[int, ...], raw: tuple[RawGroup, ...] | 
 
 
 def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
-         skey: tuple[int, ...], win_tile: int, cand_win: WinFact, held_base: int,
-         bound: float, possible: int, free3: int) -> None:
+         skey: tuple[int, ...] | None, win_tile: int, cand_win: WinFact, held_base: int,
+         bound: float, possible: int, free3: int, cut: PlaceCut | None = None) -> None:
     """One arrangement (`codes` its groups' codes, `raw` its groups or None to make them
-    only if needed, `skey` its skeleton key): its arrangement-level patterns, then each
+    only if needed, `skey` its skeleton key or None): its arrangement-level patterns, then each
     place of the winning tile with the reading-level ones.
 
     At each place only the reading-level patterns whose needs its group meets are judged
     (`Scorer.group_allows`; the others cannot hold there), and none if even all of them
     could not beat the best. Most places leave none: then no facts are built (not even
     the groups' facts, the skeleton index or the hun's) unless the place makes a new
-    best."""
+    best. With `cut`'s bounds worked out, a place whose group's bound (`place_bound`)
+    cannot beat the best is skipped too."""
     sc = s.sc
     _, _, level2, level3 = sc.plan.by_level
     plain: tuple[GroupFact, ...] | None = None
@@ -332,7 +664,7 @@ def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
         if raw is None:
             raw = tuple([all_groups[c] for c in codes])
         hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
-        index = frozenset(skey) | s.declared_keys
+        index = skeleton_index(s, codes, skey)
         f2 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
         f2.held = held_base
         held_base = judge(s, level2, f2, possible)
@@ -344,6 +676,8 @@ def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
     fan = sc.fan(held_base).fan
     base_fan = fan if isinstance(fan, float) else float(fan)    # a place with nothing to judge
     for i, stands in coded_win_places(codes, win_tile, win_is_hun):
+        if cut is not None and cut.of(codes[i]) <= s.best_fan:
+            continue
         held = held_base
         live = free3 & ~gated
         g = all_groups[codes[i]]
@@ -367,7 +701,7 @@ def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
                 if raw is None:
                     raw = tuple([all_groups[c] for c in codes])
                 hun_fact = HunFact(s.hun_kinds, s.held_hun, raw)
-                index = frozenset(skey) | s.declared_keys
+                index = skeleton_index(s, codes, skey)
             f = Facts(groups, WinFact(win_tile, win_is_hun, stands, held_g), s.hand_fact,
                       hun_fact, s.context, index)
             f.held = held_base
@@ -375,3 +709,13 @@ def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
         keep_best(s, held, groups, win_tile)
         if s.best_fan >= bound or not free3:
             break
+
+
+def skeleton_index(s: State, codes: tuple[int, ...], skey: tuple[int, ...] | None
+                   ) -> frozenset[int]:
+    """An arrangement's skeleton index (`Facts.index`): its groups' keys (`skey`, or read
+    from `codes`) and the declared melds'."""
+    if skey is None:
+        key_of = arrange.ALL_KEYS
+        return frozenset([key_of[c] for c in codes]) | s.declared_keys
+    return frozenset(skey) | s.declared_keys
