@@ -181,30 +181,50 @@ def fits(c: list[int], n: int, hun: int, need: int, pair: bool) -> bool:
 def wins_holding(c: list[int], hun_kinds: tuple[int, ...], melds: int) -> bool:
     """`is_win` of counts known good that still hold the hun kinds' copies (a table's own
     counts): the hun are taken out of the suits' codes, not out of a copy of the counts
-    (the game asks this of the seat on turn at every draw). The tiles are summed in a loop
-    of its own: compiled, `sum` is a generic call (~2,000 instructions a hand shape)."""
-    n = 0
-    for x in c:
-        n += x
-    need = 4 - melds
-    if n != 3 * need + 2:
-        return False
-    s0, s1, s2, s3 = _codes(c)
-    hun = 0
-    for k in hun_kinds:
-        n = c[k]
-        if n:
-            hun += n
-            if k >= HONOR_START:
-                s3 -= n * _STEPS[k]
-            elif k >= TIAO_START:
-                s2 -= n * _STEPS[k]
-            elif k >= TONG_START:
-                s1 -= n * _STEPS[k]
-            else:
-                s0 -= n * _STEPS[k]
-    t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
-    return (t & _M0) - (1 if t >= _WITH_PAIR else 0) <= need
+    (the game asks this of the seat on turn at every draw)."""
+    return Held(c, hun_kinds).wins(melds)
+
+
+class Held:
+    """A table's counts that still hold the hun kinds' copies, read once: the tiles, the
+    hun among them and the four suits' codes with the hun taken out. The procedure reads
+    the seat on turn once and asks both its shape test (`wins`) and greedy's `Discards`
+    (`Discards(..., held=)`), which would each work the codes out again (~1,800
+    instructions compiled). A native class: its ints are kept unboxed. The tiles are
+    summed in a loop of its own: compiled, `sum` is a generic call."""
+
+    def __init__(self, c: list[int], hun_kinds: tuple[int, ...]) -> None:
+        n = 0
+        for x in c:
+            n += x
+        s0, s1, s2, s3 = _codes(c)
+        hun = 0
+        for k in hun_kinds:
+            m = c[k]
+            if m:
+                hun += m
+                if k >= HONOR_START:
+                    s3 -= m * _STEPS[k]
+                elif k >= TIAO_START:
+                    s2 -= m * _STEPS[k]
+                elif k >= TONG_START:
+                    s1 -= m * _STEPS[k]
+                else:
+                    s0 -= m * _STEPS[k]
+        self.n = n                   # every tile, hun included
+        self.hun = hun
+        self.s0 = s0
+        self.s1 = s1
+        self.s2 = s2
+        self.s3 = s3
+
+    def wins(self, melds: int) -> bool:
+        """`is_win` of these tiles with `melds` declared."""
+        need = 4 - melds
+        if self.n != 3 * need + 2:
+            return False
+        t = _NUM_WIN[self.s0] + _NUM_WIN[self.s1] + _NUM_WIN[self.s2] + _HON_WIN[self.s3]
+        return (t & _M0) - (1 if t >= _WITH_PAIR else 0) <= need
 
 
 def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:
@@ -320,9 +340,17 @@ class Discards:
     mostly remembered (`_fewest`). The counts must be good (as for `deficiency_of`) and
     `less(k)` asked only of a kind held."""
 
-    def __init__(self, c: list[int], hun: int, need: int) -> None:
+    def __init__(self, c: list[int], hun: int, need: int, held: Held | None = None) -> None:
+        """`held`, when given, is `c` with `hun` (the same tiles, read by `Held`): its
+        codes are taken instead of worked out again."""
         tables = _tables()
-        s0, s1, s2, s3 = _codes(c)
+        if held is None:
+            s0, s1, s2, s3 = _codes(c)
+        else:
+            s0 = held.s0
+            s1 = held.s1
+            s2 = held.s2
+            s3 = held.s3
         self.tables = tables
         self.s0 = s0                 # the suits' codes, each its own (compiled: no tuple)
         self.s1 = s1

@@ -137,7 +137,7 @@ class View:
     def __init__(self, hand: list[int], hun: tuple[int, ...], melds: tuple[Meld, ...],
                  drawn: int, last_discard: int, indicator: int, discarded_hun: bool,
                  flowers: tuple[int, ...], ready: bool,
-                 face_up: Callable[[], list[int]]) -> None:
+                 face_up: Callable[[], list[int]], held: shape.Held | None = None) -> None:
         self.hand = hand
         self.hun = hun
         self.melds = melds
@@ -149,6 +149,7 @@ class View:
         self.ready = ready
         self._face_up = face_up
         self._seen: list[int] | None = None
+        self.held = held            # `hand` as the procedure read it on this turn, or None
 
     def face_up(self) -> list[int]:
         got = self._seen
@@ -166,12 +167,14 @@ class View:
         return c, h, len(self.melds)
 
 
-def state_view(st: HandState, seat: int, drawn: int, last_discard: int) -> View:
-    """The `View` of `seat` read from the table's state (what its observation would say)."""
+def state_view(st: HandState, seat: int, drawn: int, last_discard: int,
+               held: shape.Held | None = None) -> View:
+    """The `View` of `seat` read from the table's state (what its observation would say);
+    `held`: the seat's tiles as the procedure read them on its turn (`Request.held`)."""
     s = st.seats[seat]
     return View(s.counts, st.hun, tuple([(m.kind, m.shape) for m in s.melds]), drawn,
                 last_discard, st.wall.indicator, s.discarded_hun, tuple(s.flowers), s.ready,
-                lambda: state_face_up(st, seat))
+                lambda: state_face_up(st, seat), held)
 
 
 def state_face_up(st: HandState, seat: int) -> list[int]:
@@ -344,7 +347,7 @@ def choose_discard(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any
     keys = _discard_keys(c)
     if not keys:
         return KIND[next(a for a in legal if a["action"] == "discard")["tile"]]
-    after = shape.Discards(c, h, 4 - m)      # a table's tiles: no checks (as choose_claim)
+    after = shape.Discards(c, h, 4 - m, v.held)   # a table's tiles: no checks (as choose_claim)
     got = _first_discard(after, keys)
     if got[1] != 1 or scorer is None or _was_ready(v, after, c):
         return got[0]
