@@ -354,6 +354,16 @@ def test_discards_give_the_deficiency_of_each_hand_a_tile_fewer(tiles: list[int]
 
 
 @settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=34, max_size=34))
+def test_codes_tiles_are_the_codes_and_the_sum(c: list[int]) -> None:
+    """The unrolled reading (`Held`'s) is `_codes` and the tiles' count, base-5 by suit."""
+    want = tuple(sum(c[b + r] * 5 ** r for r in range(n)) for b, n in
+                 ((0, 9), (9, 9), (18, 9), (27, 7)))
+    assert shape._codes(c) == want
+    assert shape._codes_tiles(c) == want + (sum(c),)
+
+
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.integers(0, 33), min_size=1, max_size=14),
        st.lists(st.integers(0, 33), min_size=0, max_size=2, unique=True), st.integers(0, 4))
 def test_held_reads_a_table_hand_as_split_counts(tiles: list[int], hun_kinds: list[int],
