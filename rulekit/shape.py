@@ -150,6 +150,28 @@ def _codes(c: list[int]) -> tuple[int, int, int, int]:
             c[31] + 5 * (c[32] + 5 * c[33])))))))
 
 
+def _codes_tiles(c: list[int]) -> tuple[int, int, int, int, int]:
+    """`_codes` of checked counts and their sum, each count read once into a local
+    (compiled, summing in a loop of its own cost ~1,000 instructions more; `Held` asks
+    this at every draw)."""
+    m0, m1, m2, m3, m4, m5, m6, m7, m8 = \
+        c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8]
+    p0, p1, p2, p3, p4, p5, p6, p7, p8 = \
+        c[9], c[10], c[11], c[12], c[13], c[14], c[15], c[16], c[17]
+    s0, s1, s2, s3, s4, s5, s6, s7, s8 = \
+        c[18], c[19], c[20], c[21], c[22], c[23], c[24], c[25], c[26]
+    z0, z1, z2, z3, z4, z5, z6 = c[27], c[28], c[29], c[30], c[31], c[32], c[33]
+    n = (m0 + m1 + m2 + m3 + m4 + m5 + m6 + m7 + m8 + p0 + p1 + p2 + p3 + p4 + p5 + p6 + p7
+         + p8 + s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7 + s8 + z0 + z1 + z2 + z3 + z4 + z5 + z6)
+    return ((m0 + 5 * (m1 + 5 * (m2 + 5 * (m3 + 5 * (m4 + 5 * (m5 + 5 * (m6 + 5 * (
+        m7 + 5 * m8)))))))),
+        (p0 + 5 * (p1 + 5 * (p2 + 5 * (p3 + 5 * (p4 + 5 * (p5 + 5 * (p6 + 5 * (
+            p7 + 5 * p8)))))))),
+        (s0 + 5 * (s1 + 5 * (s2 + 5 * (s3 + 5 * (s4 + 5 * (s5 + 5 * (s6 + 5 * (
+            s7 + 5 * s8)))))))),
+        (z0 + 5 * (z1 + 5 * (z2 + 5 * (z3 + 5 * (z4 + 5 * (z5 + 5 * z6)))))), n)
+
+
 def is_win(counts: Sequence[int], hun: int, melds: int = 0) -> bool:
     """Do these tiles and `hun` wildcards form 4 - melds melds and one pair, every tile used?
 
@@ -181,30 +203,46 @@ def fits(c: list[int], n: int, hun: int, need: int, pair: bool) -> bool:
 def wins_holding(c: list[int], hun_kinds: tuple[int, ...], melds: int) -> bool:
     """`is_win` of counts known good that still hold the hun kinds' copies (a table's own
     counts): the hun are taken out of the suits' codes, not out of a copy of the counts
-    (the game asks this of the seat on turn at every draw). The tiles are summed in a loop
-    of its own: compiled, `sum` is a generic call (~2,000 instructions a hand shape)."""
-    n = 0
-    for x in c:
-        n += x
-    need = 4 - melds
-    if n != 3 * need + 2:
-        return False
-    s0, s1, s2, s3 = _codes(c)
-    hun = 0
-    for k in hun_kinds:
-        n = c[k]
-        if n:
-            hun += n
-            if k >= HONOR_START:
-                s3 -= n * _STEPS[k]
-            elif k >= TIAO_START:
-                s2 -= n * _STEPS[k]
-            elif k >= TONG_START:
-                s1 -= n * _STEPS[k]
-            else:
-                s0 -= n * _STEPS[k]
-    t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
-    return (t & _M0) - (1 if t >= _WITH_PAIR else 0) <= need
+    (the game asks this of the seat on turn at every draw)."""
+    return Held(c, hun_kinds).wins(melds)
+
+
+class Held:
+    """A table's counts that still hold the hun kinds' copies, read once: the tiles, the
+    hun among them and the four suits' codes with the hun taken out. The procedure reads
+    the seat on turn once and asks both its shape test (`wins`) and greedy's `Discards`
+    (`Discards(..., held=)`), which would each work the codes out again (~1,800
+    instructions compiled). A native class: its ints are kept unboxed."""
+
+    def __init__(self, c: list[int], hun_kinds: tuple[int, ...]) -> None:
+        s0, s1, s2, s3, n = _codes_tiles(c)
+        hun = 0
+        for k in hun_kinds:
+            m = c[k]
+            if m:
+                hun += m
+                if k >= HONOR_START:
+                    s3 -= m * _STEPS[k]
+                elif k >= TIAO_START:
+                    s2 -= m * _STEPS[k]
+                elif k >= TONG_START:
+                    s1 -= m * _STEPS[k]
+                else:
+                    s0 -= m * _STEPS[k]
+        self.n = n                   # every tile, hun included
+        self.hun = hun
+        self.s0 = s0
+        self.s1 = s1
+        self.s2 = s2
+        self.s3 = s3
+
+    def wins(self, melds: int) -> bool:
+        """`is_win` of these tiles with `melds` declared."""
+        need = 4 - melds
+        if self.n != 3 * need + 2:
+            return False
+        t = _NUM_WIN[self.s0] + _NUM_WIN[self.s1] + _NUM_WIN[self.s2] + _HON_WIN[self.s3]
+        return (t & _M0) - (1 if t >= _WITH_PAIR else 0) <= need
 
 
 def waits(counts: Sequence[int], hun: int, melds: int = 0) -> tuple[int, ...]:
@@ -320,9 +358,17 @@ class Discards:
     mostly remembered (`_fewest`). The counts must be good (as for `deficiency_of`) and
     `less(k)` asked only of a kind held."""
 
-    def __init__(self, c: list[int], hun: int, need: int) -> None:
+    def __init__(self, c: list[int], hun: int, need: int, held: Held | None = None) -> None:
+        """`held`, when given, is `c` with `hun` (the same tiles, read by `Held`): its
+        codes are taken instead of worked out again."""
         tables = _tables()
-        s0, s1, s2, s3 = _codes(c)
+        if held is None:
+            s0, s1, s2, s3 = _codes(c)
+        else:
+            s0 = held.s0
+            s1 = held.s1
+            s2 = held.s2
+            s3 = held.s3
         self.tables = tables
         self.s0 = s0                 # the suits' codes, each its own (compiled: no tuple)
         self.s1 = s1

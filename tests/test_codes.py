@@ -32,9 +32,9 @@ def test_group_keys_are_distinct_and_name_their_shape() -> None:
 # suit code is unrolled over the 34 counts for speed: its indices are the kinds themselves.
 # shape._codes spells each class's base-5 code out index by index (34 reads unrolled: the
 # shape tables' key, asked several times a greedy decision); the honour class's indices are
-# literals there like the suits'.
+# literals there like the suits' (and in shape._codes_tiles, which reads them into locals).
 LEFT = {
-    "shape.py": ("(c[27] + 5 * (c[28]", "c[31] + 5 * (c[32]"),
+    "shape.py": ("(c[27] + 5 * (c[28]", "c[31] + 5 * (c[32]", "z6 = c[27], c[28]"),
 }
 SPELLED = re.compile(r"KEY_STRIDE|\* *64 *\+|(?<!:)[<>]=? *(27|31|34)\b|\b(27|31|34) *[<>]=?"
                      r"|range\((27|31|34)\)|\b(27|31|34) *\+ *i\b|\* *(27|34)\b|\[(27|31|34)\]"

@@ -25,6 +25,8 @@ def test_discard_keys_are_the_connectedness_of_each_kind(tiles: list[int]) -> No
     c = counts_of(tiles)
     want = [greedy._keep_value(c, k) * 64 + k for k in range(34) if c[k]]
     assert greedy._discard_keys(c) == want          # in kind order: sorted when needed
+    assert greedy._least_key(c) == min(want)
+    assert greedy._least_key([0] * 34) == -1
 
 
 @settings(max_examples=examples(300), deadline=None)

@@ -353,6 +353,50 @@ def test_discards_give_the_deficiency_of_each_hand_a_tile_fewer(tiles: list[int]
             assert after.less(k) == shape.deficiency(less, hun, melds), (c, hun, melds, k)
 
 
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=34, max_size=34))
+def test_codes_tiles_are_the_codes_and_the_sum(c: list[int]) -> None:
+    """The unrolled reading (`Held`'s) is `_codes` and the tiles' count, base-5 by suit."""
+    want = tuple(sum(c[b + r] * 5 ** r for r in range(n)) for b, n in
+                 ((0, 9), (9, 9), (18, 9), (27, 7)))
+    assert shape._codes(c) == want
+    assert shape._codes_tiles(c) == want + (sum(c),)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.integers(0, 33), min_size=1, max_size=14),
+       st.lists(st.integers(0, 33), min_size=0, max_size=2, unique=True), st.integers(0, 4))
+def test_held_reads_a_table_hand_as_split_counts(tiles: list[int], hun_kinds: list[int],
+                                                 melds: int) -> None:
+    """`shape.Held` of a table's counts (hun kinds' copies still in them) wins as `is_win`
+    of the counts split into non-hun counts and hun, and a `Discards` given it answers as
+    one worked out from the split counts (the procedure reads the seat on turn once)."""
+    c = counts_from(tiles)
+    if max(c) > 4:
+        return
+    hk = tuple(hun_kinds)
+    split = list(c)
+    hun = 0
+    for k in hk:
+        hun += split[k]
+        split[k] = 0
+    held = shape.Held(c, hk)
+    assert (held.n, held.hun) == (len(tiles), hun)
+    for m in range(5):
+        fits = len(tiles) <= 14 - 3 * m
+        assert held.wins(m) == (fits and shape.is_win(split, hun, m))
+        assert held.wins(m) == shape.wins_holding(c, hk, m)
+        if fits:
+            plain = shape.Discards(split, hun, 4 - m)
+            given_held = shape.Discards(split, hun, 4 - m, held)
+            assert given_held.whole() == plain.whole()
+            if hun:
+                assert given_held.less_hun() == plain.less_hun()
+            for k in range(34):
+                if split[k]:
+                    assert given_held.less(k) == plain.less(k), (c, hk, m, k)
+
+
 @pytest.mark.parametrize("bad", [
     [0] * 33, [0] * 35, [5] + [0] * 33, [-1] + [0] * 33, [-1, 6] + [0] * 32,
     [4, 4, 4, 3] + [0] * 30, [1.0] + [0] * 33, ["1"] + [0] * 33, None, 7,

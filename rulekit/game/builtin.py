@@ -26,7 +26,7 @@ def drive(run: Generator[Asked, Any, None], asked: Asked, st: HandState, seen: S
             return asked
         last = seen.last_discard
         view = greedy.state_view(st, asked.seat, -1 if asked.drawn is None else asked.drawn,
-                                 -1 if last is None else last[1])
+                                 -1 if last is None else last[1], asked.held)
         got = greedy.decide(scorers[asked.seat], view, asked.legal)
         if got is None:
             return asked

@@ -50,10 +50,10 @@ def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
     """(kind, deficiency after) of `ranked_discards(...)[0]`, with fewer deficiency calls:
     a 14-tile hand that does not win has a tile its best reading leaves unused, so the best
     discard reaches max(deficiency of the 14, 1); the least connected tile that does wins."""
-    keys = _discard_keys(c)
-    if not keys:
+    first = _least_key(c)
+    if first < 0:
         return None
-    return _first_discard(shape.discards(c, h, m), keys)    # checks the hand once
+    return _first_discard(shape.discards(c, h, m), c, first)    # checks the hand once
 
 
 _KIND_SPAN: Final = 64
@@ -86,20 +86,47 @@ def _discard_keys(c: list[int]) -> list[int]:
     return keys
 
 
-def _first_discard(after: shape.Discards, keys: list[int]) -> tuple[int, int]:
-    """`greedy_discard` of the hand `after` weighs, its kinds ordered by `keys` (sorted
-    here, and only if the least key's discard does not reach the target: the first does
-    four times in five: 6,141 sorts in 28,948 calls over 600 greedy hands)."""
+def _least_key(c: list[int]) -> int:
+    """The least of `_discard_keys(c)`, -1 if no kind is held: the same window, no list
+    (the least key's discard is the one chosen four times in five, and the others' keys,
+    boxed and appended, cost more than the window)."""
+    least = -1
+    for base in range(0, HONOR_START, SUIT_SIZE):
+        a0 = 0
+        a1 = 0
+        a2 = c[base]
+        a3 = c[base + 1]
+        a4 = c[base + 2]
+        for r in range(SUIT_SIZE):
+            if a2:
+                key = (a0 + a1 + a3 + a4) * _KIND_SPAN + base + r
+                if least < 0 or key < least:
+                    least = key
+            a0 = a1
+            a1 = a2
+            a2 = a3
+            a3 = a4
+            a4 = c[base + r + 3] if r + 3 < SUIT_SIZE else 0
+    for k in range(HONOR_START, NUM_KINDS):
+        if c[k]:
+            key = (c[k] - 1) * _KIND_SPAN + k
+            if least < 0 or key < least:
+                least = key
+    return least
+
+
+def _first_discard(after: shape.Discards, c: list[int], first: int) -> tuple[int, int]:
+    """`greedy_discard` of the hand `after` weighs (`c`: its non-hun counts; `first`:
+    `_least_key(c)`), its kinds ordered by `_discard_keys` (made and sorted here, and only
+    if the least key's discard does not reach the target: the first does four times in
+    five: 6,141 sorts in 28,948 calls over 600 greedy hands)."""
     target = max(after.whole(), 1)
-    first = keys[0]
-    for key in keys:
-        if key < first:
-            first = key
     k = first % _KIND_SPAN
     d = after.less(k)
     if d == target:
         return k, d
     best = (k, d)
+    keys = _discard_keys(c)
     keys.sort()
     for key in keys:
         if key == first:
@@ -137,7 +164,7 @@ class View:
     def __init__(self, hand: list[int], hun: tuple[int, ...], melds: tuple[Meld, ...],
                  drawn: int, last_discard: int, indicator: int, discarded_hun: bool,
                  flowers: tuple[int, ...], ready: bool,
-                 face_up: Callable[[], list[int]]) -> None:
+                 face_up: Callable[[], list[int]], held: shape.Held | None = None) -> None:
         self.hand = hand
         self.hun = hun
         self.melds = melds
@@ -149,6 +176,7 @@ class View:
         self.ready = ready
         self._face_up = face_up
         self._seen: list[int] | None = None
+        self.held = held            # `hand` as the procedure read it on this turn, or None
 
     def face_up(self) -> list[int]:
         got = self._seen
@@ -166,12 +194,14 @@ class View:
         return c, h, len(self.melds)
 
 
-def state_view(st: HandState, seat: int, drawn: int, last_discard: int) -> View:
-    """The `View` of `seat` read from the table's state (what its observation would say)."""
+def state_view(st: HandState, seat: int, drawn: int, last_discard: int,
+               held: shape.Held | None = None) -> View:
+    """The `View` of `seat` read from the table's state (what its observation would say);
+    `held`: the seat's tiles as the procedure read them on its turn (`Request.held`)."""
     s = st.seats[seat]
     return View(s.counts, st.hun, tuple([(m.kind, m.shape) for m in s.melds]), drawn,
                 last_discard, st.wall.indicator, s.discarded_hun, tuple(s.flowers), s.ready,
-                lambda: state_face_up(st, seat))
+                lambda: state_face_up(st, seat), held)
 
 
 def state_face_up(st: HandState, seat: int) -> list[int]:
@@ -341,14 +371,14 @@ def choose_discard(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any
     """Toward the lowest deficiency; a discard that makes the hand ready keeps a wait that
     can win, if one of the first `ALTERNATIVES` others does (issue 21)."""
     c, h, m = v.split()
-    keys = _discard_keys(c)
-    if not keys:
+    first = _least_key(c)
+    if first < 0:
         return KIND[next(a for a in legal if a["action"] == "discard")["tile"]]
-    after = shape.Discards(c, h, 4 - m)      # a table's tiles: no checks (as choose_claim)
-    got = _first_discard(after, keys)
+    after = shape.Discards(c, h, 4 - m, v.held)   # a table's tiles: no checks (as choose_claim)
+    got = _first_discard(after, c, first)
     if got[1] != 1 or scorer is None or _was_ready(v, after, c):
         return got[0]
-    others = _ready_others(after, keys, got[0])
+    others = _ready_others(after, _discard_keys(c), got[0])
     if not others:                # nothing else keeps the hand ready: no choice
         return got[0]
     counts = list(v.hand)

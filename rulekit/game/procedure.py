@@ -100,14 +100,15 @@ class Request:
     it. A plain class, not a dataclass: compiled, a dataclass's `__init__` stays the
     interpreted one `dataclasses` writes (~1,600 instructions a request, ~50 a hand)."""
 
-    __slots__ = ("seat", "legal", "drawn", "win")
+    __slots__ = ("seat", "legal", "drawn", "win", "held")
 
     def __init__(self, seat: int, legal: list[Action], drawn: int | None = None,
-                 win: WinOffer | None = None) -> None:
+                 win: WinOffer | None = None, held: shape.Held | None = None) -> None:
         self.seat = seat
         self.legal = legal
         self.drawn = drawn
         self.win = win
+        self.held = held             # on a seat's turn, its tiles as read for the shape test
 
     def __repr__(self) -> str:
         return f"Request(seat={self.seat!r}, legal={self.legal!r}, drawn={self.drawn!r}, " \
@@ -301,7 +302,8 @@ class _Hand:
         s = self.st.seats[seat]
         while True:
             self.seen.holding = seat
-            offer = self.self_win(seat, drawn, source) if source != PUNG else None
+            tiles = self.st.held(seat)           # read once: the shape test, the discard
+            offer = self.self_win(seat, drawn, source, tiles) if source != PUNG else None
             legal = [actions.WIN] if offer is not None else []
             if s.ready and source != PUNG:
                 legal.append(DISCARDS[drawn])
@@ -322,7 +324,7 @@ class _Hand:
                     legal += [actions.kong(k, kind) for k, kind in self.kong_options(seat)]
                 legal += held
             a = yield Request(seat, legal, None if source == PUNG else drawn,
-                              offer.win if offer is not None else None)
+                              offer.win if offer is not None else None, tiles)
             what = a["action"]
             if what == "win" and offer is not None:
                 self.won(seat, drawn, offer, None)
@@ -408,10 +410,12 @@ class _Hand:
         self.log(seat, action, t, "補花: a flower, shown")
         return self.replacement(seat, "補花")
 
-    def self_win(self, seat: int, drawn: int, source: str) -> _Offer | None:
-        """The win the ruleset allows on the seat's own tiles, or None."""
+    def self_win(self, seat: int, drawn: int, source: str,
+                 held: shape.Held | None = None) -> _Offer | None:
+        """The win the ruleset allows on the seat's own tiles (`held`: them, read), or None."""
         s, st = self.st.seats[seat], self.st
-        if not self.instant and not st.shape_wins(seat):
+        if not self.instant and not (st.shape_wins(seat) if held is None
+                                     else held.wins(len(s.melds))):
             return None
         heavenly = source == "deal"
         earthly = (source == "draw" and seat != st.dealer and s.drawn == 1 and st.claims == 0

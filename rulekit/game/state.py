@@ -76,6 +76,11 @@ class HandState:
         s = self.seats[seat]
         return shape.wins_holding(s.counts, self.hun, len(s.melds))
 
+    def held(self, seat: int) -> shape.Held:
+        """The seat's concealed tiles read once (`shape.Held`): for its shape test and its
+        player's discard choice on its turn (`held.wins(len(melds))` is `shape_wins`)."""
+        return shape.Held(self.seats[seat].counts, self.hun)
+
     def unseen(self, seat: int, k: int) -> int:
         """Copies of kind k that seat cannot see (in the wall or other hands)."""
         return max(0, 4 - self.seen[k] - self.seats[seat].counts[k])
