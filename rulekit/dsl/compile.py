@@ -99,6 +99,9 @@ class _Typed:
     # point runs the tests inline, before it makes a slot list (`_entry`)
     tests: tuple[Test, ...] = ()
     rest: tuple[Fn, ...] | None = None
+    # a path off a loop variable (`g.suit` in `count(g in groups: ...)`): its slot and the
+    # getter of the rest of the path, so a comparison reads it in its own closure
+    slot_getter: tuple[int, Callable[[Any], Any]] | None = None
 
 
 def _const(type_: str, value: Any) -> _Typed:
@@ -195,7 +198,8 @@ class _Compiler:
         if chain is not None:
             slot = self.lookup_var(chain[0])[0]  # type: ignore[index]
             getter = operator.attrgetter(".".join(chain[1:]))
-            return _Typed(entry.type, dep, lambda f, env: getter(env[slot]))
+            return _Typed(entry.type, dep, lambda f, env: getter(env[slot]),
+                          slot_getter=(slot, getter))
         getter = operator.attrgetter(n.name)
         inner = obj.fn
         return _Typed(entry.type, dep, lambda f, env: getter(inner(f, env)))
@@ -265,6 +269,8 @@ class _Compiler:
         op = _CMP[n.op]
         if right.is_const and left.getter is not None and n.op in ("==", "!="):
             return _test(left.getter, right.const, n.op == "==", dep)
+        if left.slot_getter is not None and n.op in ("==", "!="):
+            return _Typed("bool", dep, _slot_compare(left.slot_getter, right, n.op == "=="))
         if right.is_const:
             value = right.const
             return _Typed("bool", dep, lambda f, env: op(lf(f, env), value))
@@ -366,6 +372,8 @@ class _Compiler:
         if cond is None:
             return _Typed("int", coll.dep, lambda f, env: len(cf(f, env)))
         bf = cond.fn
+        if cond.rest is not None and not cond.tests:
+            return _Typed("int", max(coll.dep, cond.dep), _count_all(cf, slot, cond.rest))
 
         def count(f: Any, env: list[Any]) -> int:
             k = 0
@@ -389,6 +397,22 @@ class _Compiler:
                 out.append(bf(f, env))
             return tuple(out)
         return _Typed("list:" + body.type, max(coll.dep, body.dep), comp)
+
+
+def _count_all(cf: Fn, slot: int, fns: tuple[Fn, ...]) -> Fn:
+    """`count(x in xs: a and b ...)` whose condition is a conjunction of closures: the loop
+    runs the operands itself, in order, instead of calling the conjunction per element."""
+    def count(f: Any, env: list[Any]) -> int:
+        k = 0
+        for x in cf(f, env):
+            env[slot] = x
+            for fn in fns:
+                if not fn(f, env):
+                    break
+            else:
+                k += 1
+        return k
+    return count
 
 
 def _chain(n: ast.Node) -> list[str] | None:
@@ -454,6 +478,32 @@ def _test(get: Callable[[Any], Any], value: Any, equal: bool, dep: int) -> _Type
                       rest=())
     return _Typed("bool", dep, lambda f, env: get(f) != value, tests=((get, value, False),),
                   rest=())
+
+
+def _slot_compare(left: tuple[int, Callable[[Any], Any]], right: _Typed, equal: bool) -> Fn:
+    """`g.path == x` (or `!=`) for a loop variable `g`, with `x` a constant, a fact path or
+    another loop variable's path: one closure that calls the getters itself (a comparison
+    of two closures costs three calls more, once per element of the loop)."""
+    slot, get = left
+    if right.is_const:
+        value = right.const
+        if equal:
+            return lambda f, env: get(env[slot]) == value
+        return lambda f, env: get(env[slot]) != value
+    if right.getter is not None:
+        rget = right.getter
+        if equal:
+            return lambda f, env: get(env[slot]) == rget(f)
+        return lambda f, env: get(env[slot]) != rget(f)
+    if right.slot_getter is not None:
+        rslot, rsget = right.slot_getter
+        if equal:
+            return lambda f, env: get(env[slot]) == rsget(env[rslot])
+        return lambda f, env: get(env[slot]) != rsget(env[rslot])
+    rf = right.fn
+    if equal:
+        return lambda f, env: get(env[slot]) == rf(f, env)
+    return lambda f, env: get(env[slot]) != rf(f, env)
 
 
 def _passes(tests: tuple[Test, ...], f: Any) -> bool:
