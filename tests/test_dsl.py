@@ -179,6 +179,9 @@ def _grouped_facts() -> object:
     # a loop variable's path against a constant, a fact path, another loop variable's path
     # and any other expression (`==` and `!=`), alone and in a counted conjunction
     ("count(g in groups: g.shape == run) == 3", True),
+    ("count(g in groups: g.shape == run) != 3", False),      # an expression against a constant
+    ("count(g in groups: g.shape == run) != 2", True),
+    ("count(g in groups: g.shape == run) == 2", False),
     ("count(g in groups: g.shape != run) == 2", True),
     ("count(g in groups: g.suit == win.group.suit) == 3", True),
     ("count(g in groups: g.suit != win.group.suit) == 2", True),

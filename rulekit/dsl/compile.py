@@ -273,6 +273,10 @@ class _Compiler:
             return _Typed("bool", dep, _slot_compare(left.slot_getter, right, n.op == "=="))
         if right.is_const:
             value = right.const
+            if n.op == "==":              # the operator inline: no call to `operator.eq`
+                return _Typed("bool", dep, lambda f, env: lf(f, env) == value)
+            if n.op == "!=":
+                return _Typed("bool", dep, lambda f, env: lf(f, env) != value)
             return _Typed("bool", dep, lambda f, env: op(lf(f, env), value))
         return _Typed("bool", dep, lambda f, env: op(lf(f, env), rf(f, env)))
 
