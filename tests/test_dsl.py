@@ -204,3 +204,19 @@ def test_loop_variable_comparisons_evaluate(text: str, expected: bool) -> None:
     compiled, errors = compile_one(text)
     assert not errors, errors
     assert compiled[0].fn(_grouped_facts()) is expected
+
+
+def test_a_count_reads_a_fact_path_only_when_reached() -> None:
+    """A counted `g.path == fact.path` reads the fact path once a call, and only once an
+    element gets that far (as the plain conjunction does): with no group holding the
+    winning tile, `win.group.suit` raises if read, and no group here is a kong."""
+    compiled, errors = compile_one(
+        "count(g in groups: g.shape == kong and g.suit == win.group.suit) == 0")
+    assert not errors
+    f = _grouped_facts()
+    f.win.group = None            # type: ignore[attr-defined]
+    assert compiled[0].fn(f) is True
+    compiled, errors = compile_one(
+        "count(g in groups: g.shape == run and g.suit == win.group.suit) == 0")
+    with pytest.raises(AttributeError):
+        compiled[0].fn(f)
