@@ -196,6 +196,10 @@ def _grouped_facts() -> object:
     ("count(g in groups: count(h in groups: g.rank == h.rank) == 2) == 2", True),
     ("count(g in groups: count(h in groups: g.shape != h.shape) == 2) == 3", True),
     ("some g in groups: g.shape == pair and g.suit == win.group.suit", False),
+    ("run(win.group.suit, 1) and run(win.group.suit, 4)", True),      # run(fact path, n)
+    ("run(win.group.suit, 7)", False),
+    ("some g in groups: run(g.suit, 1)", True),
+    ("some g in groups: g.shape == set and run(g.suit, 1)", False),
     ("every g in groups: g.shape != run or g.suit == win.group.suit", True),
 ])
 def test_loop_variable_comparisons_evaluate(text: str, expected: bool) -> None:

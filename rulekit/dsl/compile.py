@@ -475,6 +475,9 @@ def _shape_query(fn: str, args: list[_Typed]) -> Fn:
                 key = run_key(args[0].const, r)
                 return lambda f, env: key in f.index
             keys = {s: run_key(s, r) for s in SUIT_NAMES}
+            get = args[0].getter
+            if get is not None:           # a fact path (`win.group.suit`): its getter itself
+                return lambda f, env: keys[get(f)] in f.index
             return lambda f, env: keys[sf(f, env)] in f.index
         return lambda f, env: run_key(sf(f, env), rf(f, env)) in f.index
     tf = args[0].fn
