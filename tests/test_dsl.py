@@ -157,3 +157,70 @@ def test_conjunctions_keep_their_operands_order() -> None:
     with pytest.raises(AttributeError):
         fn(_reading_facts("discard", None))
     assert fn(_reading_facts("discard", "pair")) is True
+
+
+def _grouped_facts() -> object:
+    """Facts of the skeleton 4m-5m-6m, 1m-2m-3m, 4m-5m-6m, 7p7p7p, 9s9s, the winning tile (a
+    hun standing for 5m) in the first run: loop conditions over `groups` have several
+    answers to count."""
+    from rulekit.arrange import RawGroup
+    from rulekit.codes import PAIR, RUN, SET
+    from rulekit.facts import (ContextFact, Facts, HandFact, HunFact, WinFact,
+                               group_fact)
+    raws = [RawGroup(RUN, 3, (4,)), RawGroup(RUN, 0, ()), RawGroup(RUN, 3, ()),
+            RawGroup(SET, 15, ()), RawGroup(PAIR, 26, ())]
+    groups = tuple(group_fact(r, i == 0, True) for i, r in enumerate(raws))
+    hand = HandFact(1, (0, 0, 9, 27), (), (), ())
+    return Facts(groups, WinFact(31, True, 4, groups[0]), hand, HunFact((31, 32), (31,)),
+                 ContextFact("self_draw", False, False, "none", 0))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a loop variable's path against a constant, a fact path, another loop variable's path
+    # and any other expression (`==` and `!=`), alone and in a counted conjunction
+    ("count(g in groups: g.shape == run) == 3", True),
+    ("count(g in groups: g.shape == run) != 3", False),      # an expression against a constant
+    ("count(g in groups: g.shape == run) != 2", True),
+    ("count(g in groups: g.shape == run) == 2", False),
+    ("count(g in groups: g.shape != run) == 2", True),
+    ("count(g in groups: g.suit == win.group.suit) == 3", True),
+    ("count(g in groups: g.suit != win.group.suit) == 2", True),
+    ("count(g in groups: g.shape == run and g.suit == win.group.suit"
+     " and g.rank == win.group.rank) == 2", True),
+    ("count(g in groups: g.shape == run and g.suit == win.group.suit"
+     " and g.rank != win.group.rank) == 1", True),
+    ("count(g in groups: g.rank == 1 + 3) == 2", True),
+    ("count(g in groups: g.rank != 1 + 3) == 3", True),
+    ("count(g in groups: some h in groups: g.rank == h.rank and g.first != h.first) == 0",
+     True),
+    ("count(g in groups: count(h in groups: g.rank == h.rank) == 2) == 2", True),
+    ("count(g in groups: count(h in groups: g.shape != h.shape) == 2) == 3", True),
+    ("some g in groups: g.shape == pair and g.suit == win.group.suit", False),
+    ("run(win.group.suit, 1) and run(win.group.suit, 4)", True),      # run(fact path, n)
+    ("run(win.group.suit, 7)", False),
+    ("some g in groups: run(g.suit, 1)", True),
+    ("some g in groups: g.shape == set and run(g.suit, 1)", False),
+    ("every g in groups: g.shape != run or g.suit == win.group.suit", True),
+])
+def test_loop_variable_comparisons_evaluate(text: str, expected: bool) -> None:
+    """The comparisons the compiler fuses for loop variables (`_slot_compare`) and a count
+    over a conjunction (`_count_all`) give the answers worked out by hand."""
+    compiled, errors = compile_one(text)
+    assert not errors, errors
+    assert compiled[0].fn(_grouped_facts()) is expected
+
+
+def test_a_count_reads_a_fact_path_only_when_reached() -> None:
+    """A counted `g.path == fact.path` reads the fact path once a call, and only once an
+    element gets that far (as the plain conjunction does): with no group holding the
+    winning tile, `win.group.suit` raises if read, and no group here is a kong."""
+    compiled, errors = compile_one(
+        "count(g in groups: g.shape == kong and g.suit == win.group.suit) == 0")
+    assert not errors
+    f = _grouped_facts()
+    f.win.group = None            # type: ignore[attr-defined]
+    assert compiled[0].fn(f) is True
+    compiled, errors = compile_one(
+        "count(g in groups: g.shape == run and g.suit == win.group.suit) == 0")
+    with pytest.raises(AttributeError):
+        compiled[0].fn(f)

@@ -86,3 +86,21 @@ patterns:
     assert not sc.group_allows(pair6, six, six, False) & bit
     # the same group under another winning tile: the memo must not answer for 5萬
     assert not sc.group_allows(pair, six, five, False) & bit
+
+
+def test_held_value_reads_what_the_facts_hold() -> None:
+    """`held_value` (what the gate checks read, most off the raw group) gives each attribute
+    of `group_fact(g, True, win_is_hun)`, for every group there is, either kind of winning
+    tile."""
+    from rulekit.facts import GroupFact, declared_group, held_value
+    names = list(GroupFact.__annotations__)
+    assert {"shape", "first", "kind", "hun", "other_hun", "suit", "rank"} <= set(names)
+    groups = [g for g in arrange.ALL_GROUPS if g.shape >= 0]     # the table's gaps are not groups
+    groups += [declared_group("kong", 31, True, False),
+               declared_group("set", 4, False, True)]
+    assert len(groups) > 400
+    for g in groups:
+        for win_is_hun in (False, True):
+            fact = group_fact(g, True, win_is_hun)
+            for name in names:
+                assert held_value(g, name, win_is_hun) == getattr(fact, name), (g, name)

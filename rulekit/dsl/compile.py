@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 from graphlib import CycleError, TopologicalSorter
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Final, Mapping
 
 from rulekit import limits
 from rulekit.dsl import ast, walk
@@ -22,6 +22,7 @@ from rulekit.facts import SUIT_NAMES, run_key
 from rulekit.errors import DslError, RulesetError
 
 Fn = Callable[[Any, list[Any]], Any]
+Hoist = tuple[int, Callable[[Any], Any], Callable[[Any], Any], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +100,14 @@ class _Typed:
     # point runs the tests inline, before it makes a slot list (`_entry`)
     tests: tuple[Test, ...] = ()
     rest: tuple[Fn, ...] | None = None
+    # a path off a loop variable (`g.suit` in `count(g in groups: ...)`): its slot and the
+    # getter of the rest of the path, so a comparison reads it in its own closure
+    slot_getter: tuple[int, Callable[[Any], Any]] | None = None
+    # `g.path == fact.path` (or `!=`, `g` a loop variable): (slot, g's getter, the fact
+    # path's getter, equal); a count reads the fact path once per call (`_count_all`)
+    hoist: Hoist | None = None
+    # a conjunction's `hoist` for each closure of `rest` (None where it has none)
+    rest_hoists: tuple[Hoist | None, ...] = ()
 
 
 def _const(type_: str, value: Any) -> _Typed:
@@ -195,7 +204,8 @@ class _Compiler:
         if chain is not None:
             slot = self.lookup_var(chain[0])[0]  # type: ignore[index]
             getter = operator.attrgetter(".".join(chain[1:]))
-            return _Typed(entry.type, dep, lambda f, env: getter(env[slot]))
+            return _Typed(entry.type, dep, lambda f, env: getter(env[slot]),
+                          slot_getter=(slot, getter))
         getter = operator.attrgetter(n.name)
         inner = obj.fn
         return _Typed(entry.type, dep, lambda f, env: getter(inner(f, env)))
@@ -265,8 +275,18 @@ class _Compiler:
         op = _CMP[n.op]
         if right.is_const and left.getter is not None and n.op in ("==", "!="):
             return _test(left.getter, right.const, n.op == "==", dep)
+        if left.slot_getter is not None and n.op in ("==", "!="):
+            hoist: Hoist | None = None
+            if not right.is_const and right.getter is not None:
+                hoist = (left.slot_getter[0], left.slot_getter[1], right.getter, n.op == "==")
+            return _Typed("bool", dep, _slot_compare(left.slot_getter, right, n.op == "=="),
+                          hoist=hoist)
         if right.is_const:
             value = right.const
+            if n.op == "==":              # the operator inline: no call to `operator.eq`
+                return _Typed("bool", dep, lambda f, env: lf(f, env) == value)
+            if n.op == "!=":
+                return _Typed("bool", dep, lambda f, env: lf(f, env) != value)
             return _Typed("bool", dep, lambda f, env: op(lf(f, env), value))
         return _Typed("bool", dep, lambda f, env: op(lf(f, env), rf(f, env)))
 
@@ -366,6 +386,9 @@ class _Compiler:
         if cond is None:
             return _Typed("int", coll.dep, lambda f, env: len(cf(f, env)))
         bf = cond.fn
+        if cond.rest is not None and not cond.tests:
+            return _Typed("int", max(coll.dep, cond.dep),
+                          _count_all(cf, slot, cond.rest, cond.rest_hoists))
 
         def count(f: Any, env: list[Any]) -> int:
             k = 0
@@ -391,6 +414,45 @@ class _Compiler:
         return _Typed("list:" + body.type, max(coll.dep, body.dep), comp)
 
 
+_UNREAD: Final = object()
+
+
+def _count_all(cf: Fn, slot: int, fns: tuple[Fn, ...], hoists: tuple[Hoist | None, ...]
+               ) -> Fn:
+    """`count(x in xs: a and b ...)` whose condition is a conjunction of closures: the loop
+    runs the operands itself, in order, instead of calling the conjunction per element. An
+    operand `x.path == fact.path` reads the fact path once per call, when first reached
+    (the facts do not change while a pattern is judged), and compares inline."""
+    n = len(fns)
+    if len(hoists) != n:
+        hoists = (None,) * n
+
+    def count(f: Any, env: list[Any]) -> int:
+        k = 0
+        vals = [_UNREAD] * n
+        for x in cf(f, env):
+            env[slot] = x
+            for i in range(n):
+                h = hoists[i]
+                if h is None:
+                    if not fns[i](f, env):
+                        break
+                    continue
+                s, get, rget, equal = h
+                v = vals[i]
+                if v is _UNREAD:
+                    v = vals[i] = rget(f)
+                if equal:
+                    if not get(env[s]) == v:
+                        break
+                elif not get(env[s]) != v:
+                    break
+            else:
+                k += 1
+        return k
+    return count
+
+
 def _chain(n: ast.Node) -> list[str] | None:
     """['win', 'group', 'shape'] for a plain attribute chain off a name, else None."""
     names: list[str] = []
@@ -413,6 +475,9 @@ def _shape_query(fn: str, args: list[_Typed]) -> Fn:
                 key = run_key(args[0].const, r)
                 return lambda f, env: key in f.index
             keys = {s: run_key(s, r) for s in SUIT_NAMES}
+            get = args[0].getter
+            if get is not None:           # a fact path (`win.group.suit`): its getter itself
+                return lambda f, env: keys[get(f)] in f.index
             return lambda f, env: keys[sf(f, env)] in f.index
         return lambda f, env: run_key(sf(f, env), rf(f, env)) in f.index
     tf = args[0].fn
@@ -456,6 +521,32 @@ def _test(get: Callable[[Any], Any], value: Any, equal: bool, dep: int) -> _Type
                   rest=())
 
 
+def _slot_compare(left: tuple[int, Callable[[Any], Any]], right: _Typed, equal: bool) -> Fn:
+    """`g.path == x` (or `!=`) for a loop variable `g`, with `x` a constant, a fact path or
+    another loop variable's path: one closure that calls the getters itself (a comparison
+    of two closures costs three calls more, once per element of the loop)."""
+    slot, get = left
+    if right.is_const:
+        value = right.const
+        if equal:
+            return lambda f, env: get(env[slot]) == value
+        return lambda f, env: get(env[slot]) != value
+    if right.getter is not None:
+        rget = right.getter
+        if equal:
+            return lambda f, env: get(env[slot]) == rget(f)
+        return lambda f, env: get(env[slot]) != rget(f)
+    if right.slot_getter is not None:
+        rslot, rsget = right.slot_getter
+        if equal:
+            return lambda f, env: get(env[slot]) == rsget(env[rslot])
+        return lambda f, env: get(env[slot]) != rsget(env[rslot])
+    rf = right.fn
+    if equal:
+        return lambda f, env: get(env[slot]) == rf(f, env)
+    return lambda f, env: get(env[slot]) != rf(f, env)
+
+
 def _passes(tests: tuple[Test, ...], f: Any) -> bool:
     """Every path-versus-constant test holds on the facts `f`."""
     for get, value, equal in tests:
@@ -474,13 +565,18 @@ def _conjunction(parts: list[_Typed], dep: int) -> _Typed:
     that calls two getters, and its entry point runs them inline (`_entry`)."""
     tests: tuple[Test, ...] = ()
     rest: list[Fn] = []
+    hoists: list[Hoist | None] = []
     for p in parts:
         if not rest and p.rest is not None:
             tests += p.tests
             rest.extend(p.rest)
+            hoists.extend(p.rest_hoists if len(p.rest_hoists) == len(p.rest)
+                          else [None] * len(p.rest))
         else:
             rest.append(p.fn)
+            hoists.append(p.hoist)
     fns = tuple(rest)
+    rest_hoists = tuple(hoists)
     if not fns:
         return _Typed("bool", dep, lambda f, env: _passes(tests, f), tests=tests, rest=fns)
 
@@ -491,7 +587,7 @@ def _conjunction(parts: list[_Typed], dep: int) -> _Typed:
             if not x(f, env):
                 return False
         return True
-    return _Typed("bool", dep, and_, tests=tests, rest=fns)
+    return _Typed("bool", dep, and_, tests=tests, rest=fns, rest_hoists=rest_hoists)
 
 
 def _entry(body: _Typed, nslots: int) -> PatternFn:

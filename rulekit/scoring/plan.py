@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
+from rulekit.arrange import RawGroup
 from rulekit.codes import KEY_LIMIT
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING, SKELETON, path_dep
+from rulekit.facts import held_value
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.abstract import reads_rest
 
@@ -166,9 +168,11 @@ def gate_checks(p: CompiledPattern) -> tuple[GateCheck, ...]:
     return tuple(sorted(out, key=lambda c: (c[1] != "shape", c[0], c[1], repr(c[2]))))
 
 
-def gate_group_allows(checks: tuple[tuple[int, tuple[GateCheck, ...]], ...], held: Any) -> int:
-    """The bits of the patterns whose checks on the winning tile's group (`held`, its
-    facts) all pass: `possible` on those needs, without a dict of known facts. A pattern
+def gate_group_allows(checks: tuple[tuple[int, tuple[GateCheck, ...]], ...], g: RawGroup,
+                      win_is_hun: bool) -> int:
+    """The bits of the patterns whose checks on the winning tile's group (`g`, its facts
+    read by `held_value`, most without building them) all pass: `possible` on those needs,
+    without a dict of known facts. A pattern
     can hold in that place when it passes this and `gate_tile_allows`: two parts, the
     first kept per group (`Scorer.group_allows`), the second cheap enough to run every
     time."""
@@ -176,7 +180,7 @@ def gate_group_allows(checks: tuple[tuple[int, tuple[GateCheck, ...]], ...], hel
     for bit, cs in checks:
         ok = True
         for source, name, value, equal in cs:
-            if source == _FROM_GROUP and (getattr(held, name) == value) != equal:
+            if source == _FROM_GROUP and (held_value(g, name, win_is_hun) == value) != equal:
                 ok = False
                 break
         if ok:

@@ -17,7 +17,7 @@ from rulekit.scoring.keys import (ProjKey, TagKey, TotalsKey, allows_group_key, 
 from rulekit.scoring.route import DENSE_FANS, EXACT_BOUND_PATTERNS
 from rulekit.arrange import RawGroup
 from rulekit.codes import READING, SKELETON
-from rulekit.facts import Facts, group_fact
+from rulekit.facts import Facts
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.explain import Totals, totals
 from rulekit.scoring.plan import (READS_STANDS_FOR, READS_TILE, Plan, build_plan,
@@ -288,8 +288,7 @@ class Scorer:
         gkey = allows_group_key(code, win_is_hun)
         by_group = allows.get(gkey)
         if by_group is None:
-            by_group = allows[gkey] = gate_group_allows(plan.gate_checks,
-                                                        group_fact(g, True, win_is_hun))
+            by_group = allows[gkey] = gate_group_allows(plan.gate_checks, g, win_is_hun)
         # the key leaves out the winning tile and what it stands for when no need reads it
         # (a hun winning tile of either hun kind then shares the entry)
         tile = win_tile if plan.gate_reads & READS_TILE else 0
