@@ -19,6 +19,16 @@ def counts_of(tiles: list[int]) -> list[int]:
     return c
 
 
+def table_hand(tiles: list[int], hun: int) -> tuple[list[int], int, int] | None:
+    """A seat's counts, hun and melds made of drawn tiles: the melds fill what the tiles
+    leave of 14, the hun at most what is left (None when a kind is held five times)."""
+    c = counts_of(tiles)
+    if max(c) > 4:
+        return None
+    melds = (14 - len(tiles)) // 3
+    return c, min(hun, 14 - 3 * melds - len(tiles)), melds
+
+
 @settings(max_examples=examples(300), deadline=None)
 @given(HANDS)
 def test_discard_keys_are_the_connectedness_of_each_kind(tiles: list[int]) -> None:
@@ -34,11 +44,10 @@ def test_discard_keys_are_the_connectedness_of_each_kind(tiles: list[int]) -> No
 def test_the_first_discard_is_the_best_ranked(tiles: list[int], hun: int) -> None:
     """`greedy_discard` is `ranked_discards(...)[0]` (kind, deficiency after) on every hand,
     winning or not, hun or not."""
-    c = counts_of(tiles)
-    if max(c) > 4:
+    table = table_hand(tiles, hun)
+    if table is None:
         return
-    melds = (14 - len(tiles)) // 3
-    hun = min(hun, 14 - 3 * melds - len(tiles))
+    c, hun, melds = table
     ranked = greedy.ranked_discards(c, hun, melds)
     d, _, k = ranked[0]
     assert greedy.greedy_discard(c, hun, melds) == (k, d)
@@ -51,11 +60,10 @@ def test_the_first_discard_is_the_best_ranked(tiles: list[int], hun: int) -> Non
 def test_the_ready_others_are_the_ranked_ones(tiles: list[int], hun: int) -> None:
     """`_ready_others` lists the discards that leave the hand ready, but the chosen one,
     in `ranked_discards`' order."""
-    c = counts_of(tiles)
-    if max(c) > 4:
+    table = table_hand(tiles, hun)
+    if table is None:
         return
-    melds = (14 - len(tiles)) // 3
-    hun = min(hun, 14 - 3 * melds - len(tiles))
+    c, hun, melds = table
     ranked = greedy.ranked_discards(c, hun, melds)
     chosen = ranked[0][2]
     after = shape.Discards(c, hun, 4 - melds)
