@@ -445,21 +445,26 @@ def _keep(place: Place, spots: list[Spot]) -> bool:
     before cheap among equals, the place's bound its first; False when none is left."""
     if not spots:
         return False
-    # the order of one sort on (-bound, not exact), without a tuple made per spot: the
-    # exact spots, then the others, each in their order, then one stable sort on the bound
-    # (what a stable sort on `not exact` did first, without its key called per spot: a
-    # 天和's hun winning tile has ~180 spots, sorted ~5 times a hand)
-    exact = [sp for sp in spots if sp.exact]
-    if 0 < len(exact) < len(spots):
-        spots = exact + [sp for sp in spots if not sp.exact]
-    spots.sort(key=_best_first)
+    spots = best_first(spots)
     place.spots = spots
     place.bound = spots[0].bound
     place.exact = spots[0].exact
     return True
 
 
-def _best_first(sp: Spot) -> float:
+def best_first(spots: list[Spot]) -> list[Spot]:
+    """`spots` in the order of one stable sort on (-bound, not exact), which decides which
+    equal reading a tie shows, without a tuple made per spot: the exact spots, then the
+    others, each in their order, then one stable sort on the bound (a 天和's hun winning
+    tile has ~180 spots, sorted ~5 times a hand). Sorts `spots` itself when it can."""
+    exact = [sp for sp in spots if sp.exact]
+    if 0 < len(exact) < len(spots):
+        spots = exact + [sp for sp in spots if not sp.exact]
+    spots.sort(key=_minus_bound)
+    return spots
+
+
+def _minus_bound(sp: Spot) -> float:
     return -sp.bound
 
 
