@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import rulekit
 from rulekit.algebra import Algebra, Combination
 from rulekit.scoring.scorer import Scorer
+from conftest import examples
 
 BUILTINS = ("tianjin", "tianjin-3p", "tianjin-dianpao", "tianjin-flowers", "tianjin-gold8",
             "tianjin-laizi", "tianjin-street")
@@ -35,7 +36,7 @@ values = st.sampled_from([-2.0, -1.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 8.0])
 NAMES = ("a", "b", "c", "d", "e", "f")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.data())
 def test_value_is_the_fan_on_random_algebras(data: st.DataObject) -> None:
     ids = list(NAMES)

@@ -10,6 +10,7 @@ from rulekit.arrange import RawGroup, group_kinds
 from rulekit.codes import NUM_KINDS
 from rulekit.scoring.holding import FILLING, HOLDING, groups_holding, holds
 from rulekit.scoring.keys import group_code, rest_code
+from conftest import examples
 
 
 def plain_real(counts: list[int], hun: int, tile: int) -> list[tuple[RawGroup, int, int]]:
@@ -35,7 +36,7 @@ hands = st.tuples(st.lists(st.integers(0, 4), min_size=NUM_KINDS, max_size=NUM_K
                   st.integers(0, 8), st.integers(0, NUM_KINDS - 1))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(hands)
 def test_holding_is_groups_holding(hand: tuple[list[int], int, int]) -> None:
     counts, hun, tile = hand
@@ -44,7 +45,7 @@ def test_holding_is_groups_holding(hand: tuple[list[int], int, int]) -> None:
     assert got == plain_real(counts, hun, tile)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(hands)
 def test_filling_is_groups_holding_one_more(hand: tuple[list[int], int, int]) -> None:
     counts, hun, k = hand

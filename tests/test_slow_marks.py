@@ -43,3 +43,13 @@ def test_the_golden_cases_live_once() -> None:
     copies = [p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").rglob("*.y*ml")
               if set(cases(p)) & golden]
     assert copies == []
+
+
+def test_example_counts_go_through_the_profiles() -> None:
+    """A test that writes a literal example count runs it in the `dev` profile too; through
+    `examples(n)` the quick loop runs a fifth (issue 22 item 6). Three test files of this
+    stop's branches had slipped back to literal counts."""
+    literal = re.compile(r"max_examples=\d")
+    found = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "tests").rglob("test_*.py"))
+             if literal.search(p.read_text(encoding="utf-8"))]
+    assert found == []

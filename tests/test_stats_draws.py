@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from rulekit.game import stats
 from rulekit.game.stats import Sessions, draws
+from conftest import examples
 
 
 def one_at_a_time(seed: int | str, n: int, count: int) -> list[int]:
@@ -68,7 +69,7 @@ values = st.lists(st.one_of(st.integers(-64, 64).map(float),
                             st.floats(-1e6, 1e6, allow_nan=False)), min_size=1, max_size=90)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(values, st.integers(1, 20), st.integers(0, 5), st.booleans())
 def test_the_bootstrap_gives_the_numbers_of_one_draw_at_a_time(
         xs: list[float], session: int, seed: int, weighted: bool) -> None:
