@@ -157,6 +157,8 @@ class _Hand:
         self.may_ready: bool = rules.ready
         self.instant: bool = bool(rs.instant_wins)
         self.win_bys: frozenset[str] = rs.win_by
+        self.pung_hun: bool = rules.pung_hun            # read at every discard
+        self.claims_last_four: bool = rules.claims_on_last_four
 
     def log(self, seat: int, action: str, tile: int = -1, rule: str = "") -> None:
         e = (seat, action, tile, rule)
@@ -547,11 +549,11 @@ class _Hand:
         """Who may pung or kong the last discard, in turn from the discarder's right, and
         how (no chow; a hun never, 000/Ⅲ; none on the last four tiles where
         `game.claims_on_last_four` is false). The first seat that does not pass takes it."""
-        st, rules = self.st, self.rules
+        st = self.st
         t = st.seats[discarder].river[-1]
-        if st.is_hun(t) and not rules.pung_hun:
+        if st.is_hun(t) and not self.pung_hun:
             return []
-        if not rules.claims_on_last_four and st.wall.live(self.draw_at) <= 4:
+        if not self.claims_last_four and st.wall.live(self.draw_at) <= 4:
             return []
         out = []
         n = len(st.seats)

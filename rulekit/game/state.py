@@ -57,7 +57,10 @@ class HandState:
         return len(self.seats)
 
     def is_hun(self, k: int) -> bool:
-        return k in self.hun
+        for h in self.hun:           # compiled, `k in self.hun` is the generic containment
+            if h == k:
+                return True
+        return False
 
     def shape_counts(self, seat: int) -> tuple[list[int], int]:
         """A seat's concealed tiles as `rulekit.shape` takes them: non-hun counts, hun."""
