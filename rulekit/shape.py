@@ -214,8 +214,19 @@ class Held:
     (`Discards(..., held=)`), which would each work the codes out again (~1,800
     instructions compiled). A native class: its ints are kept unboxed."""
 
-    def __init__(self, c: list[int], hun_kinds: tuple[int, ...]) -> None:
-        s0, s1, s2, s3, n = _codes_tiles(c)
+    def __init__(self, c: list[int], hun_kinds: tuple[int, ...],
+                 codes: list[int] | None = None, at: int = 0) -> None:
+        """`codes`, when given, holds `c`'s four suits' codes (hun included) and its tile
+        count at `at` .. `at + 4`, kept by the caller as the counts change (the procedure's
+        `_Hand.codes`): read instead of the 34 counts."""
+        if codes is None:
+            s0, s1, s2, s3, n = _codes_tiles(c)
+        else:
+            s0 = codes[at]
+            s1 = codes[at + 1]
+            s2 = codes[at + 2]
+            s3 = codes[at + 3]
+            n = codes[at + 4]
         hun = 0
         for k in hun_kinds:
             m = c[k]
@@ -349,6 +360,8 @@ def _least(front: int, back: int, hun: int, need: int) -> int:
 
 _STEPS: Final[tuple[int, ...]] = tuple(   # typed: `5 ** x` is Any to mypy, and so to mypyc
     5 ** (k % SUIT_SIZE if k < HONOR_START else k - HONOR_START) for k in range(NUM_KINDS))
+STEPS: Final = _STEPS
+"""What one tile of kind k adds to its suit's code (5 ** rank), for callers that keep codes."""
 
 
 class Discards:

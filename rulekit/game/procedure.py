@@ -28,6 +28,7 @@ from rulekit.scoring import ScoreResult
 from rulekit.scoring.score import read_hand, score_fresh, score_with, scorer_for
 from rulekit.money import json_number
 from rulekit.settlement import settle_document
+from rulekit.codes import HONOR_START, SUIT_SIZE
 from rulekit.tiles import NUM_KINDS, TILE_NAMES, format_tiles
 
 T = TypeVar("T")
@@ -35,6 +36,8 @@ _PUNG: Final[Action] = actions.claim(PUNG)
 _KONG: Final[Action] = actions.claim("kong")
 Event = tuple[int, str, int, str]            # seat, action, tile kind (-1: none), rule
 Observer = Callable[[HandState, Event], None]
+CODES: Final = 5
+"""`_Hand.codes` entries a seat: the four suits' codes and the tile count."""
 KONG_RULE: Final = {CONCEALED: "暗杠", GOLDEN: "金杠", ADDED: "明杠 (碰後補杠)", EXPOSED: "明杠"}
 TEMPLATES: Final = 64
 """`hand_of`'s templates a hand keeps at most (a few per seat: one per melds, flowers and
@@ -159,6 +162,10 @@ class _Hand:
         self.win_bys: frozenset[str] = rs.win_by
         self.pung_hun: bool = rules.pung_hun            # read at every discard
         self.claims_last_four: bool = rules.claims_on_last_four
+        # each seat's four suits' codes and tile count (`shape.Held`'s, hun included), at
+        # CODES * seat: worked out after the deal, then kept as the counts change (`_add`),
+        # so a turn's `Held` reads five ints, not the 34 counts
+        self.codes: list[int] = [0] * (CODES * st.players)
 
     def log(self, seat: int, action: str, tile: int = -1, rule: str = "") -> None:
         e = (seat, action, tile, rule)
@@ -222,6 +229,7 @@ class _Hand:
         self.log((st.dealer + n // 2) % n, "indicator", st.wall.indicator,
                  "開混: hun " + " ".join(TILE_NAMES[k] for k in st.hun))
         last = dealt[st.dealer][-1]
+        self._recode()
         for s in order:
             for _ in range(len(st.seats[s].flowers)):
                 got = self.replacement(s, "補花")
@@ -230,6 +238,28 @@ class _Hand:
                 if s == st.dealer:
                     last = got
         return last
+
+    def _recode(self) -> None:
+        """Every seat's `codes` worked out from its counts (once, after the deal)."""
+        for seat, s in enumerate(self.st.seats):
+            h = shape.Held(s.counts, ())
+            at = CODES * seat
+            self.codes[at] = h.s0
+            self.codes[at + 1] = h.s1
+            self.codes[at + 2] = h.s2
+            self.codes[at + 3] = h.s3
+            self.codes[at + 4] = h.n
+
+    def _add(self, seat: int, t: int, d: int) -> None:
+        """`d` copies of kind `t` (d < 0: taken) into the seat's concealed counts, and into
+        its `codes`: every change of a seat's counts after the deal goes through here."""
+        s = self.st.seats[seat]
+        s.counts[t] = s.counts[t] + d
+        codes = self.codes
+        i = CODES * seat + (t // SUIT_SIZE if t < HONOR_START else 3)
+        codes[i] = codes[i] + d * shape.STEPS[t]
+        i = CODES * seat + 4
+        codes[i] = codes[i] + d
 
     def _head(self) -> int:
         i = self.st.wall.draw_head(self.draw_at)
@@ -304,7 +334,8 @@ class _Hand:
         s = self.st.seats[seat]
         while True:
             self.seen.holding = seat
-            tiles = self.st.held(seat)           # read once: the shape test, the discard
+            # read once, from the kept codes: the shape test, the discard
+            tiles = shape.Held(s.counts, self.st.hun, self.codes, CODES * seat)
             offer = self.self_win(seat, drawn, source, tiles) if source != PUNG else None
             legal = [actions.WIN] if offer is not None else []
             if s.ready and source != PUNG:
@@ -371,7 +402,7 @@ class _Hand:
         s = self.st.seats[seat]
         self.seen.version += 1
         if kind == ADDED:
-            s.counts[k] = s.counts[k] - 1
+            self._add(seat, k, -1)
             pung = next(m for m in s.melds if m.kind == k and m.shape == PUNG)
             s.melds.remove(pung)              # melds in the order declared: the hand
             s.melds.append(Meld(k, EXPOSED))  # document's last kong is this one (context.last_kong)
@@ -380,7 +411,7 @@ class _Hand:
             if self.rules.rob_kong and (yield from self.discard_wins(seat, k, "搶杠")):
                 return True
         else:
-            s.counts[k] = s.counts[k] - 4
+            self._add(seat, k, -4)
             s.melds.append(Meld(k, kind))
             self.st.seen[k] = self.st.seen[k] + 4
             self.log(seat, "golden_kong" if kind == GOLDEN else "concealed_kong", k,
@@ -404,7 +435,7 @@ class _Hand:
         The tile finally kept, or None if the wall ran out."""
         s = self.st.seats[seat]
         if t < NUM_KINDS:
-            s.counts[t] = s.counts[t] + 1
+            self._add(seat, t, 1)
             self.log(seat, action, t, rule)
             return t
         s.flowers.append(t)
@@ -498,7 +529,7 @@ class _Hand:
     # -- discards and claims ---------------------------------------------------------------
     def discard(self, seat: int, t: int) -> None:
         st, s = self.st, self.st.seats[seat]
-        s.counts[t] = s.counts[t] - 1
+        self._add(seat, t, -1)
         s.river.append(t)
         st.seen[t] = st.seen[t] + 1
         st.discards += 1
@@ -521,18 +552,18 @@ class _Hand:
         for i in range(1, st.players):
             seat = (discarder + i) % st.players
             s = st.seats[seat]
-            s.counts[t] = s.counts[t] + 1
+            self._add(seat, t, 1)
             score = self.score(seat, t, "discard") if st.shape_wins(seat) else None
             doc = documents.hand_doc(st, seat, t, "discard") \
                 if score is not None and score.win else None
-            s.counts[t] = s.counts[t] - 1
+            self._add(seat, t, -1)
             if score is None or doc is None:
                 continue
             offer = _offer(doc, rule, score)
             a = yield Request(seat, [actions.WIN, actions.PASS], None, offer.win)
             if a["action"] != "win":
                 continue
-            s.counts[t] = s.counts[t] + 1
+            self._add(seat, t, 1)
             st.seen[t] = st.seen[t] - 1
             loser = st.seats[discarder]
             if rule == "點炮":
@@ -573,7 +604,7 @@ class _Hand:
         t = st.seats[discarder].river.pop()
         s = st.seats[seat]
         n = 2 if how == PUNG else 3
-        s.counts[t] = s.counts[t] - n
+        self._add(seat, t, -n)
         s.melds.append(Meld(t, PUNG if how == PUNG else EXPOSED))
         self.seen.version += 1
         st.seen[t] = st.seen[t] + n
