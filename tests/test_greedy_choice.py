@@ -33,38 +33,12 @@ def table_hand(tiles: list[int], hun: int) -> tuple[list[int], int, int] | None:
 @given(HANDS)
 def test_discard_keys_are_the_connectedness_of_each_kind(tiles: list[int]) -> None:
     c = counts_of(tiles)
-    if max(c) > 4:
-        return
-    want = sorted(greedy._keep_value(c, k) * 64 + k for k in range(34) if c[k])
-    after = shape.Discards(c, 0, 4)
-    assert sorted(greedy._discard_keys(after)) == want      # by suit: sorted when needed
-    assert greedy._least_key(after) == min(want)
-    greedy._SUIT_KEYS.clear()                               # the same, worked out afresh
-    assert sorted(greedy._discard_keys(after)) == want
-    greedy._SUIT_KEYS.clear()
-    assert greedy._least_key(after) == min(want)
-    assert greedy._least_key(shape.Discards([0] * 34, 0, 4)) == -1
-
-
-def test_suit_keys_read_a_suit_code() -> None:
-    """One suit's keys, relative to its first kind, least first: in 1m 2m 2m 9m, 1m has
-    two neighbours within two (value 2), 2m one (its own copies do not count), 9m none."""
-    code = 1 + 2 * 5 + 1 * 5 ** 8
-    assert greedy._suit_keys(code, False) == (0 * 64 + 8, 1 * 64 + 1, 2 * 64 + 0)
-    # honours: the copies but one, no neighbours (東 x1 is 0, 南 x3 is 2, 中 x2 is 1)
-    code = 1 + 3 * 5 + 2 * 5 ** 6
-    assert greedy._suit_keys(code, True) == (0 * 64 + 0, 1 * 64 + 6, 2 * 64 + 1)
-    assert greedy._suit_keys(0, False) == () and greedy._suit_keys(0, True) == ()
-
-
-def test_suit_keys_are_remembered_and_bounded() -> None:
-    greedy._SUIT_KEYS.clear()
-    greedy._suit_keys(7, False)
-    greedy._suit_keys(7, True)
-    assert set(greedy._SUIT_KEYS) == {7, 7 + 5 ** 9}        # the honours' apart
-    for code in range(greedy.SUIT_KEYS_MEMO + 5):
-        greedy._suit_keys(code, False)
-    assert len(greedy._SUIT_KEYS) <= greedy.SUIT_KEYS_MEMO
+    want = [greedy._keep_value(c, k) * 64 + k for k in range(34) if c[k]]
+    assert greedy._discard_keys(c) == want          # in kind order: sorted when needed
+    assert greedy._least_key(c) == min(want)
+    assert greedy._least_key([0] * 34) == -1
+    keys: list[int] = [-5]                          # one window: the least, and each key
+    assert greedy._window(c, keys) == min(want) and keys == [-5] + want
 
 
 @settings(max_examples=examples(300), deadline=None)
@@ -96,4 +70,4 @@ def test_the_ready_others_are_the_ranked_ones(tiles: list[int], hun: int) -> Non
     chosen = ranked[0][2]
     after = shape.Discards(c, hun, 4 - melds)
     want = [k for d, _, k in ranked if d == 1 and k != chosen]
-    assert greedy._ready_others(after, greedy._discard_keys(after), chosen) == want
+    assert greedy._ready_others(after, greedy._discard_keys(c), chosen) == want

@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable, Final
 
 from rulekit import shape
-from rulekit.codes import (HONOR_SIZE, HONOR_START, SUIT_SIZE, TIAO_START, TONG_START,
-                           WAN_START)
+from rulekit.codes import HONOR_START, SUIT_SIZE
 from rulekit.errors import HandError
 from rulekit.game import actions
 from rulekit.game.actions import DISCARDS, KIND
@@ -51,105 +50,66 @@ def greedy_discard(c: list[int], h: int, m: int) -> tuple[int, int] | None:
     """(kind, deficiency after) of `ranked_discards(...)[0]`, with fewer deficiency calls:
     a 14-tile hand that does not win has a tile its best reading leaves unused, so the best
     discard reaches max(deficiency of the 14, 1); the least connected tile that does wins."""
-    after = shape.discards(c, h, m)                     # checks the hand once
-    first = _least_key(after)
+    first = _least_key(c)
     if first < 0:
         return None
-    return _first_discard(after, first)
+    return _first_discard(shape.discards(c, h, m), c, first)    # checks the hand once
 
 
 _KIND_SPAN: Final = 64
 """A discard key packs `_keep_value` above the kind: key = value * _KIND_SPAN + kind (every
 kind is below it), so one sort of ints orders the kinds by value, then by kind."""
 
-_HONOUR_CODE: Final = 5 ** SUIT_SIZE
-"""`_SUIT_KEYS` holds an honour code at this offset (above every numbered suit's code)."""
-SUIT_KEYS_MEMO: Final = 1 << 14
-"""Suit codes whose discard keys `_suit_keys` remembers before it forgets them all (a
-suit's tiles recur across turns and hands: 200 greedy hands meet ~5,000 codes; an entry
-is a tuple of at most nine ints)."""
-_SUIT_KEYS: Final[dict[int, tuple[int, ...]]] = {}
-
-
-def _suit_keys(code: int, honours: bool) -> tuple[int, ...]:
-    """The discard keys of one suit's kinds held (`code`: its base-5 code, rank 0 the lowest
-    digit, as `shape` codes it), each relative to the suit's first kind (add its kind to
-    get the hand's key), least first. A numbered suit's `_keep_value`s are read off a
-    window of five ranks sliding along it, each count read once; an honour's is its copies
-    but one. Remembered by the code (`SUIT_KEYS_MEMO`): greedy asks at every decision."""
-    at = code + _HONOUR_CODE if honours else code
-    got = _SUIT_KEYS.get(at)
-    if got is not None:
-        return got
-    n: list[int] = []
-    rest = code
-    for _ in range(HONOR_SIZE if honours else SUIT_SIZE):
-        n.append(rest % 5)
-        rest //= 5
-    keys: list[int] = []
-    if honours:
-        for r in range(HONOR_SIZE):
-            if n[r]:
-                keys.append((n[r] - 1) * _KIND_SPAN + r)
-    else:
+def _window(c: list[int], keys: list[int] | None) -> int:
+    """The least discard key (`_KIND_SPAN`) of the kinds held in `c`, -1 if none; each key
+    also appended to `keys` (in kind order) when a list is given. A suit's `_keep_value`s
+    are read off a window of five ranks sliding along it, each count read once, not once
+    per neighbour; the least key alone needs no list (its discard is the one chosen four
+    times in five, and the others' keys, boxed and appended, cost more than the window)."""
+    least = -1
+    for base in range(0, HONOR_START, SUIT_SIZE):
         a0 = 0                       # the counts of ranks r - 2 .. r + 2
         a1 = 0
-        a2 = n[0]
-        a3 = n[1]
-        a4 = n[2]
+        a2 = c[base]
+        a3 = c[base + 1]
+        a4 = c[base + 2]
         for r in range(SUIT_SIZE):
             if a2:
-                keys.append((a0 + a1 + a3 + a4) * _KIND_SPAN + r)
+                key = (a0 + a1 + a3 + a4) * _KIND_SPAN + base + r
+                if least < 0 or key < least:
+                    least = key
+                if keys is not None:
+                    keys.append(key)
             a0 = a1
             a1 = a2
             a2 = a3
             a3 = a4
-            a4 = n[r + 3] if r + 3 < SUIT_SIZE else 0
-    keys.sort()
-    got = tuple(keys)
-    if len(_SUIT_KEYS) >= SUIT_KEYS_MEMO:
-        _SUIT_KEYS.clear()
-    _SUIT_KEYS[at] = got
-    return got
-
-
-def _discard_keys(after: shape.Discards) -> list[int]:
-    """The hand's kinds held (non-hun: `after`'s codes), each as a discard key
-    (`_KIND_SPAN`), suit by suit, each suit's least first (callers sort them)."""
-    keys: list[int] = []
-    for k in _suit_keys(after.s0, False):
-        keys.append(k + WAN_START)
-    for k in _suit_keys(after.s1, False):
-        keys.append(k + TONG_START)
-    for k in _suit_keys(after.s2, False):
-        keys.append(k + TIAO_START)
-    for k in _suit_keys(after.s3, True):
-        keys.append(k + HONOR_START)
-    return keys
-
-
-def _least_key(after: shape.Discards) -> int:
-    """The least of `_discard_keys(after)`, -1 if no kind is held: each suit's least, no
-    list (the least key's discard is the one chosen four times in five)."""
-    least = -1
-    got = _suit_keys(after.s0, False)
-    if got:
-        least = got[0] + WAN_START
-    got = _suit_keys(after.s1, False)
-    if got and (least < 0 or got[0] + TONG_START < least):
-        least = got[0] + TONG_START
-    got = _suit_keys(after.s2, False)
-    if got and (least < 0 or got[0] + TIAO_START < least):
-        least = got[0] + TIAO_START
-    got = _suit_keys(after.s3, True)
-    if got and (least < 0 or got[0] + HONOR_START < least):
-        least = got[0] + HONOR_START
+            a4 = c[base + r + 3] if r + 3 < SUIT_SIZE else 0
+    for k in range(HONOR_START, NUM_KINDS):
+        if c[k]:
+            key = (c[k] - 1) * _KIND_SPAN + k
+            if least < 0 or key < least:
+                least = key
+            if keys is not None:
+                keys.append(key)
     return least
 
 
-def _first_discard(after: shape.Discards, first: int) -> tuple[int, int]:
-    """`greedy_discard` of the hand `after` weighs (`first`: `_least_key(after)`), its
-    kinds ordered by `_discard_keys` (made and sorted here, and only
+def _discard_keys(c: list[int]) -> list[int]:
+    """The kinds held, each as a discard key (`_KIND_SPAN`), in kind order, not sorted."""
+    keys: list[int] = []
+    _window(c, keys)
+    return keys
+
+
+def _least_key(c: list[int]) -> int:
+    """The least of `_discard_keys(c)`, -1 if no kind is held (the same window, no list)."""
+    return _window(c, None)
+
+
+def _first_discard(after: shape.Discards, c: list[int], first: int) -> tuple[int, int]:
+    """`greedy_discard` of the hand `after` weighs (`c`: its non-hun counts; `first`:
+    `_least_key(c)`), its kinds ordered by `_discard_keys` (made and sorted here, and only
     if the least key's discard does not reach the target: the first does four times in
     five: 6,141 sorts in 28,948 calls over 600 greedy hands)."""
     target = max(after.whole(), 1)
@@ -158,7 +118,7 @@ def _first_discard(after: shape.Discards, first: int) -> tuple[int, int]:
     if d == target:
         return k, d
     best = (k, d)
-    keys = _discard_keys(after)
+    keys = _discard_keys(c)
     keys.sort()
     for key in keys:
         if key == first:
@@ -403,14 +363,14 @@ def choose_discard(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any
     """Toward the lowest deficiency; a discard that makes the hand ready keeps a wait that
     can win, if one of the first `ALTERNATIVES` others does (issue 21)."""
     c, h, m = v.split()
-    after = shape.Discards(c, h, 4 - m, v.held)   # a table's tiles: no checks (as choose_claim)
-    first = _least_key(after)
+    first = _least_key(c)
     if first < 0:
         return KIND[next(a for a in legal if a["action"] == "discard")["tile"]]
-    got = _first_discard(after, first)
+    after = shape.Discards(c, h, 4 - m, v.held)   # a table's tiles: no checks (as choose_claim)
+    got = _first_discard(after, c, first)
     if got[1] != 1 or scorer is None or _was_ready(v, after, c):
         return got[0]
-    others = _ready_others(after, _discard_keys(after), got[0])
+    others = _ready_others(after, _discard_keys(c), got[0])
     if not others:                # nothing else keeps the hand ready: no choice
         return got[0]
     counts = list(v.hand)
