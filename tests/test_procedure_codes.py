@@ -10,13 +10,16 @@ import pytest
 
 from rulekit import shape
 from rulekit.game import Table
-from rulekit.game.procedure import CODES
 from test_table import RULESETS
 
 
 def read(counts: list[int]) -> list[int]:
     h = shape.Held(counts, ())
     return [h.s0, h.s1, h.s2, h.s3, h.n]
+
+
+def kept(codes: shape.Codes) -> list[int]:
+    return [codes.s0, codes.s1, codes.s2, codes.s3, codes.n]
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
@@ -32,7 +35,7 @@ def test_kept_codes_are_the_counts_codes(name: str) -> None:
             seat = rng.choice(t.pending())
             if h.seen.dealt:
                 for s, st in enumerate(h.st.seats):
-                    assert h.codes[CODES * s:CODES * s + CODES] == read(st.counts), (seed, s)
+                    assert kept(h.codes[s]) == read(st.counts), (seed, s)
                     checked += 1
                 r = t._open[seat]
                 if r.held is not None:           # a turn's Held, read from the kept codes
@@ -49,11 +52,14 @@ def test_kept_codes_are_the_counts_codes(name: str) -> None:
     assert {"discard", "pung"} <= seen
 
 
-def test_held_from_codes_is_held_from_counts() -> None:
+def test_codes_follow_their_counts_and_make_the_same_held() -> None:
     c = [0] * 34
-    for k in (0, 0, 1, 2, 9, 13, 20, 26, 27, 27, 33, 33, 33, 5):
-        c[k] += 1
-    kept = read(c)
+    codes = shape.Codes(c)
+    for k, d in ((0, 2), (1, 1), (2, 1), (9, 1), (13, 1), (20, 1), (26, 1), (27, 2),
+                 (33, 3), (5, 1), (33, -1), (26, -1), (8, 4), (8, -4)):
+        c[k] += d
+        codes.add(k, d)
+        assert kept(codes) == read(c), (k, d)
     for hun in ((), (0,), (33, 27), (5, 6)):
-        a, b = shape.Held(c, hun), shape.Held(c, hun, [9, 9] + kept, 2)
+        a, b = shape.Held(c, hun), shape.Held(c, hun, codes)
         assert (a.s0, a.s1, a.s2, a.s3, a.n, a.hun) == (b.s0, b.s1, b.s2, b.s3, b.n, b.hun)

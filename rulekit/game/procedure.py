@@ -28,7 +28,6 @@ from rulekit.scoring import ScoreResult
 from rulekit.scoring.score import read_hand, score_fresh, score_with, scorer_for
 from rulekit.money import json_number
 from rulekit.settlement import settle_document
-from rulekit.codes import HONOR_START, SUIT_SIZE
 from rulekit.tiles import NUM_KINDS, TILE_NAMES, format_tiles
 
 T = TypeVar("T")
@@ -36,8 +35,6 @@ _PUNG: Final[Action] = actions.claim(PUNG)
 _KONG: Final[Action] = actions.claim("kong")
 Event = tuple[int, str, int, str]            # seat, action, tile kind (-1: none), rule
 Observer = Callable[[HandState, Event], None]
-CODES: Final = 5
-"""`_Hand.codes` entries a seat: the four suits' codes and the tile count."""
 KONG_RULE: Final = {CONCEALED: "暗杠", GOLDEN: "金杠", ADDED: "明杠 (碰後補杠)", EXPOSED: "明杠"}
 TEMPLATES: Final = 64
 """`hand_of`'s templates a hand keeps at most (a few per seat: one per melds, flowers and
@@ -162,10 +159,9 @@ class _Hand:
         self.win_bys: frozenset[str] = rs.win_by
         self.pung_hun: bool = rules.pung_hun            # read at every discard
         self.claims_last_four: bool = rules.claims_on_last_four
-        # each seat's four suits' codes and tile count (`shape.Held`'s, hun included), at
-        # CODES * seat: worked out after the deal, then kept as the counts change (`_add`),
-        # so a turn's `Held` reads five ints, not the 34 counts
-        self.codes: list[int] = [0] * (CODES * st.players)
+        # each seat's counts as `shape.Codes`: worked out after the deal, then kept as the
+        # counts change (`_add`), so a turn's `Held` reads five ints, not the 34 counts
+        self.codes: list[shape.Codes] = []
 
     def log(self, seat: int, action: str, tile: int = -1, rule: str = "") -> None:
         e = (seat, action, tile, rule)
@@ -241,25 +237,15 @@ class _Hand:
 
     def _recode(self) -> None:
         """Every seat's `codes` worked out from its counts (once, after the deal)."""
-        for seat, s in enumerate(self.st.seats):
-            h = shape.Held(s.counts, ())
-            at = CODES * seat
-            self.codes[at] = h.s0
-            self.codes[at + 1] = h.s1
-            self.codes[at + 2] = h.s2
-            self.codes[at + 3] = h.s3
-            self.codes[at + 4] = h.n
+        self.codes = [shape.Codes(s.counts) for s in self.st.seats]
 
     def _add(self, seat: int, t: int, d: int) -> None:
         """`d` copies of kind `t` (d < 0: taken) into the seat's concealed counts, and into
         its `codes`: every change of a seat's counts after the deal goes through here."""
         s = self.st.seats[seat]
         s.counts[t] = s.counts[t] + d
-        codes = self.codes
-        i = CODES * seat + (t // SUIT_SIZE if t < HONOR_START else 3)
-        codes[i] = codes[i] + d * shape.STEPS[t]
-        i = CODES * seat + 4
-        codes[i] = codes[i] + d
+        if self.codes:                       # (made at the end of the deal)
+            self.codes[seat].add(t, d)
 
     def _head(self) -> int:
         i = self.st.wall.draw_head(self.draw_at)
@@ -335,7 +321,7 @@ class _Hand:
         while True:
             self.seen.holding = seat
             # read once, from the kept codes: the shape test, the discard
-            tiles = shape.Held(s.counts, self.st.hun, self.codes, CODES * seat)
+            tiles = shape.Held(s.counts, self.st.hun, self.codes[seat])
             offer = self.self_win(seat, drawn, source, tiles) if source != PUNG else None
             legal = [actions.WIN] if offer is not None else []
             if s.ready and source != PUNG:
