@@ -76,19 +76,26 @@ class SettleResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
 class _Table:
-    """The validated settle document."""
+    """The validated settle document. A plain class, not a dataclass: compiled, a
+    dataclass's `__init__` stays the interpreted one (~14,000 instructions here, once a
+    simulated hand); only read after it is made."""
 
-    players: int
-    dealer: int
-    dealer_sits: bool
-    pulls: tuple[int, ...]
-    winner: int | None
-    kongs: tuple[tuple[str, ...], ...]
-    chan: bool
-    stake: Exact
-    discarder: int | None = None     # who discarded the winning tile (點炮 only)
+    __slots__ = ("players", "dealer", "dealer_sits", "pulls", "winner", "kongs", "chan",
+                 "stake", "discarder")
+
+    def __init__(self, players: int, dealer: int, dealer_sits: bool, pulls: tuple[int, ...],
+                 winner: int | None, kongs: tuple[tuple[str, ...], ...], chan: bool,
+                 stake: Exact, discarder: int | None = None) -> None:
+        self.players = players
+        self.dealer = dealer
+        self.dealer_sits = dealer_sits
+        self.pulls = pulls
+        self.winner = winner
+        self.kongs = kongs
+        self.chan = chan
+        self.stake = stake
+        self.discarder = discarder       # who discarded the winning tile (點炮 only)
 
 
 # --- validation --------------------------------------------------------------------------------

@@ -207,6 +207,28 @@ def wins_holding(c: list[int], hun_kinds: tuple[int, ...], melds: int) -> bool:
     return Held(c, hun_kinds).wins(melds)
 
 
+class Codes:
+    """A table's counts kept as codes (the four suits' codes, hun included, and the tile
+    count), changed with the counts (`add`): the procedure keeps one a seat so that a
+    turn's `Held` reads five ints, not 34 counts. A native class: the ints are unboxed (in
+    a list, each change of a code would box a new int)."""
+
+    def __init__(self, c: list[int]) -> None:
+        self.s0, self.s1, self.s2, self.s3, self.n = _codes_tiles(c)
+
+    def add(self, k: int, d: int) -> None:
+        """`d` copies of kind `k` more (fewer, if d < 0)."""
+        if k >= HONOR_START:
+            self.s3 = self.s3 + d * _STEPS[k]
+        elif k >= TIAO_START:
+            self.s2 = self.s2 + d * _STEPS[k]
+        elif k >= TONG_START:
+            self.s1 = self.s1 + d * _STEPS[k]
+        else:
+            self.s0 = self.s0 + d * _STEPS[k]
+        self.n = self.n + d
+
+
 class Held:
     """A table's counts that still hold the hun kinds' copies, read once: the tiles, the
     hun among them and the four suits' codes with the hun taken out. The procedure reads
@@ -214,8 +236,18 @@ class Held:
     (`Discards(..., held=)`), which would each work the codes out again (~1,800
     instructions compiled). A native class: its ints are kept unboxed."""
 
-    def __init__(self, c: list[int], hun_kinds: tuple[int, ...]) -> None:
-        s0, s1, s2, s3, n = _codes_tiles(c)
+    def __init__(self, c: list[int], hun_kinds: tuple[int, ...],
+                 codes: Codes | None = None) -> None:
+        """`codes`, when given, are `c`'s, kept by the caller as the counts change (the
+        procedure's): read instead of the 34 counts."""
+        if codes is None:
+            s0, s1, s2, s3, n = _codes_tiles(c)
+        else:
+            s0 = codes.s0
+            s1 = codes.s1
+            s2 = codes.s2
+            s3 = codes.s3
+            n = codes.n
         hun = 0
         for k in hun_kinds:
             m = c[k]
@@ -349,6 +381,7 @@ def _least(front: int, back: int, hun: int, need: int) -> int:
 
 _STEPS: Final[tuple[int, ...]] = tuple(   # typed: `5 ** x` is Any to mypy, and so to mypyc
     5 ** (k % SUIT_SIZE if k < HONOR_START else k - HONOR_START) for k in range(NUM_KINDS))
+
 
 
 class Discards:

@@ -91,3 +91,48 @@ def test_an_answer_greedy_may_not_give_goes_back_to_the_table() -> None:
     before = len(h.events)
     assert builtin.drive(t._run, asked, h.st, h.seen, [None] * 4) is asked
     assert len(h.events) == before                 # nothing was played
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_play_is_play_hand_with_greedy_players(name: str) -> None:
+    """`builtin.play` (no Table, no player objects: the simulation's loop) gives the record
+    `play_hand` gives with greedy players made for the hand: 坐莊, 拉莊 and 天聽 answered
+    from the settings, claims, kongs and wins."""
+    from rulekit.game.rules import game_rules
+    rs = RULESETS[name]
+    rules = game_rules(rs)
+    seen_actions: set[str] = set()
+    for seed in range(10):
+        dealer = (seed + 1) % rs.players
+        want = play_hand(rs, [make_player("greedy", rs, 0) for _ in range(rs.players)],
+                         seed=seed, dealer=dealer)
+        got = builtin.play(rs, rules, seed, dealer)
+        assert dataclasses.asdict(got) == dataclasses.asdict(want), (name, seed)
+        seen_actions |= {e[1] for e in got.events}
+    assert {"discard", "win"} <= seen_actions
+
+
+def test_settings_answer_is_the_players_choice() -> None:
+    """坐莊 as `sits` says; 拉莊 the count asked, capped at the most offered; 天聽 passed;
+    a turn, a claim or a win is left to the player (None)."""
+    sit = [actions.sit(), actions.pass_()]
+    assert builtin.settings_answer(True, 0, sit) is sit[0]
+    assert builtin.settings_answer(False, 0, sit) is sit[1]
+    pull = [actions.pass_(), actions.pull(1), actions.pull(2)]
+    assert builtin.settings_answer(False, 2, pull) is pull[2]
+    assert builtin.settings_answer(False, 5, pull) is pull[2]
+    assert builtin.settings_answer(False, 0, pull) is pull[0]
+    ready = [actions.ready(), actions.pass_()]
+    assert builtin.settings_answer(True, 3, ready) is ready[1]
+    assert builtin.settings_answer(True, 3, [actions.win(), actions.discard(0)]) is None
+    assert builtin.settings_answer(True, 3, [actions.discard(0), actions.discard(5)]) is None
+    assert builtin.settings_answer(True, 3, [actions.pass_(), {"action": "pung"}]) is None
+    assert GreedyPlayer(None).table_choice(pull) is pull[0]       # pulls 0 by default
+
+
+def test_play_refuses_a_question_greedy_left_unanswered() -> None:
+    """A turn `drive` returns unanswered (greedy's answer was not legal) is refused as the
+    table refuses it."""
+    from rulekit.game.procedure import IllegalMove
+    with pytest.raises(IllegalMove, match="seat 2"):
+        builtin._settled(Request(2, [actions.discard(0)]), True, 1)

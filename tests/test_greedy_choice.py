@@ -37,6 +37,8 @@ def test_discard_keys_are_the_connectedness_of_each_kind(tiles: list[int]) -> No
     assert greedy._discard_keys(c) == want          # in kind order: sorted when needed
     assert greedy._least_key(c) == min(want)
     assert greedy._least_key([0] * 34) == -1
+    keys: list[int] = [-5]                          # one window: the least, and each key
+    assert greedy._window(c, keys) == min(want) and keys == [-5] + want
 
 
 @settings(max_examples=examples(300), deadline=None)

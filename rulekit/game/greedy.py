@@ -60,39 +60,15 @@ _KIND_SPAN: Final = 64
 """A discard key packs `_keep_value` above the kind: key = value * _KIND_SPAN + kind (every
 kind is below it), so one sort of ints orders the kinds by value, then by kind."""
 
-
-def _discard_keys(c: list[int]) -> list[int]:
-    """The kinds held, each as a discard key (`_KIND_SPAN`), in kind order, not sorted:
-    a suit's `_keep_value`s are read off a window of five ranks sliding along it (each
-    count read once, not once per neighbour)."""
-    keys: list[int] = []
-    for base in range(0, HONOR_START, SUIT_SIZE):
-        a0 = 0                       # the counts of ranks r - 2 .. r + 2
-        a1 = 0
-        a2 = c[base]
-        a3 = c[base + 1]
-        a4 = c[base + 2]
-        for r in range(SUIT_SIZE):
-            if a2:
-                keys.append((a0 + a1 + a3 + a4) * _KIND_SPAN + base + r)
-            a0 = a1
-            a1 = a2
-            a2 = a3
-            a3 = a4
-            a4 = c[base + r + 3] if r + 3 < SUIT_SIZE else 0
-    for k in range(HONOR_START, NUM_KINDS):
-        if c[k]:
-            keys.append((c[k] - 1) * _KIND_SPAN + k)
-    return keys
-
-
-def _least_key(c: list[int]) -> int:
-    """The least of `_discard_keys(c)`, -1 if no kind is held: the same window, no list
-    (the least key's discard is the one chosen four times in five, and the others' keys,
-    boxed and appended, cost more than the window)."""
+def _window(c: list[int], keys: list[int] | None) -> int:
+    """The least discard key (`_KIND_SPAN`) of the kinds held in `c`, -1 if none; each key
+    also appended to `keys` (in kind order) when a list is given. A suit's `_keep_value`s
+    are read off a window of five ranks sliding along it, each count read once, not once
+    per neighbour; the least key alone needs no list (its discard is the one chosen four
+    times in five, and the others' keys, boxed and appended, cost more than the window)."""
     least = -1
     for base in range(0, HONOR_START, SUIT_SIZE):
-        a0 = 0
+        a0 = 0                       # the counts of ranks r - 2 .. r + 2
         a1 = 0
         a2 = c[base]
         a3 = c[base + 1]
@@ -102,6 +78,8 @@ def _least_key(c: list[int]) -> int:
                 key = (a0 + a1 + a3 + a4) * _KIND_SPAN + base + r
                 if least < 0 or key < least:
                     least = key
+                if keys is not None:
+                    keys.append(key)
             a0 = a1
             a1 = a2
             a2 = a3
@@ -112,7 +90,21 @@ def _least_key(c: list[int]) -> int:
             key = (c[k] - 1) * _KIND_SPAN + k
             if least < 0 or key < least:
                 least = key
+            if keys is not None:
+                keys.append(key)
     return least
+
+
+def _discard_keys(c: list[int]) -> list[int]:
+    """The kinds held, each as a discard key (`_KIND_SPAN`), in kind order, not sorted."""
+    keys: list[int] = []
+    _window(c, keys)
+    return keys
+
+
+def _least_key(c: list[int]) -> int:
+    """The least of `_discard_keys(c)`, -1 if no kind is held (the same window, no list)."""
+    return _window(c, None)
 
 
 def _first_discard(after: shape.Discards, c: list[int], first: int) -> tuple[int, int]:

@@ -17,6 +17,7 @@ from typing import Any
 from rulekit.game import actions
 from rulekit.game.actions import Action, find, tile_of
 from rulekit.game import greedy
+from rulekit.game.builtin import default_choice as default_choice, settings_choice
 from rulekit.game.greedy import greedy_discard, ranked_discards
 from rulekit.game.observation import Observation
 from rulekit.game.rules import GameRules
@@ -42,15 +43,7 @@ class Player:
 
     def table_choice(self, legal: list[Action]) -> Action | None:
         """The 坐莊 / 拉莊 answer from the player's settings, if that is the question."""
-        first = legal[0]["action"]
-        if first == "sit":
-            return legal[0] if self.sits else legal[1]
-        if first == "pass" and len(legal) > 1 and legal[1]["action"] == "pull":
-            pulls = find(legal, "pull")
-            counts = [a["count"] for a in pulls]
-            n = min(self.pulls, max(counts))
-            return pulls[counts.index(n)] if n in counts else legal[0]
-        return None
+        return settings_choice(self.sits, self.pulls, legal)
 
     def start(self, seat: int, ruleset: str) -> None:
         """Called before a hand with the seat and the ruleset's name (optional)."""
@@ -61,17 +54,6 @@ class Player:
 
     def end(self, result: dict[str, Any]) -> None:
         """Called after a hand with its result (optional)."""
-
-
-def default_choice(legal: list[Action]) -> Action:
-    """Win if offered; otherwise pass if possible; otherwise the first discard."""
-    for a in legal:
-        if a["action"] == "win":
-            return a
-    for a in legal:
-        if a["action"] == "pass":
-            return a
-    return find(legal, "discard")[0]
 
 
 def split_counts(obs: Observation) -> tuple[list[int], int, int]:

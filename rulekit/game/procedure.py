@@ -157,6 +157,11 @@ class _Hand:
         self.may_ready: bool = rules.ready
         self.instant: bool = bool(rs.instant_wins)
         self.win_bys: frozenset[str] = rs.win_by
+        self.pung_hun: bool = rules.pung_hun            # read at every discard
+        self.claims_last_four: bool = rules.claims_on_last_four
+        # each seat's counts as `shape.Codes`: worked out after the deal, then kept as the
+        # counts change (`_add`), so a turn's `Held` reads five ints, not the 34 counts
+        self.codes: list[shape.Codes] = []
 
     def log(self, seat: int, action: str, tile: int = -1, rule: str = "") -> None:
         e = (seat, action, tile, rule)
@@ -220,6 +225,7 @@ class _Hand:
         self.log((st.dealer + n // 2) % n, "indicator", st.wall.indicator,
                  "開混: hun " + " ".join(TILE_NAMES[k] for k in st.hun))
         last = dealt[st.dealer][-1]
+        self._recode()
         for s in order:
             for _ in range(len(st.seats[s].flowers)):
                 got = self.replacement(s, "補花")
@@ -228,6 +234,18 @@ class _Hand:
                 if s == st.dealer:
                     last = got
         return last
+
+    def _recode(self) -> None:
+        """Every seat's `codes` worked out from its counts (once, after the deal)."""
+        self.codes = [shape.Codes(s.counts) for s in self.st.seats]
+
+    def _add(self, seat: int, t: int, d: int) -> None:
+        """`d` copies of kind `t` (d < 0: taken) into the seat's concealed counts, and into
+        its `codes`: every change of a seat's counts after the deal goes through here."""
+        s = self.st.seats[seat]
+        s.counts[t] = s.counts[t] + d
+        if self.codes:                       # (made at the end of the deal)
+            self.codes[seat].add(t, d)
 
     def _head(self) -> int:
         i = self.st.wall.draw_head(self.draw_at)
@@ -302,7 +320,8 @@ class _Hand:
         s = self.st.seats[seat]
         while True:
             self.seen.holding = seat
-            tiles = self.st.held(seat)           # read once: the shape test, the discard
+            # read once, from the kept codes: the shape test, the discard
+            tiles = shape.Held(s.counts, self.st.hun, self.codes[seat])
             offer = self.self_win(seat, drawn, source, tiles) if source != PUNG else None
             legal = [actions.WIN] if offer is not None else []
             if s.ready and source != PUNG:
@@ -369,7 +388,7 @@ class _Hand:
         s = self.st.seats[seat]
         self.seen.version += 1
         if kind == ADDED:
-            s.counts[k] = s.counts[k] - 1
+            self._add(seat, k, -1)
             pung = next(m for m in s.melds if m.kind == k and m.shape == PUNG)
             s.melds.remove(pung)              # melds in the order declared: the hand
             s.melds.append(Meld(k, EXPOSED))  # document's last kong is this one (context.last_kong)
@@ -378,7 +397,7 @@ class _Hand:
             if self.rules.rob_kong and (yield from self.discard_wins(seat, k, "搶杠")):
                 return True
         else:
-            s.counts[k] = s.counts[k] - 4
+            self._add(seat, k, -4)
             s.melds.append(Meld(k, kind))
             self.st.seen[k] = self.st.seen[k] + 4
             self.log(seat, "golden_kong" if kind == GOLDEN else "concealed_kong", k,
@@ -402,7 +421,7 @@ class _Hand:
         The tile finally kept, or None if the wall ran out."""
         s = self.st.seats[seat]
         if t < NUM_KINDS:
-            s.counts[t] = s.counts[t] + 1
+            self._add(seat, t, 1)
             self.log(seat, action, t, rule)
             return t
         s.flowers.append(t)
@@ -496,7 +515,7 @@ class _Hand:
     # -- discards and claims ---------------------------------------------------------------
     def discard(self, seat: int, t: int) -> None:
         st, s = self.st, self.st.seats[seat]
-        s.counts[t] = s.counts[t] - 1
+        self._add(seat, t, -1)
         s.river.append(t)
         st.seen[t] = st.seen[t] + 1
         st.discards += 1
@@ -519,18 +538,18 @@ class _Hand:
         for i in range(1, st.players):
             seat = (discarder + i) % st.players
             s = st.seats[seat]
-            s.counts[t] = s.counts[t] + 1
+            self._add(seat, t, 1)
             score = self.score(seat, t, "discard") if st.shape_wins(seat) else None
             doc = documents.hand_doc(st, seat, t, "discard") \
                 if score is not None and score.win else None
-            s.counts[t] = s.counts[t] - 1
+            self._add(seat, t, -1)
             if score is None or doc is None:
                 continue
             offer = _offer(doc, rule, score)
             a = yield Request(seat, [actions.WIN, actions.PASS], None, offer.win)
             if a["action"] != "win":
                 continue
-            s.counts[t] = s.counts[t] + 1
+            self._add(seat, t, 1)
             st.seen[t] = st.seen[t] - 1
             loser = st.seats[discarder]
             if rule == "點炮":
@@ -547,11 +566,11 @@ class _Hand:
         """Who may pung or kong the last discard, in turn from the discarder's right, and
         how (no chow; a hun never, 000/Ⅲ; none on the last four tiles where
         `game.claims_on_last_four` is false). The first seat that does not pass takes it."""
-        st, rules = self.st, self.rules
+        st = self.st
         t = st.seats[discarder].river[-1]
-        if st.is_hun(t) and not rules.pung_hun:
+        if st.is_hun(t) and not self.pung_hun:
             return []
-        if not rules.claims_on_last_four and st.wall.live(self.draw_at) <= 4:
+        if not self.claims_last_four and st.wall.live(self.draw_at) <= 4:
             return []
         out = []
         n = len(st.seats)
@@ -571,7 +590,7 @@ class _Hand:
         t = st.seats[discarder].river.pop()
         s = st.seats[seat]
         n = 2 if how == PUNG else 3
-        s.counts[t] = s.counts[t] - n
+        self._add(seat, t, -n)
         s.melds.append(Meld(t, PUNG if how == PUNG else EXPOSED))
         self.seen.version += 1
         st.seen[t] = st.seen[t] + n

@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from rulekit.game import builtin
 from rulekit.game.players import make_player
 from rulekit.game.procedure import HandRecord, discard_counts
 from rulekit.game.record import seal
@@ -123,10 +124,13 @@ def _run(task: Task) -> list[dict[str, Any]]:
 def _one(rs: Ruleset, task: Task, seed: int, dealer: int, index: int,
          rules: GameRules | None = None) -> dict[str, Any]:
     rules = rules or game_rules(rs)
-    # a seat's own seed only for the players that draw (`random`): a hash a seat saved
-    players = [make_player(name, rs, hand_seed(seed, seat) if name == "random" else 0, rules)
-               for seat, name in enumerate(task.players)]
-    rec = play_hand(rs, players, seed=seed, dealer=dealer, rules=rules)
+    if len(task.players) == rules.players and all(n == "greedy" for n in task.players):
+        rec = builtin.play(rs, rules, seed, dealer)   # compiled: no Table or player objects
+    else:
+        # a seat's own seed only for the players that draw (`random`): a hash a seat saved
+        players = [make_player(name, rs, hand_seed(seed, seat) if name == "random" else 0,
+                               rules) for seat, name in enumerate(task.players)]
+        rec = play_hand(rs, players, seed=seed, dealer=dealer, rules=rules)
     outcome = outcome_of(rec)
     if task.log:
         outcome["log"] = log_line(rec, rs, rules, task.players, index)

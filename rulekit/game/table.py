@@ -16,7 +16,7 @@ from rulekit.game import wall as wall_mod
 from rulekit.game.actions import Action
 from rulekit.game.observation import Observation, observe
 from rulekit.game import builtin
-from rulekit.game.players import GreedyPlayer, Player, default_choice
+from rulekit.game.players import GreedyPlayer, Player
 from rulekit.game.procedure import (Event, HandRecord, IllegalMove, Observer, Request, _Hand,
                                     event_dict)
 from rulekit.game.rules import GameRules, game_rules
@@ -182,14 +182,10 @@ def _play_greedy(t: Table, players: Sequence[Player]) -> None:
 
 
 def _settings_answer(p: Player, legal: list[Action]) -> Action | None:
-    """`GreedyPlayer.act`'s answer where it reads nothing of the observation: a question
-    that is not a win, a turn or a claim (坐莊, 拉莊, 天聽) is answered from the player's
-    settings alone, so no observation is made for it (four a hand under tianjin). None for
-    the questions `act` answers from the observation."""
-    if legal[0]["action"] == "win" or legal[-1]["action"] == "discard" \
-            or (len(legal) > 1 and legal[1]["action"] == "pung"):
-        return None
-    return p.table_choice(legal) or default_choice(legal)
+    """`GreedyPlayer.act`'s answer where it reads nothing of the observation
+    (`builtin.settings_answer`: 坐莊, 拉莊, 天聽, four a hand under tianjin); None for the
+    questions `act` answers from the observation."""
+    return builtin.settings_answer(p.sits, p.pulls, legal)
 
 
 def _shown(a: object) -> str:
