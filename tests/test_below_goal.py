@@ -23,7 +23,7 @@ from rulekit.scoring import scan
 from rulekit.scoring.holding import HOLDING, holds, rest_fits, rest_wins
 from rulekit.scoring.score import declared_part, score_fresh, scorer_for, tiles_part
 from rulekit.scoring.scorer import Scorer
-from rulekit.scoring.search import INF, NO_INDEX, State, WildDomain
+from rulekit.scoring.search import INF, NO_INDEX, State, WildDomain, projections
 from conftest import examples
 
 RULESETS = builtin_names()
@@ -97,7 +97,7 @@ def proof_of(sc: Scorer, hand: Hand) -> bool:
     w = hand.win_tile
     possible, free12, _, _ = sc.limits(s.fixed, w, False, s.layout.hun)
     cand_win = WinFact(w, False, w, None)
-    shared, tag = scan.projections(s, cand_win, possible)
+    shared, tag = projections(s, cand_win, possible)
     return scan.below_goal(s, w, cand_win, possible, free12, shared, tag, scan.Options())
 
 
@@ -191,5 +191,6 @@ def test_fits_codes_is_fits(tiles: list[int], need: int, pair: bool, more: int) 
     hun = max(0, 3 * need + (2 if pair else 0) - n - (more if more < 2 else 0))
     codes = [sum(c * 5 ** i for i, c in enumerate(counts[b:b + size]))
              for b, size in ((0, 9), (9, 9), (18, 9), (27, 7))]
-    assert shape.fits_codes(*codes, n, hun, need, pair) == shape.fits(counts, n, hun, need,
-                                                                       pair)
+    c0, c1, c2, c3 = codes
+    assert shape.fits_codes(c0, c1, c2, c3, n, hun, need, pair) == shape.fits(counts, n, hun,
+                                                                               need, pair)
