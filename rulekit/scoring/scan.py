@@ -22,12 +22,11 @@ from rulekit.arrange import RawGroup
 from rulekit.codes import ARRANGEMENT, READING, SKELETON, group_key
 from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, coded_win_places,
                            group_fact, plain_facts)
-from rulekit.scoring.holding import (HOLDING, groups_holding, holds, rest_fits, rest_layout,
-                                     rest_wins)
+from rulekit.scoring.holding import groups_holding, holds, rest_fits, rest_layout, rest_wins
 from rulekit.scoring.keys import ProjKey, group_code, spot_kind
 from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.pruned import Bounds, live_codes
-from rulekit.scoring.route import (PLACE_BOUND_AFTER, goal_proof, place_bounds, pruned_scan,
+from rulekit.scoring.route import (PLACE_BOUND_AFTER, goal_checks, place_bounds, pruned_scan,
                                    tight_bounds)
 from rulekit.scoring.suit_reach import Walks
 from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
@@ -459,48 +458,19 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
 def gated_allowed(s: State, win_tile: int, gated: int) -> int:
     """Of the win-gated patterns `gated` (a mask), those some group holding the real winning
     tile allows (`Scorer.group_allows`) with a rest that completes the hand: no reading of
-    the others can hold. `win_group_checked`'s answer without its ranking, each group read
-    off `holding.HOLDING` and its rest off the suits' codes (`holding.rest_fits`)."""
-    sc, layout = s.sc, s.layout
+    the others can hold. `win_group_checked`'s check without its ranking: only the groups
+    that allow one of them at all are looked at (`Scorer.gate_holders`, per winning tile),
+    each rest read off the suits' codes (`holding.rest_fits`)."""
+    layout = s.layout
     counts, hun = layout.counts, layout.hun
     allowed = 0
-    for holder in HOLDING[win_tile]:
-        if not holds(counts, hun, holder):
-            continue
-        m = sc.group_allows(holder[0], win_tile, win_tile, False, holder[4]) & gated & ~allowed
-        if m and rest_fits(layout, holder):
+    for holder, mask in s.sc.gate_holders(win_tile):
+        m = mask & gated & ~allowed
+        if m and holds(counts, hun, holder) and rest_fits(layout, holder):
             allowed |= m
             if allowed == gated:
                 break
     return allowed
-
-
-def below_goal(s: State, win_tile: int, cand_win: WinFact, possible: int, free12: int,
-               shared: Projections, tag: int | None, memo: Options) -> bool:
-    """True only if no reading with the real winning tile reaches the question's goal
-    (`State.goal`; `s.best_fan` is just below it): a yes/no question's "no" proven before
-    any arrangement is listed, by the bound the tight path starts from (`candidate`), which
-    it reads cheaper. The hand-level patterns alone reaching it end the proof at once (a
-    "yes" is never proven here); then the win-gated patterns no group of the winning tile
-    allows drop out (`gated_allowed`), then the skeleton-level ones no arrangement makes true
-    (`held1_options`, only if the bound still reaches the goal). False where not proven:
-    the scan then answers as before."""
-    sc = s.sc
-    best = s.best_fan
-    if sc.bound(s.fixed, 0) > best:
-        return False
-    gated = possible & sc.plan.gated
-    allowed = gated_allowed(s, win_tile, gated) if gated else 0
-    free = (free12 & ~gated) | allowed
-    if sc.bound(s.fixed, (possible & ~gated) | allowed) <= best:
-        return True
-    options = held1_options(s, cand_win, possible, shared, tag, memo)
-    if options is None:
-        return False
-    for held1 in options:
-        if sc.bound(held1, free) > best:
-            return False
-    return True
 
 
 # what one candidate winning tile's search starts from: its bound, the tile, the winning
@@ -527,6 +497,14 @@ def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
             free12 = possible & ~sc.plan.level_masks[SKELETON]
             free3 &= possible
             bound_all = sc.bound(s.fixed, possible)
+    elif not win_is_hun and goal_checks(layout.hun, s.goal < INF):
+        gated = possible & sc.plan.gated
+        allowed = gated_allowed(s, win_tile, gated) if gated else 0
+        if allowed != gated:          # as the tight path's check drops them, unranked
+            possible = (possible & ~gated) | allowed
+            free12 = possible & ~sc.plan.level_masks[SKELETON]
+            free3 &= possible
+            bound_all = sc.bound(s.fixed, possible)
     shared_level1, tag = projections(s, cand_win, possible)
     cut: PlaceCut | None = None
     if tight:
@@ -534,9 +512,6 @@ def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
         if options is not None:
             bound_all = min(bound_all, max((sc.bound(h1, free12) for h1 in options),
                                            default=-1.0))
-    elif not win_is_hun and goal_proof(layout.hun, s.goal < INF) \
-            and below_goal(s, win_tile, cand_win, possible, free12, shared_level1, tag, memo):
-        bound_all = -1.0              # no reading reaches the goal: nothing to scan
     if not win_is_hun and place_bounds(layout.hun, s.goal < INF):
         cut = PlaceCut(s, win_tile, cand_win, possible, free12, shared_level1, tag, memo)
     return (bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag,
