@@ -182,3 +182,56 @@ def test_fits_codes_is_fits(tiles: list[int], need: int, pair: bool, more: int) 
     c0, c1, c2, c3 = codes
     assert shape.fits_codes(c0, c1, c2, c3, n, hun, need, pair) == shape.fits(counts, n, hun,
                                                                                need, pair)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(RULESETS))
+def test_keys_bound_bounds_every_reading(seed: int, name: str) -> None:
+    """`keys_bound` is never below the best reading's fan (the full score's hand fan), with
+    the patterns `limits` leaves possible."""
+    rs = rulekit.load_ruleset(name)
+    sc = scorer_for(rs)
+    if sc.plan.queries is None:
+        return                        # read by the scan: the skeleton sees more than keys
+    for hand in ready_waits(rs, random.Random(seed)):
+        s, instant = goal_state(sc, hand)
+        full = score_fresh(sc, hand)
+        if instant or not full.groups:
+            continue
+        assert full.hand_fan <= keys_bound_of(sc, s, hand.win_tile), hand
+
+
+def keys_bound_of(sc: Scorer, s: State, w: int) -> float:
+    possible, free12, _, _ = sc.limits(s.fixed, w, False, s.layout.hun)
+    cand_win = WinFact(w, False, w, None)
+    shared, tag = projections(s, cand_win, possible)
+    return scan.keys_bound(s, cand_win, possible, free12, shared, tag)
+
+
+def test_keys_bound_with_the_gated_check_proves_most_no() -> None:
+    """On tianjin's ready hands with 1-2 hun, the bound over the keys' sets with the
+    win-gated patterns no group allows left out is below the minimum for most "no"s and
+    for no "yes"."""
+    rs = rulekit.load_ruleset("tianjin")
+    sc = scorer_for(rs)
+    rng = random.Random("keys")
+    no = proven = yes = 0
+    for _ in range(60):
+        for hand in ready_waits(rs, rng):
+            s, _ = goal_state(sc, hand)
+            if s.layout.hun > 2:
+                continue
+            w = hand.win_tile
+            possible, free12, _, _ = sc.limits(s.fixed, w, False, s.layout.hun)
+            gated = possible & sc.plan.gated
+            possible = (possible & ~gated) | scan.gated_allowed(s, w, gated)
+            free12 &= possible
+            cand_win = WinFact(w, False, w, None)
+            shared, tag = projections(s, cand_win, possible)
+            below = scan.keys_bound(s, cand_win, possible, free12, shared, tag) < rs.minimum
+            full = score_fresh(sc, hand)
+            assert not (below and full.win), hand
+            yes += full.win
+            no += not full.win
+            proven += below
+    assert yes > 0 and proven > no * 0.7, (yes, no, proven)

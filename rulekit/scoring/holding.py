@@ -12,7 +12,8 @@ from typing import Final, Sequence
 
 from rulekit.arrange import (ALL_GROUPS, SUIT_DIGIT, SUIT_OF, Layout, RawGroup,
                              is_winning_shape, real_kinds)
-from rulekit.codes import HONOR_START, LAST_RUN_RANK, NUM_KINDS, PAIR, RUN, SET, SUIT_SIZE
+from rulekit.codes import (HONOR_START, LAST_RUN_RANK, NUM_KINDS, PAIR, RUN, SET, SUIT_SIZE,
+                           key_first, key_shape)
 from rulekit.scoring.keys import group_code, rest_code
 from rulekit.shape import fits_codes
 
@@ -147,3 +148,23 @@ def rest_fits(layout: Layout, holder: Holder) -> bool:
             n3 -= n
     return fits_codes(c0, c1, c2, c3, n0 + n1 + n2 + n3, layout.hun - holder[2], melds,
                       pairs == 1)
+
+
+def key_needs(keys: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """For each group key of `keys` a concealed group can have (a run, a set or a pair; a
+    kong is a declared meld), its bit (1 << its place in `keys`) and the real copies it takes
+    as a flat tuple (kind, copies, kind, copies, ...): a hand can form it when hun make up
+    what its counts lack (`scan.keys_bound`)."""
+    out = []
+    for i, k in enumerate(keys):
+        shape, first = key_shape(k), key_first(k)
+        if shape == RUN:
+            needs: tuple[int, ...] = (first, 1, first + 1, 1, first + 2, 1)
+        elif shape == SET:
+            needs = (first, 3)
+        elif shape == PAIR:
+            needs = (first, 2)
+        else:
+            continue
+        out.append((1 << i, needs))
+    return tuple(out)

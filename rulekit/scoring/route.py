@@ -121,6 +121,11 @@ def pruned_scan(hun: int, goal: bool) -> bool:
     return hun >= PRUNED_SCAN_HUN and not goal
 
 
+KEYS_BOUND_MOST: Final = 32
+"""Sets of queried keys a yes/no question's hand may hold together, at most, for its bound
+over them (`scan.keys_bound`, each set a memo lookup); with more it is left to the scan."""
+
+
 def goal_checks(hun: int, goal: bool) -> bool:
     """Should a yes/no question (`goal`) with this many hun and a real winning tile drop the
     win-gated patterns no group of its winning tile allows before its scan

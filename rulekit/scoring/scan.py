@@ -26,8 +26,8 @@ from rulekit.scoring.holding import groups_holding, holds, rest_fits, rest_layou
 from rulekit.scoring.keys import ProjKey, group_code, spot_kind
 from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.pruned import Bounds, live_codes
-from rulekit.scoring.route import (PLACE_BOUND_AFTER, goal_checks, place_bounds, pruned_scan,
-                                   tight_bounds)
+from rulekit.scoring.route import (KEYS_BOUND_MOST, PLACE_BOUND_AFTER, goal_checks,
+                                   place_bounds, pruned_scan, tight_bounds)
 from rulekit.scoring.suit_reach import Walks
 from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
@@ -473,6 +473,46 @@ def gated_allowed(s: State, win_tile: int, gated: int) -> int:
     return allowed
 
 
+def keys_bound(s: State, cand_win: WinFact, possible: int, free12: int, shared: Projections,
+               tag: int | None) -> float:
+    """An upper bound of the fan of the hand's readings, or INF: the best, over the sets of
+    queried keys (`plan.query_keys`) an arrangement could hold together, of their
+    skeleton-level patterns (`level1_at`, the declared melds' keys added) with `free12`.
+    Every arrangement's queried keys are such a set: each key a group the counts can form
+    with hun making up what they lack, the set within the hun (what its groups lack, each
+    counted on its own: never more than they lack together) and the melds and pair to form.
+    INF past `route.KEYS_BOUND_MOST` sets."""
+    sc = s.sc
+    layout = s.layout
+    counts, hun = layout.counts, layout.hun
+    most_melds, most_pairs = layout.need_melds, layout.need_pairs
+    # (bits, hun lacked, melds, pairs) of each set so far
+    sets: list[tuple[int, int, int, int]] = [(s.declared_bits, 0, 0, 0)]
+    for bit, needs in sc.key_needs:
+        missing = 0
+        for i in range(0, len(needs), 2):
+            short = needs[i + 1] - counts[needs[i]]
+            if short > 0:
+                missing += short
+        if missing > hun:
+            continue
+        pair = 1 if len(needs) == 2 and needs[1] == 2 else 0
+        grown: list[tuple[int, int, int, int]] = []
+        for bits, lacked, melds, pairs in sets:
+            if lacked + missing <= hun and melds + 1 - pair <= most_melds \
+                    and pairs + pair <= most_pairs:
+                grown.append((bits | bit, lacked + missing, melds + 1 - pair, pairs + pair))
+        sets += grown
+        if len(sets) > KEYS_BOUND_MOST:
+            return INF
+    best = -1.0
+    for bits, _, _, _ in sets:
+        bound = sc.bound(level1_at(s, bits, cand_win, s.hun0, possible, shared, tag), free12)
+        if bound > best:
+            best = bound
+    return best
+
+
 # what one candidate winning tile's search starts from: its bound, the tile, the winning
 # tile as skeleton-level facts see it, the patterns still possible (all, less the skeleton
 # level, the reading level), the groups to read first, where skeleton results are kept, and
@@ -497,7 +537,8 @@ def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
             free12 = possible & ~sc.plan.level_masks[SKELETON]
             free3 &= possible
             bound_all = sc.bound(s.fixed, possible)
-    elif not win_is_hun and goal_checks(layout.hun, s.goal < INF):
+    checks = not win_is_hun and not tight and goal_checks(layout.hun, s.goal < INF)
+    if checks:
         gated = possible & sc.plan.gated
         allowed = gated_allowed(s, win_tile, gated) if gated else 0
         if allowed != gated:          # as the tight path's check drops them, unranked
@@ -512,6 +553,10 @@ def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
         if options is not None:
             bound_all = min(bound_all, max((sc.bound(h1, free12) for h1 in options),
                                            default=-1.0))
+    elif checks and bound_all > s.best_fan and sc.plan.queries is not None \
+            and sc.plan.by_level[SKELETON]:
+        bound_all = min(bound_all, keys_bound(s, cand_win, possible, free12, shared_level1,
+                                              tag))
     if not win_is_hun and place_bounds(layout.hun, s.goal < INF):
         cut = PlaceCut(s, win_tile, cand_win, possible, free12, shared_level1, tag, memo)
     return (bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag,

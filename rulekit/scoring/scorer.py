@@ -20,7 +20,7 @@ from rulekit.codes import READING, SKELETON
 from rulekit.facts import Facts
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.explain import Totals, totals
-from rulekit.scoring.holding import HOLDING, Holder
+from rulekit.scoring.holding import HOLDING, Holder, key_needs
 from rulekit.scoring.plan import (READS_STANDS_FOR, READS_TILE, Plan, build_plan,
                                   gate_group_allows, gate_tile_allows, possible)
 from rulekit.scoring.result import ScoreResult
@@ -97,6 +97,8 @@ class Scorer:
         # by real winning tile: the groups holding it that allow a win-gated pattern there
         # (`gate_holders`; 34 entries at most)
         self.gate_held: dict[int, tuple[tuple[Holder, int], ...]] = {}
+        # the queried keys a concealed group can have, with what each takes (`key_needs`)
+        self.key_needs = key_needs(self.plan.query_keys)
         self.limit_memo: dict[int, Limits] = {}
         # skeleton-level results shared between hands (`search.projections`), and the small
         # int each hand's (fixed, possible, facts read) tag becomes: one pair, replaced
