@@ -150,21 +150,23 @@ def rest_fits(layout: Layout, holder: Holder) -> bool:
                       pairs == 1)
 
 
-def key_needs(keys: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+KEY_NEEDS_STRIDE: Final = 8
+"""`key_needs`' entries: bit, pair (1 or 0), then three (kind, real copies) slots."""
+
+
+def key_needs(keys: tuple[int, ...]) -> tuple[int, ...]:
     """For each group key of `keys` a concealed group can have (a run, a set or a pair; a
-    kong is a declared meld), its bit (1 << its place in `keys`) and the real copies it takes
-    as a flat tuple (kind, copies, kind, copies, ...): a hand can form it when hun make up
-    what its counts lack (`scan.keys_bound`)."""
-    out = []
+    kong is a declared meld), `KEY_NEEDS_STRIDE` ints in one flat tuple: its bit (1 << its
+    place in `keys`), 1 if it is a pair, and the real copies it takes as three (kind,
+    copies) slots (unused ones take 0 copies): a hand can form it when hun make up what its
+    counts lack (`scan.keys_bound`)."""
+    out: list[int] = []
     for i, k in enumerate(keys):
         shape, first = key_shape(k), key_first(k)
         if shape == RUN:
-            needs: tuple[int, ...] = (first, 1, first + 1, 1, first + 2, 1)
+            out += [1 << i, 0, first, 1, first + 1, 1, first + 2, 1]
         elif shape == SET:
-            needs = (first, 3)
+            out += [1 << i, 0, first, 3, first, 0, first, 0]
         elif shape == PAIR:
-            needs = (first, 2)
-        else:
-            continue
-        out.append((1 << i, needs))
+            out += [1 << i, 1, first, 2, first, 0, first, 0]
     return tuple(out)

@@ -22,7 +22,8 @@ from rulekit.arrange import RawGroup
 from rulekit.codes import ARRANGEMENT, READING, SKELETON, group_key
 from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, coded_win_places,
                            group_fact, plain_facts)
-from rulekit.scoring.holding import groups_holding, holds, rest_fits, rest_layout, rest_wins
+from rulekit.scoring.holding import (KEY_NEEDS_STRIDE, groups_holding, holds, rest_fits,
+                                     rest_layout, rest_wins)
 from rulekit.scoring.keys import ProjKey, group_code, spot_kind
 from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.pruned import Bounds, live_codes
@@ -481,36 +482,51 @@ def keys_bound(s: State, cand_win: WinFact, possible: int, free12: int, shared: 
     Every arrangement's queried keys are such a set: each key a group the counts can form
     with hun making up what they lack, the set within the hun (what its groups lack, each
     counted on its own: never more than they lack together) and the melds and pair to form.
-    INF past `route.KEYS_BOUND_MOST` sets."""
+    INF past `route.KEYS_BOUND_MOST` sets. A set is one int: its bits above
+    `_SET_SHIFT`, then the hun its groups lack, its melds and its pair."""
     sc = s.sc
     layout = s.layout
     counts, hun = layout.counts, layout.hun
     most_melds, most_pairs = layout.need_melds, layout.need_pairs
-    # (bits, hun lacked, melds, pairs) of each set so far
-    sets: list[tuple[int, int, int, int]] = [(s.declared_bits, 0, 0, 0)]
-    for bit, needs in sc.key_needs:
+    needs = sc.key_needs
+    sets = [0]
+    for j in range(0, len(needs), KEY_NEEDS_STRIDE):
         missing = 0
-        for i in range(0, len(needs), 2):
+        for i in range(j + 2, j + KEY_NEEDS_STRIDE, 2):
             short = needs[i + 1] - counts[needs[i]]
             if short > 0:
                 missing += short
         if missing > hun:
             continue
-        pair = 1 if len(needs) == 2 and needs[1] == 2 else 0
-        grown: list[tuple[int, int, int, int]] = []
-        for bits, lacked, melds, pairs in sets:
-            if lacked + missing <= hun and melds + 1 - pair <= most_melds \
-                    and pairs + pair <= most_pairs:
-                grown.append((bits | bit, lacked + missing, melds + 1 - pair, pairs + pair))
-        sets += grown
+        pair = needs[j + 1]
+        add = needs[j] << _SET_SHIFT | missing << 4 | (1 - pair) << 1 | pair
+        for state in list(sets):
+            if (state >> 4 & 15) + missing <= hun and (state >> 1 & 7) + 1 - pair <= most_melds \
+                    and (state & 1) + pair <= most_pairs:
+                sets.append(state + add)
         if len(sets) > KEYS_BOUND_MOST:
             return INF
     best = -1.0
-    for bits, _, _, _ in sets:
-        bound = sc.bound(level1_at(s, bits, cand_win, s.hun0, possible, shared, tag), free12)
-        if bound > best:
-            best = bound
+    width = len(sc.plan.query_keys)
+    top = -1 if tag is None else tag << width
+    declared = s.declared_bits
+    seen = -1
+    for state in sets:
+        bits = declared | state >> _SET_SHIFT
+        held1 = shared.get(top | bits, -1) if top >= 0 else -1
+        if held1 < 0:
+            held1 = level1_at(s, bits, cand_win, s.hun0, possible, shared, tag)
+        if held1 != seen:             # most sets hold the same patterns
+            seen = held1
+            bound = sc.bound(held1, free12)
+            if bound > best:
+                best = bound
     return best
+
+
+_SET_SHIFT: Final = 8
+"""Where a `keys_bound` set's bits start: below them the hun lacked (4 bits: at most 8
+hun), the melds (3 bits) and the pair (1 bit)."""
 
 
 # what one candidate winning tile's search starts from: its bound, the tile, the winning
