@@ -327,7 +327,8 @@ class WaitScorer:
             # the waits' hands share their concealed tiles (the 13) and the template's
             # fields (`hand_of`'s): made once, each wait checking only what depends on it
             # (`wait_fits`); the others are asked as `asked` asks them
-            t = self.templates.get((v.melds, v.indicator, v.flowers, v.discarded_hun, v.ready))
+            tkey = (v.melds, v.indicator, v.flowers, v.discarded_hun, v.ready)
+            t = self.templates.get(tkey)
             thirteen = tiles_of(counts, -1) if t is not None else None
             # each wait asked once: the memo above holds these 13 tiles' answer
             for w in self.waits(v, counts):
@@ -339,9 +340,13 @@ class WaitScorer:
                     if wins_with(self.sc, hand):
                         got = True
                         break
-                elif self.asked(v, counts, w):
+                    continue
+                if self.asked(v, counts, w):
                     got = True
                     break
+                if t is None:           # the first wait read its document: the template
+                    t = self.templates.get(tkey)
+                    thirteen = tiles_of(counts, -1) if t is not None else None
             if len(self.winnable) >= WAIT_MEMO:
                 self.winnable.clear()
             self.winnable[key] = got
