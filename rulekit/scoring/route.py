@@ -137,7 +137,7 @@ def goal_checks(hun: int, goal: bool) -> bool:
     questions scanned: 3,335 -> 406) and skip the readings of the rest. The reach itself
     (`held1_options`) ended 96% but cost ~60 k instructions a question, more than the scans
     it saved (callgrind, 200 greedy hands: the loop 817 M -> 955 M); docs/perf-history.md,
-    "The wait check's no" (s-ask)."""
+    "The wait check's 'no', bounded before the scan" (s-ask)."""
     return goal and hun < TIGHT_BOUND_HUN_GOAL
 
 
