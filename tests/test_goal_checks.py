@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -100,28 +101,33 @@ def test_a_ready_hand_s_answers_are_the_full_score_s(seed: int, name: str) -> No
         assert score_fresh(sc, hand, rs.minimum).win == full.win, hand
 
 
+def tianjin_questions(seed: str) -> Iterator[tuple[Scorer, State, Hand]]:
+    """The real waits of 60 random ready hands under tianjin, each with its goal state."""
+    rs = rulekit.load_ruleset("tianjin")
+    sc = scorer_for(rs)
+    rng = random.Random(seed)
+    for _ in range(60):
+        for hand in ready_waits(rs, rng):
+            yield sc, goal_state(sc, hand)[0], hand
+
+
 def test_the_check_drops_a_gated_pattern_in_most_questions() -> None:
     """On ready hands of tianjin the check leaves out some possible win-gated pattern in most
     questions (混吊 without a completing rest, 捉5 with no 4-6萬 around its 5萬) and never one a
     reading holds: both answers are among the hands asked."""
-    rs = rulekit.load_ruleset("tianjin")
-    sc = scorer_for(rs)
-    rng = random.Random("gated")
     asked = dropped = yes = 0
-    for _ in range(60):
-        for hand in ready_waits(rs, rng):
-            s, _ = goal_state(sc, hand)
-            w = hand.win_tile
-            possible = sc.limits(s.fixed, w, False, s.layout.hun)[0]
-            gated = possible & sc.plan.gated
-            allowed = scan.gated_allowed(s, w, gated)
-            full = score_fresh(sc, hand)
-            ids = sc.plan.ids
-            held = sum(1 << ids.index(p) for p in full.patterns if p in ids)
-            assert not held & gated & ~allowed, hand
-            asked += 1
-            dropped += allowed != gated
-            yes += full.win
+    for sc, s, hand in tianjin_questions("gated"):
+        w = hand.win_tile
+        possible = sc.limits(s.fixed, w, False, s.layout.hun)[0]
+        gated = possible & sc.plan.gated
+        allowed = scan.gated_allowed(s, w, gated)
+        full = score_fresh(sc, hand)
+        ids = sc.plan.ids
+        held = sum(1 << ids.index(p) for p in full.patterns if p in ids)
+        assert not held & gated & ~allowed, hand
+        asked += 1
+        dropped += allowed != gated
+        yes += full.win
     assert yes > 0 and asked - yes > 0
     assert dropped > asked // 2, (dropped, asked)
 
@@ -212,26 +218,21 @@ def test_keys_bound_with_the_gated_check_proves_most_no() -> None:
     """On tianjin's ready hands with 1-2 hun, the bound over the keys' sets with the
     win-gated patterns no group allows left out is below the minimum for most "no"s and
     for no "yes"."""
-    rs = rulekit.load_ruleset("tianjin")
-    sc = scorer_for(rs)
-    rng = random.Random("keys")
     no = proven = yes = 0
-    for _ in range(60):
-        for hand in ready_waits(rs, rng):
-            s, _ = goal_state(sc, hand)
-            if s.layout.hun > 2:
-                continue
-            w = hand.win_tile
-            possible, free12, _, _ = sc.limits(s.fixed, w, False, s.layout.hun)
-            gated = possible & sc.plan.gated
-            possible = (possible & ~gated) | scan.gated_allowed(s, w, gated)
-            free12 &= possible
-            cand_win = WinFact(w, False, w, None)
-            shared, tag = projections(s, cand_win, possible)
-            below = scan.keys_bound(s, cand_win, possible, free12, shared, tag) < rs.minimum
-            full = score_fresh(sc, hand)
-            assert not (below and full.win), hand
-            yes += full.win
-            no += not full.win
-            proven += below
+    for sc, s, hand in tianjin_questions("keys"):
+        if s.layout.hun > 2:
+            continue
+        w = hand.win_tile
+        possible, free12, _, _ = sc.limits(s.fixed, w, False, s.layout.hun)
+        gated = possible & sc.plan.gated
+        possible = (possible & ~gated) | scan.gated_allowed(s, w, gated)
+        free12 &= possible
+        cand_win = WinFact(w, False, w, None)
+        shared, tag = projections(s, cand_win, possible)
+        below = scan.keys_bound(s, cand_win, possible, free12, shared, tag) < sc.rs.minimum
+        full = score_fresh(sc, hand)
+        assert not (below and full.win), hand
+        yes += full.win
+        no += not full.win
+        proven += below
     assert yes > 0 and proven > no * 0.7, (yes, no, proven)
