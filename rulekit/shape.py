@@ -196,6 +196,17 @@ def fits(c: list[int], n: int, hun: int, need: int, pair: bool) -> bool:
     if n + hun != 3 * need + (2 if pair else 0):
         return False
     s0, s1, s2, s3 = _codes(c)
+    return fits_codes(s0, s1, s2, s3, n, hun, need, pair)
+
+
+def fits_codes(s0: int, s1: int, s2: int, s3: int, n: int, hun: int, need: int,
+               pair: bool) -> bool:
+    """`fits` of counts given by their four suits' base-5 codes (`_codes`, as
+    `arrange.Layout.suits` holds them) and their tile count `n`: a caller that has the codes
+    takes a group's tiles out of them (`holding.rest_fits`) instead of out of a copy of the
+    counts."""
+    if n + hun != 3 * need + (2 if pair else 0):
+        return False
     t = _NUM_WIN[s0] + _NUM_WIN[s1] + _NUM_WIN[s2] + _HON_WIN[s3]
     return (t & _M0) - (1 if pair and t >= _WITH_PAIR else 0) <= need
 

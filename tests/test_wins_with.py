@@ -87,3 +87,30 @@ def test_greedy_builds_the_hand_its_document_reads_as() -> None:
             got = ws.hand_of(v, lacking, w, True)
             assert got == want and got.concealed == want.concealed and lacking == thirteen
         assert fast > len(asked) // 2                # most were built without a document
+
+
+def test_can_win_is_any_wait_asked_alone() -> None:
+    """`can_win` (the waits' hands made from the 13 tiles once: `tiles_of`, `wait_fits`)
+    answers as asking each real wait with a copy not in sight alone (`asked`), on the ready
+    hands a greedy table checks, under three rulesets; both answers occur."""
+    for name in ("tianjin", "tianjin-laizi", "tianjin-flowers"):
+        rs = rulekit.load_ruleset(name)
+        seen: dict[tuple[int, ...], tuple[greedy.View, list[int]]] = {}
+        for v, thirteen, _ in table_waits(rs, 10, 3):
+            seen.setdefault(tuple(thirteen) + tuple(v.hun), (v, thirteen))
+        answers = set()
+        for v, thirteen in seen.values():
+            alone = greedy.WaitScorer(rs)
+            want = any(alone.asked(v, list(thirteen), w) for w in alone.waits(v, thirteen)
+                       if w not in v.hun and v.face_up()[w] + thirteen[w] < 4)
+            fast = greedy.WaitScorer(rs)                 # with a template from the start
+            for w in alone.waits(v, thirteen):
+                try:
+                    fast.hand_of(v, list(thirteen), w, True)
+                    break
+                except rulekit.HandError:
+                    continue
+            got = fast.can_win(v, list(thirteen))
+            assert got == want == greedy.WaitScorer(rs).can_win(v, list(thirteen)), thirteen
+            answers.add(got)
+        assert answers == {True, False}, name

@@ -316,12 +316,29 @@ class WaitScorer:
         got = self.winnable.get(key)
         if got is None:
             got = False
+            # the waits' hands share their concealed tiles (the 13) and the template's
+            # fields (`hand_of`'s): made once, each wait checking only what depends on it
+            # (`wait_fits`); the others are asked as `asked` asks them
+            tkey = (v.melds, v.indicator, v.flowers, v.discarded_hun, v.ready)
+            t = self.templates.get(tkey)
+            thirteen = tiles_of(counts, -1) if t is not None else None
             # each wait asked once: the memo above holds these 13 tiles' answer
             for w in self.waits(v, counts):
-                if w not in v.hun and v.face_up()[w] + counts[w] < 4 \
-                        and self.asked(v, counts, w):
+                if w in v.hun or v.face_up()[w] + counts[w] >= 4:
+                    continue
+                if t is not None and thirteen is not None and wait_fits(counts, w, True, t):
+                    hand = Hand(t.indicator, t.hun, thirteen, t.melds, w, "self_draw", False,
+                                t.discarded_hun, t.flowers, False, t.ready_declared)
+                    if wins_with(self.sc, hand):
+                        got = True
+                        break
+                    continue
+                if self.asked(v, counts, w):
                     got = True
                     break
+                if t is None:           # the first wait read its document: the template
+                    t = self.templates.get(tkey)
+                    thirteen = tiles_of(counts, -1) if t is not None else None
             if len(self.winnable) >= WAIT_MEMO:
                 self.winnable.clear()
             self.winnable[key] = got
@@ -332,17 +349,33 @@ def concealed_of(counts: list[int], w: int, lacks: bool, t: Hand) -> tuple[int, 
     """The concealed tiles (all but one `w`) of `counts` (which lack `w` if `lacks`), sorted,
     or None where a kind would have more than four copies with `t`'s melds (the indicator
     more than three): the checks `read_hand` makes of a table's tiles."""
+    out = tiles_of(counts, -1 if lacks else w)
+    if out is None or not wait_fits(counts, w, lacks, t):
+        return None
+    return out
+
+
+def tiles_of(counts: list[int], less: int) -> tuple[int, ...] | None:
+    """The tiles of `counts`, sorted, one `less` fewer (-1: none), or None where a kind has
+    more than four."""
     out: list[int] = []
     for k in range(NUM_KINDS):
         n = counts[k]
         if n > 4:
             return None
-        if k == w and not lacks:
+        if k == less:
             n -= 1
         for _ in range(n):
             out.append(k)
+    return tuple(out)
+
+
+def wait_fits(counts: list[int], w: int, lacks: bool, t: Hand) -> bool:
+    """`concealed_of`'s checks beyond four copies a kind in `counts`: the wait's own kind
+    (a fifth copy if `counts` lack it), `t`'s melds' kinds (four copies at most with the
+    concealed ones) and the indicator's (three at most in sight)."""
     if lacks and counts[w] >= 4:
-        return None
+        return False
     ind = t.indicator
     shown = counts[ind] + (1 if lacks and w == ind else 0)
     for m in t.melds:
@@ -351,12 +384,10 @@ def concealed_of(counts: list[int], w: int, lacks: bool, t: Hand) -> tuple[int, 
             if o.tile == m.tile:
                 total += o.size
         if total > 4:
-            return None
+            return False
         if m.tile == ind:
             shown += m.size
-    if shown > 3:
-        return None
-    return tuple(out)
+    return shown <= 3
 
 
 def choose_discard(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any]]) -> int:

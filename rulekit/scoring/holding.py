@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from typing import Final, Sequence
 
-from rulekit.arrange import ALL_GROUPS, Layout, RawGroup, is_winning_shape, real_kinds
-from rulekit.codes import HONOR_START, LAST_RUN_RANK, NUM_KINDS, PAIR, RUN, SET, SUIT_SIZE
+from rulekit.arrange import (ALL_GROUPS, SUIT_DIGIT, SUIT_OF, Layout, RawGroup,
+                             is_winning_shape, real_kinds)
+from rulekit.codes import (HONOR_START, LAST_RUN_RANK, NUM_KINDS, PAIR, RUN, SET, SUIT_SIZE,
+                           key_first, key_shape)
 from rulekit.scoring.keys import group_code, rest_code
+from rulekit.shape import fits_codes
 
 
 def groups_holding(counts: Sequence[int], hun: int, tile: int) -> list[RawGroup]:
@@ -108,3 +111,62 @@ def holds(counts: Sequence[int], hun: int, holder: Holder) -> bool:
         if counts[needs[i]] < needs[i + 1]:
             return False
     return True
+
+
+def rest_fits(layout: Layout, holder: Holder) -> bool:
+    """`rest_wins(layout, holder[0])` for a group the hand can form (`holds`), read off the
+    suits' codes the layout carries with the group's real tiles taken out of them: no rest
+    `Layout` or counts made (a yes/no question asks this of every group holding its winning
+    tile: `scan.below_goal`). Without the codes (`Layout.suits` empty), `rest_wins`."""
+    g = holder[0]
+    codes = layout.suits
+    if not codes:
+        return rest_wins(layout, g)
+    is_pair = g.shape == PAIR
+    melds = layout.need_melds - (0 if is_pair else 1)
+    pairs = layout.need_pairs - (1 if is_pair else 0)
+    if melds < 0 or pairs < 0:
+        return False
+    c0, n0, c1, n1, c2, n2, c3, n3 = codes
+    needs = holder[1]
+    for i in range(0, len(needs), 2):
+        k = needs[i]
+        n = needs[i + 1]
+        s = SUIT_OF[k]
+        d = SUIT_DIGIT[k] * n
+        if s == 0:
+            c0 -= d
+            n0 -= n
+        elif s == 1:
+            c1 -= d
+            n1 -= n
+        elif s == 2:
+            c2 -= d
+            n2 -= n
+        else:
+            c3 -= d
+            n3 -= n
+    return fits_codes(c0, c1, c2, c3, n0 + n1 + n2 + n3, layout.hun - holder[2], melds,
+                      pairs == 1)
+
+
+KEY_NEEDS_STRIDE: Final = 8
+"""`key_needs`' entries: bit, pair (1 or 0), then three (kind, real copies) slots."""
+
+
+def key_needs(keys: tuple[int, ...]) -> tuple[int, ...]:
+    """For each group key of `keys` a concealed group can have (a run, a set or a pair; a
+    kong is a declared meld), `KEY_NEEDS_STRIDE` ints in one flat tuple: its bit (1 << its
+    place in `keys`), 1 if it is a pair, and the real copies it takes as three (kind,
+    copies) slots (unused ones take 0 copies): a hand can form it when hun make up what its
+    counts lack (`scan.keys_bound`)."""
+    out: list[int] = []
+    for i, k in enumerate(keys):
+        shape, first = key_shape(k), key_first(k)
+        if shape == RUN:
+            out += [1 << i, 0, first, 1, first + 1, 1, first + 2, 1]
+        elif shape == SET:
+            out += [1 << i, 0, first, 3, first, 0, first, 0]
+        elif shape == PAIR:
+            out += [1 << i, 1, first, 2, first, 0, first, 0]
+    return tuple(out)

@@ -121,6 +121,26 @@ def pruned_scan(hun: int, goal: bool) -> bool:
     return hun >= PRUNED_SCAN_HUN and not goal
 
 
+KEYS_BOUND_MOST: Final = 32
+"""Sets of queried keys a yes/no question's hand may hold together, at most, for its bound
+over them (`scan.keys_bound`, each set a memo lookup); with more it is left to the scan."""
+
+
+def goal_checks(hun: int, goal: bool) -> bool:
+    """Should a yes/no question (`goal`) with this many hun and a real winning tile bound its
+    readings before its scan by two cheap checks: the win-gated patterns no group of its
+    winning tile allows dropped (`scan.gated_allowed`: the tight path's check, unranked),
+    and the sets of queried keys its arrangements could hold (`scan.keys_bound`, instead of
+    the tight path's reach)? Below `TIGHT_BOUND_HUN_GOAL` (from there the tight bounds do it).
+    Greedy's waits under a 2-fan minimum are "no" 97 times in 100 (200 hands of seed 1:
+    2,864 of 2,933); the checks end most before any arrangement is listed (the 1-3 hun
+    questions scanned: 3,335 -> 406) and skip the readings of the rest. The reach itself
+    (`held1_options`) ended 96% but cost ~60 k instructions a question, more than the scans
+    it saved (callgrind, 200 greedy hands: the loop 817 M -> 955 M); docs/perf-history.md,
+    "The wait check's 'no', bounded before the scan" (s-ask)."""
+    return goal and hun < TIGHT_BOUND_HUN_GOAL
+
+
 def tight_bounds(hun: int, goal: bool) -> bool:
     """Should the scan tighten its bounds first (`scan.held1_options`,
     `scan.win_group_checked`) for a hand with this many hun, searched for its best reading

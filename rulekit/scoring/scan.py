@@ -22,11 +22,13 @@ from rulekit.arrange import RawGroup
 from rulekit.codes import ARRANGEMENT, READING, SKELETON, group_key
 from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, coded_win_places,
                            group_fact, plain_facts)
-from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
+from rulekit.scoring.holding import (KEY_NEEDS_STRIDE, groups_holding, holds, rest_fits,
+                                     rest_layout, rest_wins)
 from rulekit.scoring.keys import ProjKey, group_code, spot_kind
 from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.pruned import Bounds, live_codes
-from rulekit.scoring.route import PLACE_BOUND_AFTER, place_bounds, pruned_scan, tight_bounds
+from rulekit.scoring.route import (KEYS_BOUND_MOST, PLACE_BOUND_AFTER, goal_checks,
+                                   place_bounds, pruned_scan, tight_bounds)
 from rulekit.scoring.suit_reach import Walks
 from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
@@ -454,6 +456,79 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
     return got
 
 
+def gated_allowed(s: State, win_tile: int, gated: int) -> int:
+    """Of the win-gated patterns `gated` (a mask), those some group holding the real winning
+    tile allows (`Scorer.group_allows`) with a rest that completes the hand: no reading of
+    the others can hold. `win_group_checked`'s check without its ranking: only the groups
+    that allow one of them at all are looked at (`Scorer.gate_holders`, per winning tile),
+    each rest read off the suits' codes (`holding.rest_fits`)."""
+    layout = s.layout
+    counts, hun = layout.counts, layout.hun
+    allowed = 0
+    for holder, mask in s.sc.gate_holders(win_tile):
+        m = mask & gated & ~allowed
+        if m and holds(counts, hun, holder) and rest_fits(layout, holder):
+            allowed |= m
+            if allowed == gated:
+                break
+    return allowed
+
+
+def keys_bound(s: State, cand_win: WinFact, possible: int, free12: int, shared: Projections,
+               tag: int | None) -> float:
+    """An upper bound of the fan of the hand's readings, or INF: the best, over the sets of
+    queried keys (`plan.query_keys`) an arrangement could hold together, of their
+    skeleton-level patterns (`level1_at`, the declared melds' keys added) with `free12`.
+    Every arrangement's queried keys are such a set: each key a group the counts can form
+    with hun making up what they lack, the set within the hun (what its groups lack, each
+    counted on its own: never more than they lack together) and the melds and pair to form.
+    INF past `route.KEYS_BOUND_MOST` sets. A set is one int: its bits above
+    `_SET_SHIFT`, then the hun its groups lack, its melds and its pair."""
+    sc = s.sc
+    layout = s.layout
+    counts, hun = layout.counts, layout.hun
+    most_melds, most_pairs = layout.need_melds, layout.need_pairs
+    needs = sc.key_needs
+    sets = [0]
+    for j in range(0, len(needs), KEY_NEEDS_STRIDE):
+        missing = 0
+        for i in range(j + 2, j + KEY_NEEDS_STRIDE, 2):
+            short = needs[i + 1] - counts[needs[i]]
+            if short > 0:
+                missing += short
+        if missing > hun:
+            continue
+        pair = needs[j + 1]
+        add = needs[j] << _SET_SHIFT | missing << 4 | (1 - pair) << 1 | pair
+        for state in list(sets):
+            if (state >> 4 & 15) + missing <= hun and (state >> 1 & 7) + 1 - pair <= most_melds \
+                    and (state & 1) + pair <= most_pairs:
+                sets.append(state + add)
+        if len(sets) > KEYS_BOUND_MOST:
+            return INF
+    best = -1.0
+    width = len(sc.plan.query_keys)
+    top = -1 if tag is None else tag << width
+    declared = s.declared_bits
+    seen = -1
+    for state in sets:
+        bits = declared | state >> _SET_SHIFT
+        held1 = shared.get(top | bits, -1) if top >= 0 else -1
+        if held1 < 0:
+            held1 = level1_at(s, bits, cand_win, s.hun0, possible, shared, tag)
+        if held1 != seen:             # most sets hold the same patterns
+            seen = held1
+            bound = sc.bound(held1, free12)
+            if bound > best:
+                best = bound
+    return best
+
+
+_SET_SHIFT: Final = 8
+"""Where a `keys_bound` set's bits start: below them the hun lacked (4 bits: at most 8
+hun), the melds (3 bits) and the pair (1 bit)."""
+
+
 # what one candidate winning tile's search starts from: its bound, the tile, the winning
 # tile as skeleton-level facts see it, the patterns still possible (all, less the skeleton
 # level, the reading level), the groups to read first, where skeleton results are kept, and
@@ -478,6 +553,15 @@ def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
             free12 = possible & ~sc.plan.level_masks[SKELETON]
             free3 &= possible
             bound_all = sc.bound(s.fixed, possible)
+    checks = not win_is_hun and not tight and goal_checks(layout.hun, s.goal < INF)
+    if checks:
+        gated = possible & sc.plan.gated
+        allowed = gated_allowed(s, win_tile, gated) if gated else 0
+        if allowed != gated:          # as the tight path's check drops them, unranked
+            possible = (possible & ~gated) | allowed
+            free12 = possible & ~sc.plan.level_masks[SKELETON]
+            free3 &= possible
+            bound_all = sc.bound(s.fixed, possible)
     shared_level1, tag = projections(s, cand_win, possible)
     cut: PlaceCut | None = None
     if tight:
@@ -485,6 +569,10 @@ def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
         if options is not None:
             bound_all = min(bound_all, max((sc.bound(h1, free12) for h1 in options),
                                            default=-1.0))
+    elif checks and bound_all > s.best_fan and sc.plan.queries is not None \
+            and sc.plan.by_level[SKELETON]:
+        bound_all = min(bound_all, keys_bound(s, cand_win, possible, free12, shared_level1,
+                                              tag))
     if not win_is_hun and place_bounds(layout.hun, s.goal < INF):
         cut = PlaceCut(s, win_tile, cand_win, possible, free12, shared_level1, tag, memo)
     return (bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag,

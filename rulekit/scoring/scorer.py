@@ -20,6 +20,7 @@ from rulekit.codes import READING, SKELETON
 from rulekit.facts import Facts
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.explain import Totals, totals
+from rulekit.scoring.holding import HOLDING, Holder, key_needs
 from rulekit.scoring.plan import (READS_STANDS_FOR, READS_TILE, Plan, build_plan,
                                   gate_group_allows, gate_tile_allows, possible)
 from rulekit.scoring.result import ScoreResult
@@ -93,6 +94,11 @@ class Scorer:
         # fans as numbers (what the bounds read), by the valued bits of a mask
         self.values: dict[int, float] = {}
         self.allows: dict[int, int] = {}      # `group_allows`
+        # by real winning tile: the groups holding it that allow a win-gated pattern there
+        # (`gate_holders`; 34 entries at most)
+        self.gate_held: dict[int, tuple[tuple[Holder, int], ...]] = {}
+        # the queried keys a concealed group can have, with what each takes (`key_needs`)
+        self.key_needs = key_needs(self.plan.query_keys)
         self.limit_memo: dict[int, Limits] = {}
         # skeleton-level results shared between hands (`search.projections`), and the small
         # int each hand's (fixed, possible, facts read) tag becomes: one pair, replaced
@@ -149,6 +155,7 @@ class Scorer:
     def forget(self) -> None:
         """Replace every memo by an empty one (their bytes passed `memo_limit`)."""
         self.allows = {}
+        self.gate_held = {}
         self.bounds = {}
         self.values = {}
         self.limit_memo = {}
@@ -299,6 +306,22 @@ class Scorer:
             by_tile = allows[tkey] = gate_tile_allows(plan.gate_checks, win_tile, win_is_hun,
                                                       stands_for)
         return by_group & by_tile
+
+    def gate_holders(self, win_tile: int) -> tuple[tuple[Holder, int], ...]:
+        """The groups a real winning tile of this kind can sit in (`holding.HOLDING`) that
+        allow some win-gated pattern there, each with the mask of those (`group_allows`,
+        the tile standing for itself): what a yes/no question checks of its winning tile
+        (`scan.gated_allowed`), worked out once per kind."""
+        hit = self.gate_held.get(win_tile)
+        if hit is None:
+            out = []
+            for holder in HOLDING[win_tile]:
+                m = self.group_allows(holder[0], win_tile, win_tile, False,
+                                      holder[4]) & self.plan.gated
+                if m:
+                    out.append((holder, m))
+            hit = self.gate_held[win_tile] = tuple(out)
+        return hit
 
     def finish(self, base: Facts, bd: Breakdown, groups: tuple[Any, ...], win_tile: int,
                kong_fan: float, kong_kinds: tuple[str, ...], forbidden: str | None,
