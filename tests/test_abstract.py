@@ -12,7 +12,9 @@ from rulekit.arrange import RawGroup
 from rulekit.codes import NUM_KINDS, PAIR, RUN, SET, group_key
 from rulekit.dsl import PatternSource, compile_patterns
 from rulekit.facts import ContextFact, Facts, HandFact, HunFact, WinFact, group_fact
-from rulekit.scoring.abstract import U, View, ev, ruled_out
+from rulekit.dsl.abstract import U, View
+from rulekit.scoring.abstract import ruled_out
+from abstract_reference import ev
 from conftest import examples
 
 # DSL texts of the kinds the place search meets: counts pinned to the winning group's key,

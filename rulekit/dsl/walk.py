@@ -56,6 +56,11 @@ def children(n: ast.Node) -> tuple[ast.Node, ...]:
     return ()
 
 
+def shape_queries(n: ast.Node) -> bool:
+    """Does the tree make a shape query (run, set, pair) anywhere?"""
+    return any(isinstance(x, ast.Call) and x.fn in ("run", "set", "pair") for x in walk(n))
+
+
 def walk(n: ast.Node) -> Iterator[ast.Node]:
     """Every node of the tree, `n` first (depth first, no recursion)."""
     stack = [n]
