@@ -17,6 +17,7 @@ from rulekit.dsl import PatternSource, compile_patterns
 from rulekit.dsl.abstract import U, Span, View, compile_abstract
 from rulekit.facts import ContextFact, Facts, GroupFact, HandFact, HunFact, WinFact, group_fact
 from abstract_reference import ev
+from test_abstract import view_of as reading_view
 from conftest import examples
 import rulekit
 from rulekit.scoring.score import scorer_for
@@ -161,16 +162,7 @@ def test_every_pattern_answers_as_the_interpreter_on_many_views() -> None:
 
 def view_of(win: RawGroup, rest: tuple[RawGroup, ...], tracked: frozenset[int],
             known: int = 0, held: int = 0) -> View:
-    """The view of a concrete reading: the rest known only by its tracked keys."""
-    held_g = group_fact(win, True, True)
-    rest_keys = frozenset(group_key(g.shape, g.first) for g in rest) & tracked
-    f = Facts((), WinFact(HUN[0], True, win.first + 1 if win.shape == RUN else win.first,
-                          held_g),
-              HandFact(2, (), (), (), ()), HunFact(HUN, (31, 31)),
-              ContextFact("self_draw", False, False, "none", 0),
-              rest_keys | {group_key(win.shape, win.first)})
-    f.held = held
-    return View(f, known, tracked, rest_keys, (held_g,), len(rest), BITS)
+    return reading_view(win, rest, tracked, known, held, BITS)
 
 
 RUN_4M = RawGroup(RUN, 3, (3, 4, 5))

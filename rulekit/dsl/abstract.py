@@ -23,6 +23,7 @@ from rulekit.codes import (HONOR_START, KONG, NUM_KINDS, PAIR, RUN, SET, SUIT_SI
                           key_first, key_shape)
 from rulekit.dsl import ast
 from rulekit.dsl.vocabulary import CONSTANTS, FUNCTIONS, NAMES
+from rulekit.dsl.walk import chain
 from rulekit.facts import SUIT_NAMES, Facts, GroupFact, HunFact, run_key
 
 
@@ -273,44 +274,30 @@ class _Compiler:
         return None
 
     def node(self, n: ast.Node) -> AFn:
-        """Told apart by exact type, as the interpreter did; a comprehension (or any node
-        not listed) reads as `U`, which keeps a pattern possible."""
-        t = type(n)
-        if t is ast.Attr:
-            assert isinstance(n, ast.Attr)
+        """A comprehension reads as `U`, which keeps a pattern possible."""
+        if isinstance(n, ast.Attr):
             return self.attr(n)
-        if t is ast.Compare:
-            assert isinstance(n, ast.Compare)
+        if isinstance(n, ast.Compare):
             return self.compare(n)
-        if t is ast.Name:
-            assert isinstance(n, ast.Name)
+        if isinstance(n, ast.Name):
             return self.name(n.id)
-        if t is ast.Num or t is ast.BoolLit:
-            assert isinstance(n, (ast.Num, ast.BoolLit))
+        if isinstance(n, (ast.Num, ast.BoolLit)):
             return _const(n.value)
-        if t is ast.TileLit:
-            assert isinstance(n, ast.TileLit)
+        if isinstance(n, ast.TileLit):
             return _const(n.kind)
-        if t is ast.BoolOp:
-            assert isinstance(n, ast.BoolOp)
+        if isinstance(n, ast.BoolOp):
             return _bool_op(n.op != "and", tuple(self.node(x) for x in n.operands))
-        if t is ast.Call:
-            assert isinstance(n, ast.Call)
+        if isinstance(n, ast.Call):
             return self.call(n)
-        if t is ast.ListLit:
-            assert isinstance(n, ast.ListLit)
+        if isinstance(n, ast.ListLit):
             return self.list_lit(n)
-        if t is ast.Not:
-            assert isinstance(n, ast.Not)
+        if isinstance(n, ast.Not):
             return _not(self.node(n.operand))
-        if t is ast.Arith:
-            assert isinstance(n, ast.Arith)
+        if isinstance(n, ast.Arith):
             return _arith(n.op, self.node(n.left), self.node(n.right))
-        if t is ast.Quantified:
-            assert isinstance(n, ast.Quantified)
+        if isinstance(n, ast.Quantified):
             return self.quantified(n)
-        if t is ast.Count:
-            assert isinstance(n, ast.Count)
+        if isinstance(n, ast.Count):
             return self.count(n)
         return _const(U)
 
@@ -328,7 +315,7 @@ class _Compiler:
         return lambda a, env: pattern_value(a, name)
 
     def attr(self, n: ast.Attr) -> AFn:
-        path = _fact_path(n)
+        path = chain(n)
         if path is not None and self.slot_of(path[0]) is None and path[0] in NAMES \
                 and path[0] not in ("groups", "melds") and "fills" not in path:
             # a path off the facts (`win.group.shape`): every step is a fact, never U, a
@@ -434,19 +421,6 @@ class _Compiler:
         sides = tuple((attr, self.node(other)) for attr, other in pin_sides(cond, var))
         self.scopes.pop()
         return _groups_count(slot, fn, negate, melds_only, None if negate else sides)
-
-
-def _fact_path(n: ast.Attr) -> list[str] | None:
-    """['win', 'group', 'shape'] for a plain attribute chain off a name, else None."""
-    names: list[str] = []
-    node: ast.Node = n
-    while isinstance(node, ast.Attr):
-        names.append(node.name)
-        node = node.obj
-    if not isinstance(node, ast.Name):
-        return None
-    names.append(node.id)
-    return names[::-1]
 
 
 def _is_const(n: ast.Node) -> bool:

@@ -203,7 +203,7 @@ class _Compiler:
                              f"{self.suggest(n.name, attrs)}", n.pos)
         entry = attrs[n.name]
         dep = max(obj.dep, entry.dep)
-        chain = _chain(n)
+        chain = walk.chain(n)
         if chain is not None and self.lookup_var(chain[0]) is None:
             # a path off the facts object, e.g. win.group.shape: one C-level getter
             getter = operator.attrgetter(".".join(chain))
@@ -458,18 +458,6 @@ def _count_all(cf: Fn, slot: int, fns: tuple[Fn, ...], hoists: tuple[Hoist | Non
                 k += 1
         return k
     return count
-
-
-def _chain(n: ast.Node) -> list[str] | None:
-    """['win', 'group', 'shape'] for a plain attribute chain off a name, else None."""
-    names: list[str] = []
-    while isinstance(n, ast.Attr):
-        names.append(n.name)
-        n = n.obj
-    if not isinstance(n, ast.Name):
-        return None
-    names.append(n.id)
-    return names[::-1]
 
 
 def _shape_query(fn: str, args: list[_Typed]) -> Fn:
