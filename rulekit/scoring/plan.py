@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Final, Iterable
 
 from rulekit.arrange import RawGroup
 from rulekit.codes import KEY_LIMIT
@@ -26,15 +26,24 @@ WIN_GROUP_ATTRS = ("shape", "suit", "rank", "first", "kind", "hun", "other_hun",
 
 # Where a need of a win-gated pattern finds its value (`Scorer.group_allows`): a fact of the
 # winning tile's group, or one of the winning tile's own; as bits, which of them any reads
-_FROM_GROUP, _FROM_TILE, _FROM_IS_HUN, _FROM_STANDS_FOR = 1, 2, 4, 8
-READS_TILE, READS_STANDS_FOR = _FROM_TILE, _FROM_STANDS_FOR
+_FROM_GROUP: Final = 1
+_FROM_TILE: Final = 2
+_FROM_IS_HUN: Final = 4
+_FROM_STANDS_FOR: Final = 8
+READS_TILE: Final = _FROM_TILE
+READS_STANDS_FOR: Final = _FROM_STANDS_FOR
 # (where from, the group fact's name, the value, whether it must equal it)
 GateCheck = tuple[int, str, Any, bool]
 # A check on the winning tile's group as `gate_group_allows` runs it: what it reads off the
 # raw group (its shape code, first kind, hun or hun besides the winning tile; any other fact
 # through `held_value`), the value (a shape by its code), equal?, the fact's name
 GroupCheck = tuple[int, Any, bool, str]
-_READ_SHAPE, _READ_FIRST, _READ_HUN, _READ_OTHER_HUN, _READ_FACT = 0, 1, 2, 3, 4
+# (Final: compiled, each is a constant, not a read of the module's globals)
+_READ_SHAPE: Final = 0
+_READ_FIRST: Final = 1
+_READ_HUN: Final = 2
+_READ_OTHER_HUN: Final = 3
+_READ_FACT: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
