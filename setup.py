@@ -26,6 +26,7 @@ HOT_PATH = [
     "rulekit/facts.py",
     "rulekit/algebra.py",
     "rulekit/dsl/compile.py",
+    "rulekit/dsl/abstract.py",
     "rulekit/codes.py",
     "rulekit/scoring/route.py",
     "rulekit/scoring/keys.py",

@@ -12,7 +12,9 @@ from rulekit.arrange import RawGroup
 from rulekit.codes import NUM_KINDS, PAIR, RUN, SET, group_key
 from rulekit.dsl import PatternSource, compile_patterns
 from rulekit.facts import ContextFact, Facts, HandFact, HunFact, WinFact, group_fact
-from rulekit.scoring.abstract import U, View, ev, ruled_out
+from rulekit.dsl.abstract import U, View
+from rulekit.scoring.abstract import ruled_out
+from abstract_reference import ev
 from conftest import examples
 
 # DSL texts of the kinds the place search meets: counts pinned to the winning group's key,
@@ -48,15 +50,18 @@ def facts_of(win: RawGroup, groups: tuple[RawGroup, ...]) -> tuple[Facts, WinFac
     return Facts(all_groups, wf, hand, HunFact(HUN, (31, 31)), ctx), wf
 
 
-def view_of(win: RawGroup, rest: tuple[RawGroup, ...], tracked: frozenset[int]) -> View:
-    """The abstract view of a reading: the rest known only by its tracked keys."""
+def view_of(win: RawGroup, rest: tuple[RawGroup, ...], tracked: frozenset[int],
+            known: int = 0, held: int = 0, bits: dict[str, int] | None = None) -> View:
+    """The abstract view of a reading: the rest known only by its tracked keys; of the
+    patterns `bits` names, those of `known` known, true if in `held`."""
     _, wf = facts_of(win, rest)
     rest_keys = frozenset(group_key(g.shape, g.first) for g in rest) & tracked
     own = group_key(win.shape, win.first)
     f = Facts((), wf, HandFact(2, (), (), (), ()), HunFact(HUN, (31, 31)),
               ContextFact("self_draw", False, False, "none", 0), rest_keys | {own})
     assert wf.group is not None
-    return View(f, 0, tracked, rest_keys, (wf.group,), len(rest), {})
+    f.held = held
+    return View(f, known, tracked, rest_keys, (wf.group,), len(rest), bits or {})
 
 
 RUN_4M = RawGroup(RUN, 3, (3, 4, 5))       # 4-5-6萬 of three hun, the winning one too

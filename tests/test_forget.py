@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import rulekit
 from rulekit import arrange, facts
+from rulekit.scoring import reach
 from rulekit.scoring.reach import reach_size
 from rulekit.scoring.score import forget, scorers_kept
 
@@ -17,6 +18,6 @@ def test_forget_empties_every_memo_and_changes_no_score() -> None:
     assert arrange.memo_size()[0] > 0 and scorers_kept() >= 1 and facts._BY_ID
     forget()
     assert arrange.memo_size() == (0, 0) and scorers_kept() == 0 and not facts._BY_ID
-    assert reach_size() == (0, 0)
+    assert reach_size() == (0, 0) and not reach._WILD
     after = [rulekit.score(d, rs).to_dict() for d in (HEAVY, PLAIN)]
     assert after == before and before[0]["total_fan"] == 32 and before[1]["total_fan"] == 14

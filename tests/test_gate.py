@@ -104,3 +104,46 @@ def test_held_value_reads_what_the_facts_hold() -> None:
             fact = group_fact(g, True, win_is_hun)
             for name in names:
                 assert held_value(g, name, win_is_hun) == getattr(fact, name), (g, name)
+
+
+def by_held_value(checks: Any, g: arrange.RawGroup, win_is_hun: bool) -> int:
+    """What `gate_group_allows` said before its checks read the raw group as ints: each
+    check through `held_value`, the shape as its name."""
+    from rulekit.facts import held_value
+    from rulekit.scoring.plan import _FROM_GROUP
+    out = 0
+    for bit, cs in checks:
+        if all((held_value(g, name, win_is_hun) == value) == equal
+               for source, name, value, equal in cs if source == _FROM_GROUP):
+            out |= bit
+    return out
+
+
+def test_group_checks_answer_as_the_facts_do() -> None:
+    """`gate_group_allows` on `group_checks` says what the checks said through `held_value`,
+    for every group there is and either kind of winning tile: the built-ins' checks, and
+    checks on every fact a gate may name, with values no group has (a shape never named,
+    a number for a shape), equal or not."""
+    from rulekit.facts import declared_group
+    from rulekit.scoring.plan import _FROM_GROUP, _FROM_TILE, gate_group_allows, group_checks
+    made = [(1 << i, ((_FROM_GROUP, name, value, equal), (_FROM_TILE, "", 4, True)))
+            for i, (name, value, equal) in enumerate([
+                ("shape", "run", True), ("shape", "pair", False), ("shape", "kong", True),
+                ("shape", "seven", False), ("shape", 0, True), ("first", 3, True),
+                ("kind", 27, False), ("hun", 2, True), ("other_hun", 1, True),
+                ("other_hun", 0, False), ("suit", "wan", True), ("rank", 4, False),
+                ("declared", True, True), ("concealed", False, False),
+                ("golden", True, False), ("has_win", True, True), ("tiles", (3, 4, 5), True)])]
+    both = tuple(made) + ((1 << 20, tuple(made[0][1][:1] + made[7][1][:1])),)
+    sets = [both] + [Scorer(rulekit.load_ruleset(n)).plan.gate_checks for n in BUILTINS]
+    groups = [g for g in arrange.ALL_GROUPS if g.shape >= 0]
+    groups += [declared_group("kong", 31, True, False), declared_group("set", 4, False, True)]
+    seen = set()
+    for checks in sets:
+        compiled = group_checks(checks)
+        for g in groups:
+            for win_is_hun in (False, True):
+                got = gate_group_allows(compiled, g, win_is_hun)
+                assert got == by_held_value(checks, g, win_is_hun), (g, win_is_hun)
+                seen.add(got)
+    assert len(seen) > 20

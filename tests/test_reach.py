@@ -154,3 +154,30 @@ def test_the_memo_holds_the_walk_or_the_list_packed_hun_first(
     assert {unpack(st) for st in got} == listed(base, counts, max_hun, bit)
     assert len(set(got)) == len(got)
     assert [st & 63 for st in got] == sorted(st & 63 for st in got)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(st.sampled_from([shape * KEY_STRIDE + f for shape in (RUN, SET, PAIR)
+                                 for f in (0, 3, 6, 9, 27, 31)]),
+                max_size=8, unique=True).map(lambda ks: tuple(sorted(ks))),
+       st.integers(0, 4), st.integers(0, 1))
+def test_the_wild_keys_memo_answers_as_the_plain_work(keys: tuple[int, ...], melds: int,
+                                                      pairs: int) -> None:
+    """`_wild_extra` (memoised) is the set `wild_extra` works out, cold and warm, and
+    `clear_reach` empties its memo."""
+    reach.clear_reach()
+    want = reach.wild_extra(keys, melds, pairs)
+    assert set(reach._wild_extra(keys, melds, pairs)) == want
+    assert set(reach._wild_extra(keys, melds, pairs)) == want
+    assert reach._WILD
+    reach.clear_reach()
+    assert not reach._WILD
+
+
+def test_the_wild_keys_of_two_melds_and_a_pair_by_hand() -> None:
+    keys = (RUN * KEY_STRIDE, SET * KEY_STRIDE + 31, PAIR * KEY_STRIDE + 27)
+    # melds hold the run (bit 0) or the set (bit 1), the pair the pair key (bit 2)
+    assert reach.wild_extra(keys, 2, 1) == {0, 1, 2, 3, 4, 5, 6, 7}
+    assert reach.wild_extra(keys, 1, 0) == {0, 1, 2}
+    assert reach.wild_extra(keys, 0, 1) == {0, 4}
+    assert reach.wild_extra(keys, 0, 0) == {0}

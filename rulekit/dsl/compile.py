@@ -14,9 +14,10 @@ from typing import Any, Callable, Final, Mapping
 
 from rulekit import limits
 from rulekit.dsl import ast, walk
+from rulekit.dsl.abstract import AbstractFn, compile_abstract
 from rulekit.dsl.budget import pattern_budget
 from rulekit.dsl.parse import parse
-from rulekit.codes import HAND, KONG, PAIR, SET, group_key
+from rulekit.codes import ARRANGEMENT, HAND, KONG, PAIR, SET, group_key
 from rulekit.dsl.vocabulary import ATTRIBUTES, CONSTANTS, FUNCTIONS, NAMES, SKELETON
 from rulekit.facts import SUIT_NAMES, run_key
 from rulekit.errors import DslError, RulesetError
@@ -69,6 +70,12 @@ class CompiledPattern:
     # its syntax tree, kept for the scorer's three-valued reading of it on a place
     # (`scoring.abstract`): what the rest of the hand can still make of it
     tree: Any = field(default=None, compare=False, repr=False)
+    # whether its tree makes a shape query (run, set, pair) anywhere (`walk.shape_queries`)
+    shape_queries: bool = False
+    # its abstract reading compiled (`dsl.abstract`), for an arrangement- or reading-level
+    # pattern the rest of the hand can decide beyond its needs (it reads the reading's
+    # groups or makes a shape query): what the place search asks of it; else None
+    abstract: AbstractFn | None = field(default=None, compare=False, repr=False)
 
     def excludes(self, other: "CompiledPattern") -> bool:
         """True when both can never hold together (one needs path == a, the other != a)."""
@@ -196,7 +203,7 @@ class _Compiler:
                              f"{self.suggest(n.name, attrs)}", n.pos)
         entry = attrs[n.name]
         dep = max(obj.dep, entry.dep)
-        chain = _chain(n)
+        chain = walk.chain(n)
         if chain is not None and self.lookup_var(chain[0]) is None:
             # a path off the facts object, e.g. win.group.shape: one C-level getter
             getter = operator.attrgetter(".".join(chain))
@@ -453,18 +460,6 @@ def _count_all(cf: Fn, slot: int, fns: tuple[Fn, ...], hoists: tuple[Hoist | Non
     return count
 
 
-def _chain(n: ast.Node) -> list[str] | None:
-    """['win', 'group', 'shape'] for a plain attribute chain off a name, else None."""
-    names: list[str] = []
-    while isinstance(n, ast.Attr):
-        names.append(n.name)
-        n = n.obj
-    if not isinstance(n, ast.Name):
-        return None
-    names.append(n.id)
-    return names[::-1]
-
-
 def _shape_query(fn: str, args: list[_Typed]) -> Fn:
     """run(s, r) / set(t) / pair(t) as one int lookup in the facts' skeleton index."""
     if fn == "run":
@@ -693,17 +688,21 @@ def compile_patterns(sources: list[PatternSource],
             known[pid] = 0
             continue
         fn = _entry(typed, comp.nslots)
-        seen = walk.Analysis(pid, known, queries).run(trees[pid])
+        tree = trees[pid]
+        seen = walk.Analysis(pid, known, queries).run(tree)
         known[pid] = typed.dep
         needs[pid] = frozenset(walk.needs(trees[pid], needs))
         queries[pid] = (frozenset(seen.queries) if seen.queries is not None
                         and typed.dep == SKELETON else None)
+        reads = frozenset(walk.reads(tree))
+        shaped = walk.shape_queries(tree)
+        rest_read = typed.dep >= ARRANGEMENT and (shaped or "groups" in reads
+                                                  or "melds" in reads)
         compiled.append(CompiledPattern(pid, s.name, fn, typed.dep, frozenset(seen.tiles),
                                         frozenset(seen.ranks), needs[pid],
-                                        frozenset(seen.refs), queries[pid],
-                                        frozenset(walk.reads(trees[pid])),
-                                        walk.cost(trees[pid]), bits.get(pid, 0),
-                                        trees[pid]))
+                                        frozenset(seen.refs), queries[pid], reads,
+                                        walk.cost(tree), bits.get(pid, 0), tree, shaped,
+                                        compile_abstract(tree) if rest_read else None))
     deps = {c.id: c.dep for c in compiled}
     steps = {c.id: c.steps for c in compiled}
     errors += _work_errors([(s, deps[s.id], steps[s.id]) for s in sources if s.id in deps])

@@ -56,6 +56,23 @@ def children(n: ast.Node) -> tuple[ast.Node, ...]:
     return ()
 
 
+def chain(n: ast.Node) -> list[str] | None:
+    """['win', 'group', 'shape'] for a plain attribute chain off a name, else None."""
+    names: list[str] = []
+    while isinstance(n, ast.Attr):
+        names.append(n.name)
+        n = n.obj
+    if not isinstance(n, ast.Name):
+        return None
+    names.append(n.id)
+    return names[::-1]
+
+
+def shape_queries(n: ast.Node) -> bool:
+    """Does the tree make a shape query (run, set, pair) anywhere?"""
+    return any(isinstance(x, ast.Call) and x.fn in ("run", "set", "pair") for x in walk(n))
+
+
 def walk(n: ast.Node) -> Iterator[ast.Node]:
     """Every node of the tree, `n` first (depth first, no recursion)."""
     stack = [n]

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Final, Iterable
 
 from rulekit.arrange import RawGroup
 from rulekit.codes import KEY_LIMIT
 from rulekit.dsl.compile import CompiledPattern
 from rulekit.dsl.vocabulary import ARRANGEMENT, HAND, READING, SKELETON, path_dep
-from rulekit.facts import held_value
+from rulekit.facts import SHAPE_CODE, held_value
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring.abstract import reads_rest
 
@@ -26,10 +26,24 @@ WIN_GROUP_ATTRS = ("shape", "suit", "rank", "first", "kind", "hun", "other_hun",
 
 # Where a need of a win-gated pattern finds its value (`Scorer.group_allows`): a fact of the
 # winning tile's group, or one of the winning tile's own; as bits, which of them any reads
-_FROM_GROUP, _FROM_TILE, _FROM_IS_HUN, _FROM_STANDS_FOR = 1, 2, 4, 8
-READS_TILE, READS_STANDS_FOR = _FROM_TILE, _FROM_STANDS_FOR
+_FROM_GROUP: Final = 1
+_FROM_TILE: Final = 2
+_FROM_IS_HUN: Final = 4
+_FROM_STANDS_FOR: Final = 8
+READS_TILE: Final = _FROM_TILE
+READS_STANDS_FOR: Final = _FROM_STANDS_FOR
 # (where from, the group fact's name, the value, whether it must equal it)
 GateCheck = tuple[int, str, Any, bool]
+# A check on the winning tile's group as `gate_group_allows` runs it: what it reads off the
+# raw group (its shape code, first kind, hun or hun besides the winning tile; any other fact
+# through `held_value`), the value (a shape by its code), equal?, the fact's name
+GroupCheck = tuple[int, Any, bool, str]
+# (Final: compiled, each is a constant, not a read of the module's globals)
+_READ_SHAPE: Final = 0
+_READ_FIRST: Final = 1
+_READ_HUN: Final = 2
+_READ_OTHER_HUN: Final = 3
+_READ_FACT: Final = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +77,8 @@ class Plan:
     # each win-gated pattern's bit and the needs `group_allows` checks, and where from
     # any of them reads (so a memo key leaves out what none reads)
     gate_checks: tuple[tuple[int, tuple[GateCheck, ...]], ...] = ()
+    # the same patterns' checks on the group, as `gate_group_allows` runs them
+    group_checks: tuple[tuple[int, tuple[GroupCheck, ...]], ...] = ()
     gate_reads: int = 0
     # whether a counted pattern reads the winning tile itself (`win.tile`): if none does,
     # the place search reads a 天和's hun winning tiles as one (their readings are alike)
@@ -144,7 +160,7 @@ def build_plan(rs: Ruleset) -> Plan:
     return Plan(levels, level_bits, level_masks, ids, bit, valued, excludes, queries, keys,
                 gated, sum(bit[p.id] for p in gated), level1_reads, query_bit,
                 key_bits=tuple(query_bit.get(k, 0) for k in range(KEY_LIMIT)),
-                gate_checks=checks, gate_reads=sources,
+                gate_checks=checks, group_checks=group_checks(checks), gate_reads=sources,
                 reads_win_tile=any(r == "win" or r.startswith("win.tile")
                                    for p in pats for r in p.reads),
                 rest_read=sum(bit[p.id] for p in levels[ARRANGEMENT] + levels[READING]
@@ -168,19 +184,56 @@ def gate_checks(p: CompiledPattern) -> tuple[GateCheck, ...]:
     return tuple(sorted(out, key=lambda c: (c[1] != "shape", c[0], c[1], repr(c[2]))))
 
 
-def gate_group_allows(checks: tuple[tuple[int, tuple[GateCheck, ...]], ...], g: RawGroup,
+def group_checks(checks: tuple[tuple[int, tuple[GateCheck, ...]], ...]
+                 ) -> tuple[tuple[int, tuple[GroupCheck, ...]], ...]:
+    """Each gated pattern's bit with its checks on the winning tile's group, in order, as
+    `gate_group_allows` runs them: the facts it checks most read off the raw group as ints
+    (a shape named by its code: `SHAPE_OF` is one to one, so the answers are the same)."""
+    out = []
+    for bit, cs in checks:
+        mine: list[GroupCheck] = []
+        for source, name, value, equal in cs:
+            if source != _FROM_GROUP:
+                continue
+            if name == "shape" and isinstance(value, str) and value in SHAPE_CODE:
+                mine.append((_READ_SHAPE, SHAPE_CODE[value], equal, name))
+            elif name in ("first", "kind"):
+                mine.append((_READ_FIRST, value, equal, name))
+            elif name in ("hun", "other_hun"):
+                mine.append((_READ_HUN if name == "hun" else _READ_OTHER_HUN, value, equal,
+                             name))
+            else:
+                mine.append((_READ_FACT, value, equal, name))
+        out.append((bit, tuple(mine)))
+    return tuple(out)
+
+
+def gate_group_allows(checks: tuple[tuple[int, tuple[GroupCheck, ...]], ...], g: RawGroup,
                       win_is_hun: bool) -> int:
-    """The bits of the patterns whose checks on the winning tile's group (`g`, its facts
-    read by `held_value`, most without building them) all pass: `possible` on those needs,
-    without a dict of known facts. A pattern
+    """The bits of the patterns whose checks on the winning tile's group (`g`; `checks`
+    from `group_checks`: shape, kind and hun read off the raw group, any other fact by
+    `held_value`) all pass: `possible` on those needs, without a dict of known facts or a
+    group's facts built. A pattern
     can hold in that place when it passes this and `gate_tile_allows`: two parts, the
     first kept per group (`Scorer.group_allows`), the second cheap enough to run every
     time."""
     out = 0
+    hun = len(g.fills)
     for bit, cs in checks:
         ok = True
-        for source, name, value, equal in cs:
-            if source == _FROM_GROUP and (held_value(g, name, win_is_hun) == value) != equal:
+        for read, value, equal, name in cs:
+            got: object
+            if read == _READ_SHAPE:
+                got = g.shape
+            elif read == _READ_FIRST:
+                got = g.first
+            elif read == _READ_HUN:
+                got = hun
+            elif read == _READ_OTHER_HUN:
+                got = hun - 1 if win_is_hun else hun
+            else:
+                got = held_value(g, name, win_is_hun)
+            if (got == value) != equal:
                 ok = False
                 break
         if ok:

@@ -33,6 +33,11 @@ REACH_ENTRY_BYTES: Final = 400             # the dict slot, the key and the resu
 REACH_STATE_BYTES: Final = 96              # each (hun, melds, pairs, bits) state (an int)
 _REACH: Final[dict[_ReachKey, _Reach]] = {}
 _REACH_BYTES: Final[list[int]] = [0]
+# `_wild_extra`'s answers by (queried keys, all-hun melds, all-hun pairs): a few for a
+# ruleset's keys, asked by every reach of a hand's rests (`places.refine`); emptied with
+# the suits' reach (`clear_reach`), and past `_WILD_LIMIT` entries
+_WILD_LIMIT: Final = 256
+_WILD: Final[dict[tuple[tuple[int, ...], int, int], frozenset[int]]] = {}
 _SUITS: Final = ((WAN_START, SUIT_SIZE), (TONG_START, SUIT_SIZE), (TIAO_START, SUIT_SIZE),
                  (HONOR_START, HONOR_SIZE))
 
@@ -64,6 +69,7 @@ def clear_reach() -> None:
     """Forget every suit reach this process has memoised (`scoring.score.forget`)."""
     _REACH.clear()
     _REACH_BYTES[0] = 0
+    _WILD.clear()
     clear_moves()
 
 
@@ -162,9 +168,21 @@ def _packed(hun: int, melds: int, pairs: int) -> int:
     return (hun << 3 | melds) << 1 | pairs
 
 
-def _wild_extra(keys: tuple[int, ...], wild_melds: int, wild_pairs: int) -> set[int]:
+def _wild_extra(keys: tuple[int, ...], wild_melds: int, wild_pairs: int) -> frozenset[int]:
     """The queried keys (as bits) `wild_melds` all-hun melds and `wild_pairs` all-hun
-    pairs may hold together."""
+    pairs may hold together (memoised: `_WILD`)."""
+    key = (keys, wild_melds, wild_pairs)
+    hit = _WILD.get(key)
+    if hit is not None:
+        return hit
+    if len(_WILD) >= _WILD_LIMIT:
+        _WILD.clear()
+    got = _WILD[key] = frozenset(wild_extra(keys, wild_melds, wild_pairs))
+    return got
+
+
+def wild_extra(keys: tuple[int, ...], wild_melds: int, wild_pairs: int) -> set[int]:
+    """`_wild_extra` worked out."""
     meld_bits = [1 << i for i, k in enumerate(keys) if key_shape(k) in (RUN, SET)]
     pair_bits = [0] + [1 << i for i, k in enumerate(keys) if key_shape(k) == PAIR]
     extra = {0}

@@ -295,7 +295,7 @@ class Scorer:
         gkey = allows_group_key(code, win_is_hun)
         by_group = allows.get(gkey)
         if by_group is None:
-            by_group = allows[gkey] = gate_group_allows(plan.gate_checks, g, win_is_hun)
+            by_group = allows[gkey] = gate_group_allows(plan.group_checks, g, win_is_hun)
         # the key leaves out the winning tile and what it stands for when no need reads it
         # (a hun winning tile of either hun kind then shares the entry)
         tile = win_tile if plan.gate_reads & READS_TILE else 0
