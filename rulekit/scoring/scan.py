@@ -15,7 +15,7 @@ the best, in the same order, so the reading kept is the one a plain scan keeps.
 """
 from __future__ import annotations
 
-from typing import Final, Iterable, Iterator, Sequence
+from typing import Final, Iterable, Iterator
 
 from rulekit import arrange
 from rulekit.arrange import RawGroup
@@ -64,8 +64,9 @@ def coded_key(codes: tuple[int, ...]) -> tuple[int, ...]:
 Arranged = tuple[tuple[RawGroup, ...], tuple[int, ...]]
 
 
-# arrangements as the scan takes them: (skeleton key, the arrangements with that key)
-Skeletons = Iterable[tuple[tuple[int, ...], Sequence[Arranged]]]
+# a skeleton as the scan takes it: its key, what the skeleton-level patterns see of it
+# (`projection_of`), the arrangements with that key
+Skeleton = tuple[tuple[int, ...], ProjKey, list[Arranged]]
 
 
 def projection_of(s: State, skey: tuple[int, ...]) -> ProjKey:
@@ -83,10 +84,10 @@ def projection_of(s: State, skey: tuple[int, ...]) -> ProjKey:
     return bits
 
 
-def by_skeleton(arranged: Iterable[Arranged]
-                ) -> list[tuple[tuple[int, ...], list[Arranged]]]:
-    """Arrangements grouped by skeleton key, in first-met order: a 天和's candidates then
-    key and bound each skeleton once, not once per arrangement."""
+def by_skeleton(s: State, arranged: Iterable[Arranged]) -> list[Skeleton]:
+    """Arrangements grouped by skeleton key, in first-met order, each skeleton with its
+    projection: a 天和's candidates then key and project each skeleton once, not once per
+    arrangement and candidate."""
     out: dict[tuple[int, ...], list[Arranged]] = {}
     for a in arranged:
         skey = coded_key(a[1])
@@ -95,7 +96,7 @@ def by_skeleton(arranged: Iterable[Arranged]
             out[skey] = [a]
         else:
             hit.append(a)
-    return list(out.items())
+    return [(skey, projection_of(s, skey), raws) for skey, raws in out.items()]
 
 
 def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list[RawGroup]]:
@@ -500,7 +501,7 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
     cands = [candidate(s, t, memo) for t in candidates]
     if len(cands) > 1:
         cands.sort(key=lambda c: -c[0])
-    grouped: Skeletons | None = None
+    grouped: list[Skeleton] | None = None
     for bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag, \
             cut in cands:
         if bound_all <= s.best_fan:
@@ -523,7 +524,7 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
                       win_tile, cand_win, limits, shared_level1, tag, cut)
             continue
         if grouped is None:
-            grouped = by_skeleton(arrange.coded_arrangements(layout, s.wild))
+            grouped = by_skeleton(s, arrange.coded_arrangements(layout, s.wild))
         scan(s, grouped, win_tile, cand_win, limits, shared_level1, tag)
 
 
@@ -538,20 +539,19 @@ def arrangements_of(s: State, cand_win: WinFact, possible: int, free12: int,
     return arrange.arrangement_codes(s.layout, s.wild)
 
 
-def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
+def scan(s: State, skeletons: list[Skeleton], win_tile: int, cand_win: WinFact,
          limits: tuple[int, int, int, float],
          shared_level1: Projections, tag: int | None) -> None:
-    """Judge arrangements for one winning tile, skeleton by skeleton, each skeleton cut as
-    soon as its bound cannot beat the best so far (the best only grows: a skeleton cut
-    stays cut)."""
+    """Judge arrangements for one winning tile, skeleton by skeleton (each met once: they
+    come grouped), each skeleton cut as soon as its bound cannot beat the best so far (the
+    best only grows: a skeleton cut stays cut)."""
     possible, free12, free3, bound_all = limits
-    seen: dict[tuple[int, ...], tuple[int, float]] = {}
-    for skey, raws in skeletons:
-        entry = seen.get(skey)
-        if entry is None:
-            entry = seen[skey] = skeleton_entry(s, skey, raws[0][0], raws[0][1], cand_win,
-                                                possible, free12, shared_level1, tag)
-        held_base, bound = entry
+    sc = s.sc
+    for skey, proj, raws in skeletons:
+        first = raws[0]
+        held_base = skeleton_level(s, proj, first[0], None, cand_win, possible,
+                                   shared_level1, tag, first[1])
+        bound = sc.bound(held_base, free12)
         for raw, codes in raws:
             if bound <= s.best_fan:
                 break
