@@ -108,3 +108,10 @@ def holds(counts: Sequence[int], hun: int, holder: Holder) -> bool:
         if counts[needs[i]] < needs[i + 1]:
             return False
     return True
+
+
+def real_holders(counts: Sequence[int], hun: int, tile: int) -> list[Holder]:
+    """`HOLDING`'s groups for a real `tile` that a hand of these counts (the tile included)
+    and hun can form: `groups_holding`'s groups, in its order, as the shared objects the
+    table lists with their codes, without building a group per call."""
+    return [h for h in HOLDING[tile] if holds(counts, hun, h)]

@@ -22,7 +22,7 @@ from rulekit.arrange import RawGroup
 from rulekit.codes import ARRANGEMENT, READING, SKELETON, group_key
 from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, coded_win_places,
                            group_fact, plain_facts)
-from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
+from rulekit.scoring.holding import real_holders, rest_layout, rest_wins
 from rulekit.scoring.keys import ProjKey, group_code, spot_kind
 from rulekit.scoring.reach import skeleton_reach
 from rulekit.scoring.pruned import Bounds, live_codes
@@ -110,10 +110,11 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
     """
     sc, layout = s.sc, s.layout
     out = possible
-    groups = groups_holding(layout.counts, layout.hun, win_tile)
+    holders = real_holders(layout.counts, layout.hun, win_tile)
+    groups = [h[0] for h in holders]
     feasible: dict[RawGroup, bool] = {}
     allows: dict[RawGroup, int] = {}
-    masks = [sc.group_allows(g, win_tile, win_tile, False) for g in groups]
+    masks = [sc.group_allows(h[0], win_tile, win_tile, False, h[4]) for h in holders]
     for p in sc.plan.win_gated:
         b = p.bit
         if not possible & b:
@@ -203,7 +204,8 @@ def place_bounds_of(s: State, win_tile: int, cand_win: WinFact, possible: int, f
     walks: Walks = {}
     out: PlaceBounds = {}
     top = -1.0
-    for g in groups_holding(s.layout.counts, s.layout.hun, win_tile):
+    for h in real_holders(s.layout.counts, s.layout.hun, win_tile):
+        g = h[0]
         b = place_bound(s, g, group_free(s, g, win_tile, free12), cand_win, possible, shared,
                         tag, walks)
         out[_CODE_OF[g]] = b
@@ -262,7 +264,8 @@ class PlaceCut:
             whole = None              # (then `place_bound` needs no walk of sets either)
         loose: dict[int, float] = {}
         bounds: PlaceBounds = {}
-        for g in groups_holding(s.layout.counts, s.layout.hun, self.win_tile):
+        for h in real_holders(s.layout.counts, s.layout.hun, self.win_tile):
+            g = h[0]
             code = _CODE_OF[g]
             free = self.free[code] = group_free(s, g, self.win_tile, self.free12)
             self.groups[code] = g
