@@ -60,13 +60,10 @@ def coded_key(codes: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(keys)
 
 
-# an arrangement as the scan takes it: its groups and their codes (`arrange.ALL_GROUPS`)
-Arranged = tuple[tuple[RawGroup, ...], tuple[int, ...]]
-
-
 # a skeleton as the scan takes it: its key, what the skeleton-level patterns see of it
-# (`projection_of`), the arrangements with that key
-Skeleton = tuple[tuple[int, ...], ProjKey, list[Arranged]]
+# (`projection_of`), the arrangements with that key (their groups' codes: the groups are
+# made only for the few read)
+Skeleton = tuple[tuple[int, ...], ProjKey, list[tuple[int, ...]]]
 
 
 def projection_of(s: State, skey: tuple[int, ...]) -> ProjKey:
@@ -84,18 +81,18 @@ def projection_of(s: State, skey: tuple[int, ...]) -> ProjKey:
     return bits
 
 
-def by_skeleton(s: State, arranged: Iterable[Arranged]) -> list[Skeleton]:
-    """Arrangements grouped by skeleton key, in first-met order, each skeleton with its
-    projection: a 天和's candidates then key and project each skeleton once, not once per
-    arrangement and candidate."""
-    out: dict[tuple[int, ...], list[Arranged]] = {}
-    for a in arranged:
-        skey = coded_key(a[1])
+def by_skeleton(s: State, arranged: Iterable[tuple[int, ...]]) -> list[Skeleton]:
+    """Arrangements (their groups' codes) grouped by skeleton key, in first-met order, each
+    skeleton with its projection: a 天和's candidates then key and project each skeleton
+    once, not once per arrangement and candidate."""
+    out: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+    for codes in arranged:
+        skey = coded_key(codes)
         hit = out.get(skey)
         if hit is None:
-            out[skey] = [a]
+            out[skey] = [codes]
         else:
-            hit.append(a)
+            hit.append(codes)
     return [(skey, projection_of(s, skey), raws) for skey, raws in out.items()]
 
 
@@ -527,7 +524,7 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
                       win_tile, cand_win, limits, shared_level1, tag, cut)
             continue
         if grouped is None:
-            grouped = by_skeleton(s, arrange.coded_arrangements(layout, s.wild))
+            grouped = by_skeleton(s, arrange.arrangement_codes(layout, s.wild))
         scan(s, grouped, win_tile, cand_win, limits, shared_level1, tag)
 
 
@@ -550,15 +547,14 @@ def scan(s: State, skeletons: list[Skeleton], win_tile: int, cand_win: WinFact,
     best only grows: a skeleton cut stays cut)."""
     possible, free12, free3, bound_all = limits
     sc = s.sc
-    for skey, proj, raws in skeletons:
-        first = raws[0]
-        held_base = skeleton_level(s, proj, first[0], None, cand_win, possible,
-                                   shared_level1, tag, first[1])
+    for skey, proj, arranged in skeletons:
+        held_base = skeleton_level(s, proj, None, None, cand_win, possible, shared_level1,
+                                   tag, arranged[0])
         bound = sc.bound(held_base, free12)
-        for raw, codes in raws:
+        for codes in arranged:
             if bound <= s.best_fan:
                 break
-            read(s, raw, codes, skey, win_tile, cand_win, held_base, bound, possible, free3)
+            read(s, None, codes, skey, win_tile, cand_win, held_base, bound, possible, free3)
             if s.best_fan >= bound_all:
                 return
 
