@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from rulekit.arrange import (PAIR, RUN, Layout, _reaches, anchored, arrangements,
                              is_winning_shape, suit_parts)
-from rulekit.scoring.holding import groups_holding, rest_wins
-from rulekit.scoring.reach import skeleton_reach
+from rulekit.scoring.holding import groups_holding, rest_layout, rest_wins
+from rulekit.scoring.reach import Combined, skeleton_reach
 from conftest import examples
 
 ALL_KINDS = lambda: tuple(range(34))  # noqa: E731 - the full wild domain
@@ -217,6 +217,30 @@ def test_skeleton_reach_never_under_reports(tiles: list[int], hun: int) -> None:
         seen.add(sum(1 << i for i, k in enumerate(REACH_KEYS) if k in keys))
     assert seen <= reach
     assert bool(reach) == bool(seen)
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(st.integers(0, 26), min_size=14, max_size=14), st.integers(0, 7))
+def test_rests_sharing_the_suits_combination_reach_what_each_reaches_alone(
+        tiles: list[int], hun: int) -> None:
+    # the place search's rests (every group holding a tile taken out, the pair or a meld,
+    # and all-hun groups: hun fewer) share one `Combined` under the hand's hun: each must
+    # answer what it answers alone, whichever rest of the same tiles came first
+    real = tiles[: 14 - hun]
+    if max(Counter(real).values()) > 4:
+        return
+    layout = Layout(counts_of(real), hun, 4)
+    rests = [layout]
+    for tile in sorted(set(real)):
+        rests += [rest_layout(layout, g) for g in groups_holding(layout.counts, hun, tile)]
+    rests += [Layout(layout.counts, hun - k, 4 - (k == 3), 1 - (k == 2))
+              for k in (2, 3) if hun >= k]
+    combined = Combined(hun, 4)
+    walks: dict[tuple[int, int, tuple[int, ...]], set[int]] = {}
+    for rest in rests:
+        alone = skeleton_reach(rest, REACH_KEYS)
+        assert skeleton_reach(rest, REACH_KEYS, hun, walks, combined) == alone, rest
+    assert len(combined.by_counts) < len(rests)
 
 
 @settings(max_examples=examples(150), deadline=None)

@@ -87,8 +87,25 @@ def _hun_used(state: int) -> int:
     return state & 63
 
 
+class Combined:
+    """One hand's suits as `skeleton_reach` combines them under `most` hun, kept by the
+    layout's real counts for the rests of that hand: a place search's rests that differ only
+    in hun, melds and pair (a hun winning tile in an all-hun group; a pair spot and a meld
+    spot leaving the same tiles) combine their suits once. `melds` is the hand's melds to
+    form (its rests need no more); the all-hun groups' keys are kept by how many of them."""
+
+    __slots__ = ("most", "melds", "by_counts", "extra")
+
+    def __init__(self, most: int, melds: int) -> None:
+        self.most = most
+        self.melds = melds
+        self.by_counts: dict[tuple[int, ...], dict[int, set[int]]] = {}
+        self.extra: dict[int, set[int]] = {}
+
+
 def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
-                   walks: Walks | None = None) -> frozenset[int]:
+                   walks: Walks | None = None, combined: Combined | None = None
+                   ) -> frozenset[int]:
     """Which of `keys` (`codes.group_key`) the arrangements hold together, as bit masks.
 
     Bit i stands for keys[i]. All-hun groups may add any meld or pair key, so this can
@@ -98,18 +115,61 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
     its states past the hun this layout leaves it are dropped as the suits combine, so the
     answer is the same, and the rests of one hand (`places.refine`, hun fewer by their
     place's) share each suit's memo entry. `walks` (with the same `keys` every call)
-    lets suits whose first ranks agree share that part of their walk (`suit_reach`).
+    lets suits whose first ranks agree share that part of their walk (`suit_reach`), and
+    `combined` (with the same `keys` and `most` every call) layouts of the same real tiles
+    share the suits' combination (`Combined`): it is made under the loosest limits (`most`
+    hun, the hand's melds, a pair) and each layout keeps the states within its own.
     """
     c = layout.counts
     h = layout.hun
     need = layout.need_melds
+    pairs = layout.need_pairs
     suits = [(base, size) + suit_shape(c, base, size) for base, size in _SUITS]
     spare = h - sum([fewest for _, _, _, _, fewest in suits])
     if spare < 0:
         return frozenset()
+    if combined is not None and combined.most == most >= h and need <= combined.melds:
+        reach = combined.by_counts.get(c)
+        if reach is None:
+            reach = combined.by_counts[c] = _combine(suits, c, keys, most, most,
+                                                     combined.melds, 1, spare, walks)
+        extra = combined.extra
+    else:
+        reach = _combine(suits, c, keys, most, h, need, pairs, spare, walks)
+        extra = {}
+    # the queried keys all-hun groups may add, by how many melds and pairs they form
+    by_wild: dict[int, set[int]] = {}
+    for packed, bits_set in reach.items():
+        used, melds, got_pairs = packed >> 4, packed >> 1 & 7, packed & 1
+        wild_melds, wild_pairs = need - melds, pairs - got_pairs
+        if wild_melds < 0 or wild_pairs < 0 or h - used != 3 * wild_melds + 2 * wild_pairs:
+            continue
+        wild = wild_melds * 2 + wild_pairs
+        hit = by_wild.get(wild)
+        if hit is None:
+            by_wild[wild] = set(bits_set)
+        else:
+            hit |= bits_set
+    out: set[int] = set()
+    for wild, bits_set in by_wild.items():
+        more = extra.get(wild)
+        if more is None:
+            more = extra[wild] = _wild_extra(keys, wild >> 1, wild & 1)
+        if len(more) == 1:
+            out |= bits_set
+        else:
+            out.update([bits | e for bits in bits_set for e in more])
+    return frozenset(out)
+
+
+def _combine(suits: list[tuple[int, int, int, int, int]], c: tuple[int, ...],
+             keys: tuple[int, ...], most: int, h: int, need: int, pairs: int, spare: int,
+             walks: Walks | None) -> dict[int, set[int]]:
+    """The suits' reaches combined (`skeleton_reach`): by (hun used, melds, pairs) as
+    `_packed`, the bits held together, within `h` hun, `need` melds and `pairs` pairs;
+    empty when no combination fits."""
     # the states so far by hun used, melds and pairs (`_packed`): the bits they hold
     reach: dict[int, set[int]] = {0: {0}}
-    pairs = layout.need_pairs
     for base, size, code, n, fewest in suits:
         if n == 0 and code == 0:
             continue
@@ -133,28 +193,8 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
                     hit.add(ba | bb)
         reach = nxt
         if not reach:
-            return frozenset()
-    # the queried keys all-hun groups may add, by how many melds and pairs they form
-    by_wild: dict[int, set[int]] = {}
-    for packed, bits_set in reach.items():
-        used, melds, got_pairs = packed >> 4, packed >> 1 & 7, packed & 1
-        wild_melds, wild_pairs = need - melds, pairs - got_pairs
-        if h - used != 3 * wild_melds + 2 * wild_pairs:
-            continue
-        wild = wild_melds * 2 + wild_pairs
-        hit = by_wild.get(wild)
-        if hit is None:
-            by_wild[wild] = set(bits_set)
-        else:
-            hit |= bits_set
-    out: set[int] = set()
-    for wild, bits_set in by_wild.items():
-        extra = _wild_extra(keys, wild >> 1, wild & 1)
-        if len(extra) == 1:
-            out |= bits_set
-        else:
-            out.update([bits | e for bits in bits_set for e in extra])
-    return frozenset(out)
+            return reach
+    return reach
 
 
 def _packed(hun: int, melds: int, pairs: int) -> int:

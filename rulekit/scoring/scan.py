@@ -24,7 +24,7 @@ from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, code
                            group_fact, plain_facts)
 from rulekit.scoring.holding import real_holders, rest_layout, rest_wins
 from rulekit.scoring.keys import ProjKey, group_code, spot_kind
-from rulekit.scoring.reach import skeleton_reach
+from rulekit.scoring.reach import Combined, skeleton_reach
 from rulekit.scoring.pruned import Bounds, live_codes
 from rulekit.scoring.route import PLACE_BOUND_AFTER, place_bounds, pruned_scan, tight_bounds
 from rulekit.scoring.suit_reach import Walks
@@ -144,7 +144,8 @@ def group_free(s: State, g: RawGroup, win_tile: int, free12: int) -> int:
 
 
 def place_bound(s: State, g: RawGroup, free: int, cand_win: WinFact, possible: int,
-                shared: Projections, tag: int | None, walks: Walks) -> float:
+                shared: Projections, tag: int | None, walks: Walks,
+                combined: Combined | None = None) -> float:
     """The best fan of any reading with the real winning tile in `g` (`free`: `group_free`):
     over each set of queried keys its rest can hold (`reach.skeleton_reach` of the rest,
     with `g`'s own key), the skeleton-level patterns that hold, with the patterns of `free`;
@@ -153,7 +154,7 @@ def place_bound(s: State, g: RawGroup, free: int, cand_win: WinFact, possible: i
     sc = s.sc
     plan = sc.plan
     keys = plan.query_keys if plan.queries is not None else ()
-    reach = skeleton_reach(rest_layout(s.layout, g), keys, s.layout.hun, walks)
+    reach = skeleton_reach(rest_layout(s.layout, g), keys, s.layout.hun, walks, combined)
     if not reach:
         return -1.0
     if not plan.by_level[SKELETON]:
@@ -199,12 +200,13 @@ def place_bounds_of(s: State, win_tile: int, cand_win: WinFact, possible: int, f
     """Every group that can hold the real winning tile with its `place_bound`, by code, and
     the best of them: no reading of the hand beats it."""
     walks: Walks = {}
+    combined = Combined(s.layout.hun, s.layout.need_melds)
     out: PlaceBounds = {}
     top = -1.0
     for h in real_holders(s.layout.counts, s.layout.hun, win_tile):
         g = h[0]
         b = place_bound(s, g, group_free(s, g, win_tile, free12), cand_win, possible, shared,
-                        tag, walks)
+                        tag, walks, combined)
         out[_CODE_OF[g]] = b
         top = max(top, b)
     return top, out
@@ -221,7 +223,8 @@ class PlaceCut:
     the scan's bound."""
 
     __slots__ = ("s", "win_tile", "cand_win", "possible", "free12", "shared", "tag", "left",
-                 "memo", "bounds", "top", "groups", "free", "exact", "walks", "settled")
+                 "memo", "bounds", "top", "groups", "free", "exact", "walks", "combined",
+                 "settled")
 
     def __init__(self, s: State, win_tile: int, cand_win: WinFact, possible: int,
                  free12: int, shared: Projections, tag: int | None, memo: Options) -> None:
@@ -240,6 +243,7 @@ class PlaceCut:
         self.free: dict[int, int] = {}              # by code: `group_free`
         self.exact: set[int] = set()                # codes whose bound is `place_bound`'s
         self.walks: Walks = {}
+        self.combined = Combined(s.layout.hun, s.layout.need_melds)
         self.settled = -INF                         # the best `settle` last saw
 
     def tick(self) -> bool:
@@ -278,7 +282,7 @@ class PlaceCut:
     def walk(self, code: int) -> float:
         self.exact.add(code)
         return place_bound(self.s, self.groups[code], self.free[code], self.cand_win,
-                           self.possible, self.shared, self.tag, self.walks)
+                           self.possible, self.shared, self.tag, self.walks, self.combined)
 
     def settle(self, level: bool = False) -> float:
         """Walk the group of the highest bound while it is not exact and beats the best;
