@@ -506,6 +506,10 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
     if len(cands) > 1:
         cands.sort(key=lambda c: -c[0])
     grouped: list[Skeleton] | None = None
+    # by (tag, free12): the skeletons' skeleton-level results and bounds met so far, in
+    # their order; candidates that agree on both (a tagged result is the same for every
+    # candidate of its tag) read them instead of working them out again
+    entries: dict[tuple[int, int], list[tuple[int, float]]] = {}
     for bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag, \
             cut in cands:
         if bound_all <= s.best_fan:
@@ -529,7 +533,12 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
             continue
         if grouped is None:
             grouped = by_skeleton(s, arrange.arrangement_codes(layout, s.wild))
-        scan(s, grouped, win_tile, cand_win, limits, shared_level1, tag)
+        known = None
+        if tag is not None:
+            known = entries.get((tag, free12))
+            if known is None:
+                known = entries[(tag, free12)] = []
+        scan(s, grouped, win_tile, cand_win, limits, shared_level1, tag, known)
 
 
 def arrangements_of(s: State, cand_win: WinFact, possible: int, free12: int,
@@ -545,16 +554,24 @@ def arrangements_of(s: State, cand_win: WinFact, possible: int, free12: int,
 
 def scan(s: State, skeletons: list[Skeleton], win_tile: int, cand_win: WinFact,
          limits: tuple[int, int, int, float],
-         shared_level1: Projections, tag: int | None) -> None:
+         shared_level1: Projections, tag: int | None,
+         known: list[tuple[int, float]] | None = None) -> None:
     """Judge arrangements for one winning tile, skeleton by skeleton (each met once: they
     come grouped), each skeleton cut as soon as its bound cannot beat the best so far (the
-    best only grows: a skeleton cut stays cut)."""
+    best only grows: a skeleton cut stays cut). `known`: the skeletons' skeleton-level
+    results and bounds (in their order) that another candidate of the same tag and the
+    same `free12` worked out, extended here as far as this scan goes."""
     possible, free12, free3, bound_all = limits
     sc = s.sc
-    for skey, proj, arranged in skeletons:
-        held_base = skeleton_level(s, proj, None, None, cand_win, possible, shared_level1,
-                                   tag, arranged[0])
-        bound = sc.bound(held_base, free12)
+    for i, (skey, proj, arranged) in enumerate(skeletons):
+        if known is not None and i < len(known):
+            held_base, bound = known[i]
+        else:
+            held_base = skeleton_level(s, proj, None, None, cand_win, possible,
+                                       shared_level1, tag, arranged[0])
+            bound = sc.bound(held_base, free12)
+            if known is not None:
+                known.append((held_base, bound))
         for codes in arranged:
             if bound <= s.best_fan:
                 break
