@@ -29,7 +29,7 @@ from rulekit.scoring.holding import FILLING, HOLDING, holds, rest_layout
 from rulekit.scoring.rests import Live, live_arrangements
 from rulekit.scoring.keys import (BoundKey, ProjKey, SpotSig, group_code,
                                   spot_kind)
-from rulekit.scoring.reach import Combined, skeleton_reach
+from rulekit.scoring.reach import Combined, rest_most, skeleton_reach
 from rulekit.scoring.suit_reach import Walks
 from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
@@ -138,7 +138,7 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     # the suits' walks, shared by the rests whose suits agree on their first ranks
     walks: Walks = {}
     # and the suits' combination, shared by the rests of the same real tiles
-    combined = Combined(s.layout.hun, s.layout.need_melds)
+    combined = Combined(s.layout.need_melds)
     whole = (skeleton_reach(s.layout, keys, s.layout.hun, walks, combined)
              if plan.by_level[SKELETON] else frozenset([0]))
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
@@ -411,7 +411,9 @@ def refine(s: State, place: Place,
     if reach is None:
         plan = s.sc.plan
         keys = plan.query_keys if plan.queries is not None else ()
-        reach = reach_of[rkey] = skeleton_reach(rest, keys, s.layout.hun, walks, combined)
+        reach = reach_of[rkey] = skeleton_reach(rest, keys,
+                                                rest_most(s.layout.hun, place.spots[0].group),
+                                                walks, combined)
     if not reach:
         return False
     place.reach = reach

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from rulekit.arrange import KEY_OF, Layout, suit_parts, suit_shape
+from rulekit.arrange import KEY_OF, Layout, RawGroup, real_kinds, suit_parts, suit_shape
 from rulekit.codes import (HONOR_SIZE, HONOR_START, PAIR, RUN, SET, SUIT_SIZE, TIAO_START,
                            TONG_START, WAN_START, key_shape)
 from rulekit.scoring.route import REACH_BY_RANK_HUN
@@ -46,13 +46,31 @@ def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[in
     hit = _REACH.get(key)
     if hit is not None:
         return hit
-    got = _suit_reach_of(base, counts, max_hun, keys, walks)
+    got = _narrowed(base, counts, max_hun, keys)
+    if got is None:
+        got = _suit_reach_of(base, counts, max_hun, keys, walks)
     if len(_REACH) >= _REACH_LIMIT or _REACH_BYTES[0] >= _REACH_BYTES_LIMIT[0]:
         _REACH.clear()
         _REACH_BYTES[0] = 0
     _REACH[key] = got
     _REACH_BYTES[0] += REACH_ENTRY_BYTES + REACH_STATE_BYTES * len(got)
     return got
+
+
+def _narrowed(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...]
+              ) -> _Reach | None:
+    """The same suit's reach under a larger budget, if memoised, less its states using more
+    than `max_hun` hun (its first ones: they come hun used ascending); else None. Exact: a
+    state's hun only grows along a walk (and a part's hun is its groups'), so the states of
+    a smaller budget are those of a larger one within it."""
+    for wider in range(max_hun + 1, 2 * sum(counts) + 1):     # (`skeleton_reach`'s cap)
+        got = _REACH.get((base, counts, wider, keys))
+        if got is not None:
+            end = 0
+            while end < len(got) and got[end] & 63 <= max_hun:
+                end += 1
+            return got[:end]
+    return None
 
 
 def reach_size() -> tuple[int, int]:
@@ -88,18 +106,18 @@ def _hun_used(state: int) -> int:
 
 
 class Combined:
-    """One hand's suits as `skeleton_reach` combines them under `most` hun, kept by the
-    layout's real counts for the rests of that hand: a place search's rests that differ only
-    in hun, melds and pair (a hun winning tile in an all-hun group; a pair spot and a meld
-    spot leaving the same tiles) combine their suits once. `melds` is the hand's melds to
-    form (its rests need no more); the all-hun groups' keys are kept by how many of them."""
+    """One hand's suits as `skeleton_reach` combines them, kept by the layout's real counts
+    for the rests of that hand: a place search's rests that differ only in hun, melds and
+    pair (a hun winning tile in an all-hun group; a pair spot and a meld spot leaving the
+    same tiles) combine their suits once. Each combination is made under the loosest limits
+    (its caller's `most` hun, the hand's `melds`, a pair) and serves any layout of the same
+    tiles holding no more hun; the all-hun groups' keys are kept by how many of them."""
 
-    __slots__ = ("most", "melds", "by_counts", "extra")
+    __slots__ = ("melds", "by_counts", "extra")
 
-    def __init__(self, most: int, melds: int) -> None:
-        self.most = most
+    def __init__(self, melds: int) -> None:
         self.melds = melds
-        self.by_counts: dict[tuple[int, ...], dict[int, set[int]]] = {}
+        self.by_counts: dict[tuple[int, ...], tuple[int, dict[int, set[int]]]] = {}
         self.extra: dict[int, set[int]] = {}
 
 
@@ -116,9 +134,10 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
     answer is the same, and the rests of one hand (`places.refine`, hun fewer by their
     place's) share each suit's memo entry. `walks` (with the same `keys` every call)
     lets suits whose first ranks agree share that part of their walk (`suit_reach`), and
-    `combined` (with the same `keys` and `most` every call) layouts of the same real tiles
-    share the suits' combination (`Combined`): it is made under the loosest limits (`most`
-    hun, the hand's melds, a pair) and each layout keeps the states within its own.
+    `combined` (with the same `keys` every call, `most` given) layouts of the same real
+    tiles share the suits' combination (`Combined`): it is made under the loosest limits
+    (`most` hun, the hand's melds, a pair) and each layout keeps the states within its
+    own. (Exact: a state within a layout's limits combines suit states within them.)
     """
     c = layout.counts
     h = layout.hun
@@ -128,11 +147,13 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
     spare = h - sum([fewest for _, _, _, _, fewest in suits])
     if spare < 0:
         return frozenset()
-    if combined is not None and combined.most == most >= h and need <= combined.melds:
-        reach = combined.by_counts.get(c)
-        if reach is None:
-            reach = combined.by_counts[c] = _combine(suits, c, keys, most, most,
-                                                     combined.melds, 1, spare, walks)
+    if combined is not None and most >= h and need <= combined.melds:
+        made = combined.by_counts.get(c)
+        if made is not None and made[0] >= h:
+            reach = made[1]
+        else:
+            reach = _combine(suits, c, keys, most, most, combined.melds, 1, spare, walks)
+            combined.by_counts[c] = (most, reach)
         extra = combined.extra
     else:
         reach = _combine(suits, c, keys, most, h, need, pairs, spare, walks)
@@ -195,6 +216,19 @@ def _combine(suits: list[tuple[int, int, int, int, int]], c: tuple[int, ...],
         if not reach:
             return reach
     return reach
+
+
+def rest_most(hun: int, g: RawGroup) -> int:
+    """The hun a rest's suits are walked under (`skeleton_reach`'s `most`) when `g` is
+    taken out of a hand of `hun` hun: the most any rest leaving the same real tiles holds,
+    the hand's less the fewest fills a group of those tiles takes (a pair for one or two
+    of one kind, a meld otherwise). Rests of the same tiles then share their suits' walks
+    and combination, and none is walked under more hun than such a rest can hold (a walk
+    costs about twice as much per hun more)."""
+    real = real_kinds(g)
+    if len(real) <= 2 and len(set(real)) <= 1:
+        return hun - (2 - len(real))
+    return hun - (3 - len(real))
 
 
 def _packed(hun: int, melds: int, pairs: int) -> int:

@@ -24,7 +24,7 @@ from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, code
                            group_fact, plain_facts)
 from rulekit.scoring.holding import real_holders, rest_layout, rest_wins
 from rulekit.scoring.keys import ProjKey, group_code, spot_kind
-from rulekit.scoring.reach import Combined, skeleton_reach
+from rulekit.scoring.reach import Combined, rest_most, skeleton_reach
 from rulekit.scoring.pruned import Bounds, live_codes
 from rulekit.scoring.route import PLACE_BOUND_AFTER, place_bounds, pruned_scan, tight_bounds
 from rulekit.scoring.suit_reach import Walks
@@ -162,7 +162,8 @@ def place_bound(s: State, g: RawGroup, free: int, cand_win: WinFact, possible: i
     sc = s.sc
     plan = sc.plan
     keys = plan.query_keys if plan.queries is not None else ()
-    reach = skeleton_reach(rest_layout(s.layout, g), keys, s.layout.hun, walks, combined)
+    reach = skeleton_reach(rest_layout(s.layout, g), keys, rest_most(s.layout.hun, g), walks,
+                           combined)
     if not reach:
         return -1.0
     if not plan.by_level[SKELETON]:
@@ -208,7 +209,7 @@ def place_bounds_of(s: State, win_tile: int, cand_win: WinFact, possible: int, f
     """Every group that can hold the real winning tile with its `place_bound`, by code, and
     the best of them: no reading of the hand beats it."""
     walks: Walks = {}
-    combined = Combined(s.layout.hun, s.layout.need_melds)
+    combined = Combined(s.layout.need_melds)
     out: PlaceBounds = {}
     top = -1.0
     for h in real_holders(s.layout.counts, s.layout.hun, win_tile):
@@ -251,7 +252,7 @@ class PlaceCut:
         self.free: dict[int, int] = {}              # by code: `group_free`
         self.exact: set[int] = set()                # codes whose bound is `place_bound`'s
         self.walks: Walks = {}
-        self.combined = Combined(s.layout.hun, s.layout.need_melds)
+        self.combined = Combined(s.layout.need_melds)
         self.settled = -INF                         # the best `settle` last saw
 
     def tick(self) -> bool:
