@@ -29,3 +29,15 @@ def test_a_known_arrangement() -> None:
     keys = sorted(coded_key((c,))[0] for c in codes)
     assert coded_key(codes) == tuple(keys)
     assert coded_key(()) == ()
+
+
+def test_five_groups_every_order_of_four_keys() -> None:
+    # the five-group network on every sequence of five keys drawn from four: sorted
+    from itertools import product
+    from rulekit.arrange import ALL_KEYS
+    code_of: dict[int, int] = {}
+    for c in CODES:
+        code_of.setdefault(ALL_KEYS[c], c)
+    keys = sorted(code_of)[:4]
+    for combo in product(keys, repeat=5):
+        assert coded_key(tuple(code_of[k] for k in combo)) == tuple(sorted(combo)), combo
