@@ -4,7 +4,8 @@ The scorer bounds a hand's fan by the skeleton-level patterns it could make true
 depend only on which queried groups (`codes.group_key`s: `run(s, 1)`, a 5萬 set, ...) an
 arrangement holds. `skeleton_reach` answers that per suit and combines the suits, each suit's
 answer memoised (`_REACH`, bounded). A suit's answer is read off its listed decompositions
-(`arrange.suit_parts`) or, from `route.REACH_BY_RANK_HUN` hun, worked out rank by rank
+(`arrange.suit_parts`) or, from `route.REACH_BY_RANK_HUN` hun or for a place's rest,
+worked out rank by rank
 (`scoring.suit_reach`), which stays small where the lists grow into thousands.
 """
 from __future__ import annotations
@@ -88,7 +89,11 @@ def clear_reach() -> None:
 def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...],
                    walks: Walks | None = None) -> _Reach:
     bit = {k: 1 << i for i, k in enumerate(keys)}
-    if max_hun >= REACH_BY_RANK_HUN and packable(counts, max_hun):
+    # by rank from `REACH_BY_RANK_HUN` hun, and for the rests of a hand searched by place
+    # or bounded by place in the scan (`walks` given: 4 hun or more), whose budgets fall
+    # under it once walked under `rest_most`: listing a rest's suit cost as much as
+    # walking it under one hun more
+    if (max_hun >= REACH_BY_RANK_HUN or walks is not None) and packable(counts, max_hun):
         return tuple(sorted(suit_reach_packed(base, counts, max_hun, base < HONOR_START, bit,
                                               walks), key=_hun_used))
     out = set()
