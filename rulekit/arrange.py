@@ -244,6 +244,8 @@ def _memo_parts(base: int, code: int, n: int, max_hun: int, no_pairs: bool = Fal
         if hit is not None:
             return hit
     got = _narrowed(row, max_hun)
+    if got is None and no_pairs:
+        got = _unpaired(code, suit, max_hun)
     if got is None and base < HONOR_START:
         got = _moved(code, suit, max_hun, no_pairs)
     if got is None:
@@ -293,6 +295,24 @@ def _narrowed(row: _Row, max_hun: int) -> tuple[SuitPart, ...] | None:
         got = row[wider]
         if got is not None:
             return tuple([p for p in got if p[0] <= max_hun])
+    return None
+
+
+def _unpaired(code: int, suit: int, max_hun: int) -> tuple[SuitPart, ...] | None:
+    """The parts forming no pair, cut from the same suit's full parts if memoised under
+    this budget or a larger one (those forming none, within `max_hun`); else None.
+
+    The search without pairs walks a sub-tree of the full search, in the same order, and
+    yields exactly its parts that form none: a place's rest, whose pair is formed, then
+    reads the parts the whole hand's listing already has instead of searching again.
+    """
+    row = _MEMO.get(_memo_key(code, suit, False))
+    if row is None:
+        return None
+    for wider in range(max_hun, len(row)):
+        got = row[wider]
+        if got is not None:
+            return tuple([p for p in got if p[2] == 0 and p[0] <= max_hun])
     return None
 
 

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulekit.arrange import (PAIR, RUN, Layout, _reaches, anchored, arrangements,
-                             is_winning_shape, suit_parts)
-from rulekit.scoring.holding import groups_holding, rest_wins
-from rulekit.scoring.reach import skeleton_reach
+                             is_winning_shape, real_kinds, suit_parts)
+from rulekit.scoring.holding import FILLING, HOLDING, groups_holding, rest_layout, rest_wins
+from rulekit.scoring.reach import Combined, rest_most, skeleton_reach
 from conftest import examples
 
 ALL_KINDS = lambda: tuple(range(34))  # noqa: E731 - the full wild domain
@@ -219,6 +219,48 @@ def test_skeleton_reach_never_under_reports(tiles: list[int], hun: int) -> None:
     assert bool(reach) == bool(seen)
 
 
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(st.integers(0, 26), min_size=14, max_size=14), st.integers(0, 7))
+def test_rests_sharing_the_suits_combination_reach_what_each_reaches_alone(
+        tiles: list[int], hun: int) -> None:
+    # the place search's rests (every group holding a tile taken out, the pair or a meld,
+    # and all-hun groups: hun fewer), each walked under `rest_most`, share one `Combined`
+    # with the whole hand (under its hun): each must answer what it answers alone,
+    # whichever rest of the same tiles came first
+    real = tiles[: 14 - hun]
+    if max(Counter(real).values()) > 4:
+        return
+    layout = Layout(counts_of(real), hun, 4)
+    rests = [(layout, hun)]
+    for tile in sorted(set(real)):
+        rests += [(rest_layout(layout, g), rest_most(hun, g))
+                  for g in groups_holding(layout.counts, hun, tile)]
+    rests += [(Layout(layout.counts, hun - k, 4 - (k == 3), 1 - (k == 2)), hun - 2)
+              for k in (2, 3) if hun >= k]
+    for order in (rests, rests[::-1]):            # the whole hand first, or last
+        combined = Combined(4)
+        walks: dict[tuple[int, int, tuple[int, ...]], set[int]] = {}
+        for rest, most in order:
+            assert most >= rest.hun
+            alone = skeleton_reach(rest, REACH_KEYS)
+            assert skeleton_reach(rest, REACH_KEYS, most, walks, combined) == alone, rest
+        assert len(combined.by_counts) < len(rests)
+
+
+def test_rest_most_is_the_most_hun_a_rest_of_the_same_real_tiles_holds() -> None:
+    # over every concealed group a tile can sit in: the hand's hun less the fewest fills
+    # of any group with the same real tiles
+    groups = {h[0] for table in (HOLDING, FILLING) for holders in table for h in holders}
+    fewest: dict[tuple[int, ...], int] = {}
+    for g in groups:
+        real = tuple(sorted(real_kinds(g)))
+        fewest[real] = min(fewest.get(real, 9), len(g.fills))
+    assert len(groups) > 300
+    for g in groups:
+        assert rest_most(8, g) == 8 - fewest[tuple(sorted(real_kinds(g)))], g
+        assert rest_most(8, g) >= 8 - len(g.fills)
+
+
 @settings(max_examples=examples(150), deadline=None)
 @given(st.lists(st.integers(0, 33), min_size=14, max_size=14), st.integers(0, 4))
 def test_groups_holding_a_tile_are_exactly_its_groups_in_arrangements(tiles: list[int],
@@ -267,3 +309,16 @@ def test_anchored_cut_by_the_other_suits_least_hun_is_the_uncut_loops(
         return
     layout = Layout(counts, hun, need_melds, need_pairs)
     assert list(anchored(layout)) == _uncut_anchored(layout)
+
+
+def test_a_combination_made_under_fewer_hun_does_not_serve_a_layout_holding_more() -> None:
+    # an all-hun group's rest (two hun fewer) combined first: the whole hand, holding more
+    # hun than that combination allowed, combines again (its states using every hun)
+    real = [13, 21, 5, 11, 17, 22, 24, 21, 23]
+    whole = Layout(counts_of(real), 5, 4)
+    combined = Combined(4)
+    rest = Layout(whole.counts, 3, 4, 0)
+    assert skeleton_reach(rest, REACH_KEYS, 3, {}, combined) == skeleton_reach(rest, REACH_KEYS)
+    assert skeleton_reach(whole, REACH_KEYS, 5, {}, combined) == \
+        skeleton_reach(whole, REACH_KEYS)
+    assert combined.by_counts[whole.counts][0] == 5

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from rulekit.arrange import RawGroup, group_kinds
 from rulekit.codes import NUM_KINDS
-from rulekit.scoring.holding import FILLING, HOLDING, groups_holding, holds
+from rulekit.scoring.holding import FILLING, HOLDING, groups_holding, holds, real_holders
 from rulekit.scoring.keys import group_code, rest_code
 from conftest import examples
 
@@ -43,6 +43,18 @@ def test_holding_is_groups_holding(hand: tuple[list[int], int, int]) -> None:
     counts[tile] = max(counts[tile], 1)           # the tile is the hand's
     got = [(h[0], h[3], h[4]) for h in HOLDING[tile] if holds(counts, hun, h)]
     assert got == plain_real(counts, hun, tile)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(hands)
+def test_real_holders_are_groups_holding(hand: tuple[list[int], int, int]) -> None:
+    """What the scan reads a real winning tile's groups from: `groups_holding`'s groups, in
+    its order, each with its `group_code`."""
+    counts, hun, tile = hand
+    counts[tile] = max(counts[tile], 1)           # the tile is the hand's
+    got = real_holders(counts, hun, tile)
+    assert [h[0] for h in got] == groups_holding(counts, hun, tile)
+    assert [h[4] for h in got] == [group_code(h[0]) for h in got]
 
 
 @settings(max_examples=examples(400), deadline=None)

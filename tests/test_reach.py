@@ -181,3 +181,27 @@ def test_the_wild_keys_of_two_melds_and_a_pair_by_hand() -> None:
     assert reach.wild_extra(keys, 1, 0) == {0, 1, 2}
     assert reach.wild_extra(keys, 0, 1) == {0, 4}
     assert reach.wild_extra(keys, 0, 0) == {0}
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(suits, st.integers(0, 8))
+def test_a_smaller_budget_is_narrowed_from_a_wider_one_memoised(
+        suit: tuple[int, list[int], int], less: int) -> None:
+    """A suit asked again under fewer hun is served from the wider entry (`_narrowed`: its
+    first states, hun used ascending), the same states a walk of its own finds."""
+    base, ranks, wider = suit
+    size = 7 if base == 27 else 9
+    counts = tuple(min(4, [r % size for r in ranks].count(i)) for i in range(size))
+    max_hun = min(wider, less)
+    keys = tuple(sorted(every_key(base, size)))
+    bit = {k: 1 << i for i, k in enumerate(keys)}
+    reach.clear_reach()
+    reach._suit_reach(base, counts, wider, keys)
+    narrowed = reach._narrowed(base, counts, max_hun, keys)
+    if max_hun == wider or wider > 2 * sum(counts):
+        assert narrowed is None       # no wider entry within the cap `skeleton_reach` uses
+        return
+    assert narrowed is not None
+    assert {unpack(st) for st in narrowed} == listed(base, counts, max_hun, bit)
+    assert reach._suit_reach(base, counts, max_hun, keys) == narrowed
+    assert [st & 63 for st in narrowed] == sorted(st & 63 for st in narrowed)

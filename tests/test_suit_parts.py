@@ -293,3 +293,27 @@ def test_a_layout_whose_pair_is_formed_combines_the_same_arrangements() -> None:
             if h <= hun and m <= layout.need_melds and hun - h == 3 * (layout.need_melds - m):
                 want.append((sum((p[3] for p in combo), ()), layout.need_melds - m, 0))
         assert got == want, counts
+
+
+def test_parts_forming_no_pair_are_cut_from_the_full_parts_memoised() -> None:
+    """`arrange._unpaired`: once a suit's full parts are memoised under a budget, its parts
+    forming no pair under that budget or a smaller one are cut from them, the same parts in
+    the same order as the search without pairs; under a larger budget, None (searched)."""
+    rng = random.Random(13)
+    for _ in range(60):
+        base = rng.choice((0, 9, 18, 27))
+        size = 7 if base == 27 else 9
+        counts = _random_suit(rng, size, rng.randint(1, 8))
+        n = sum(counts)
+        code = sum(k * 5 ** r for r, k in enumerate(counts))
+        wide = min(rng.randint(0, 8), 2 * n)
+        arrange._MEMO.clear()
+        suit_parts(base, counts, wide)
+        for max_hun in range(2 * n + 1):
+            got = arrange._unpaired(code, base // 9, max_hun)
+            if max_hun > wide:
+                assert got is None
+                continue
+            assert got is not None
+            assert list(got) == list(arrange._search(base, list(counts), -1, n, max_hun,
+                                                     True)), (counts, wide, max_hun)

@@ -170,3 +170,10 @@ def key_needs(keys: tuple[int, ...]) -> tuple[int, ...]:
         elif shape == PAIR:
             out += [1 << i, 1, first, 2, first, 0, first, 0]
     return tuple(out)
+
+
+def real_holders(counts: Sequence[int], hun: int, tile: int) -> list[Holder]:
+    """`HOLDING`'s groups for a real `tile` that a hand of these counts (the tile included)
+    and hun can form: `groups_holding`'s groups, in its order, as the shared objects the
+    table lists with their codes, without building a group per call."""
+    return [h for h in HOLDING[tile] if holds(counts, hun, h)]

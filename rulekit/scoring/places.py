@@ -29,7 +29,7 @@ from rulekit.scoring.holding import FILLING, HOLDING, holds, rest_layout
 from rulekit.scoring.rests import Live, live_arrangements
 from rulekit.scoring.keys import (BoundKey, ProjKey, SpotSig, group_code,
                                   spot_kind)
-from rulekit.scoring.reach import skeleton_reach
+from rulekit.scoring.reach import Combined, rest_most, skeleton_reach
 from rulekit.scoring.suit_reach import Walks
 from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
                                     projections, skeleton_level)
@@ -137,8 +137,10 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     keys = plan.query_keys if plan.queries is not None else ()
     # the suits' walks, shared by the rests whose suits agree on their first ranks
     walks: Walks = {}
-    whole = (skeleton_reach(s.layout, keys, s.layout.hun, walks) if plan.by_level[SKELETON]
-             else frozenset([0]))
+    # and the suits' combination, shared by the rests of the same real tiles
+    combined = Combined(s.layout.need_melds)
+    whole = (skeleton_reach(s.layout, keys, s.layout.hun, walks, combined)
+             if plan.by_level[SKELETON] else frozenset([0]))
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
     # (then exact places first: they are read, not bounded again)
@@ -171,7 +173,7 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
         if place.bound <= s.best_fan:
             return                    # the best bound left: no place can do better
         if not place.exact:
-            if refine(s, place, reach_of, walks, -queue[0][0] if queue else -1.0):
+            if refine(s, place, reach_of, walks, -queue[0][0] if queue else -1.0, combined):
                 heapq.heappush(queue, (-place.bound, 0 if place.exact else 1,
                                        len(place.spots), seq, place))
                 seq += 1
@@ -394,7 +396,7 @@ def place_rest_count(s: State) -> int:
 
 def refine(s: State, place: Place,
            reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]],
-           walks: Walks, target: float) -> bool:
+           walks: Walks, target: float, combined: Combined | None = None) -> bool:
     """Make a place's bounds its rest's own: False when the rest cannot complete the hand
     or no spot can beat the best any more.
 
@@ -409,7 +411,9 @@ def refine(s: State, place: Place,
     if reach is None:
         plan = s.sc.plan
         keys = plan.query_keys if plan.queries is not None else ()
-        reach = reach_of[rkey] = skeleton_reach(rest, keys, s.layout.hun, walks)
+        reach = reach_of[rkey] = skeleton_reach(rest, keys,
+                                                rest_most(s.layout.hun, place.spots[0].group),
+                                                walks, combined)
     if not reach:
         return False
     place.reach = reach

@@ -4,14 +4,15 @@ The scorer bounds a hand's fan by the skeleton-level patterns it could make true
 depend only on which queried groups (`codes.group_key`s: `run(s, 1)`, a 5萬 set, ...) an
 arrangement holds. `skeleton_reach` answers that per suit and combines the suits, each suit's
 answer memoised (`_REACH`, bounded). A suit's answer is read off its listed decompositions
-(`arrange.suit_parts`) or, from `route.REACH_BY_RANK_HUN` hun, worked out rank by rank
+(`arrange.suit_parts`) or, from `route.REACH_BY_RANK_HUN` hun or for a place's rest,
+worked out rank by rank
 (`scoring.suit_reach`), which stays small where the lists grow into thousands.
 """
 from __future__ import annotations
 
 from typing import Final
 
-from rulekit.arrange import KEY_OF, Layout, suit_parts, suit_shape
+from rulekit.arrange import KEY_OF, Layout, RawGroup, real_kinds, suit_parts, suit_shape
 from rulekit.codes import (HONOR_SIZE, HONOR_START, PAIR, RUN, SET, SUIT_SIZE, TIAO_START,
                            TONG_START, WAN_START, key_shape)
 from rulekit.scoring.route import REACH_BY_RANK_HUN
@@ -51,13 +52,31 @@ def _suit_reach(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[in
     hit = _REACH.get(key)
     if hit is not None:
         return hit
-    got = _suit_reach_of(base, counts, max_hun, keys, walks)
+    got = _narrowed(base, counts, max_hun, keys)
+    if got is None:
+        got = _suit_reach_of(base, counts, max_hun, keys, walks)
     if len(_REACH) >= _REACH_LIMIT or _REACH_BYTES[0] >= _REACH_BYTES_LIMIT[0]:
         _REACH.clear()
         _REACH_BYTES[0] = 0
     _REACH[key] = got
     _REACH_BYTES[0] += REACH_ENTRY_BYTES + REACH_STATE_BYTES * len(got)
     return got
+
+
+def _narrowed(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...]
+              ) -> _Reach | None:
+    """The same suit's reach under a larger budget, if memoised, less its states using more
+    than `max_hun` hun (its first ones: they come hun used ascending); else None. Exact: a
+    state's hun only grows along a walk (and a part's hun is its groups'), so the states of
+    a smaller budget are those of a larger one within it."""
+    for wider in range(max_hun + 1, 2 * sum(counts) + 1):     # (`skeleton_reach`'s cap)
+        got = _REACH.get((base, counts, wider, keys))
+        if got is not None:
+            end = 0
+            while end < len(got) and got[end] & 63 <= max_hun:
+                end += 1
+            return got[:end]
+    return None
 
 
 def reach_size() -> tuple[int, int]:
@@ -76,7 +95,11 @@ def clear_reach() -> None:
 def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple[int, ...],
                    walks: Walks | None = None) -> _Reach:
     bit = {k: 1 << i for i, k in enumerate(keys)}
-    if max_hun >= REACH_BY_RANK_HUN and packable(counts, max_hun):
+    # by rank from `REACH_BY_RANK_HUN` hun, and for the rests of a hand searched by place
+    # or bounded by place in the scan (`walks` given: 4 hun or more), whose budgets fall
+    # under it once walked under `rest_most`: listing a rest's suit cost as much as
+    # walking it under one hun more
+    if (max_hun >= REACH_BY_RANK_HUN or walks is not None) and packable(counts, max_hun):
         return tuple(sorted(suit_reach_packed(base, counts, max_hun, base < HONOR_START, bit,
                                               walks), key=_hun_used))
     out = set()
@@ -93,8 +116,25 @@ def _hun_used(state: int) -> int:
     return state & 63
 
 
+class Combined:
+    """One hand's suits as `skeleton_reach` combines them, kept by the layout's real counts
+    for the rests of that hand: a place search's rests that differ only in hun, melds and
+    pair (a hun winning tile in an all-hun group; a pair spot and a meld spot leaving the
+    same tiles) combine their suits once. Each combination is made under the loosest limits
+    (its caller's `most` hun, the hand's `melds`, a pair) and serves any layout of the same
+    tiles holding no more hun; the all-hun groups' keys are kept by how many of them."""
+
+    __slots__ = ("melds", "by_counts", "extra")
+
+    def __init__(self, melds: int) -> None:
+        self.melds = melds
+        self.by_counts: dict[tuple[int, ...], tuple[int, dict[int, set[int]]]] = {}
+        self.extra: dict[int, frozenset[int]] = {}
+
+
 def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
-                   walks: Walks | None = None) -> frozenset[int]:
+                   walks: Walks | None = None, combined: Combined | None = None
+                   ) -> frozenset[int]:
     """Which of `keys` (`codes.group_key`) the arrangements hold together, as bit masks.
 
     Bit i stands for keys[i]. All-hun groups may add any meld or pair key, so this can
@@ -104,18 +144,65 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
     its states past the hun this layout leaves it are dropped as the suits combine, so the
     answer is the same, and the rests of one hand (`places.refine`, hun fewer by their
     place's) share each suit's memo entry. `walks` (with the same `keys` every call)
-    lets suits whose first ranks agree share that part of their walk (`suit_reach`).
+    lets suits whose first ranks agree share that part of their walk (`suit_reach`), and
+    `combined` (with the same `keys` every call, `most` given) layouts of the same real
+    tiles share the suits' combination (`Combined`): it is made under the loosest limits
+    (`most` hun, the hand's melds, a pair) and each layout keeps the states within its
+    own. (Exact: a state within a layout's limits combines suit states within them.)
     """
     c = layout.counts
     h = layout.hun
     need = layout.need_melds
+    pairs = layout.need_pairs
     suits = [(base, size) + suit_shape(c, base, size) for base, size in _SUITS]
     spare = h - sum([fewest for _, _, _, _, fewest in suits])
     if spare < 0:
         return frozenset()
+    extra: dict[int, frozenset[int]]
+    if combined is not None and most >= h and need <= combined.melds:
+        made = combined.by_counts.get(c)
+        if made is not None and made[0] >= h:
+            reach = made[1]
+        else:
+            reach = _combine(suits, c, keys, most, most, combined.melds, 1, spare, walks)
+            combined.by_counts[c] = (most, reach)
+        extra = combined.extra
+    else:
+        reach = _combine(suits, c, keys, most, h, need, pairs, spare, walks)
+        extra = {}
+    # the queried keys all-hun groups may add, by how many melds and pairs they form
+    by_wild: dict[int, set[int]] = {}
+    for packed, bits_set in reach.items():
+        used, melds, got_pairs = packed >> 4, packed >> 1 & 7, packed & 1
+        wild_melds, wild_pairs = need - melds, pairs - got_pairs
+        if wild_melds < 0 or wild_pairs < 0 or h - used != 3 * wild_melds + 2 * wild_pairs:
+            continue
+        wild = wild_melds * 2 + wild_pairs
+        hit = by_wild.get(wild)
+        if hit is None:
+            by_wild[wild] = set(bits_set)
+        else:
+            hit |= bits_set
+    out: set[int] = set()
+    for wild, bits_set in by_wild.items():
+        more = extra.get(wild)
+        if more is None:
+            more = extra[wild] = _wild_extra(keys, wild >> 1, wild & 1)
+        if len(more) == 1:
+            out |= bits_set
+        else:
+            out.update([bits | e for bits in bits_set for e in more])
+    return frozenset(out)
+
+
+def _combine(suits: list[tuple[int, int, int, int, int]], c: tuple[int, ...],
+             keys: tuple[int, ...], most: int, h: int, need: int, pairs: int, spare: int,
+             walks: Walks | None) -> dict[int, set[int]]:
+    """The suits' reaches combined (`skeleton_reach`): by (hun used, melds, pairs) as
+    `_packed`, the bits held together, within `h` hun, `need` melds and `pairs` pairs;
+    empty when no combination fits."""
     # the states so far by hun used, melds and pairs (`_packed`): the bits they hold
     reach: dict[int, set[int]] = {0: {0}}
-    pairs = layout.need_pairs
     for base, size, code, n, fewest in suits:
         if n == 0 and code == 0:
             continue
@@ -139,28 +226,21 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
                     hit.add(ba | bb)
         reach = nxt
         if not reach:
-            return frozenset()
-    # the queried keys all-hun groups may add, by how many melds and pairs they form
-    by_wild: dict[int, set[int]] = {}
-    for packed, bits_set in reach.items():
-        used, melds, got_pairs = packed >> 4, packed >> 1 & 7, packed & 1
-        wild_melds, wild_pairs = need - melds, pairs - got_pairs
-        if h - used != 3 * wild_melds + 2 * wild_pairs:
-            continue
-        wild = wild_melds * 2 + wild_pairs
-        hit = by_wild.get(wild)
-        if hit is None:
-            by_wild[wild] = set(bits_set)
-        else:
-            hit |= bits_set
-    out: set[int] = set()
-    for wild, bits_set in by_wild.items():
-        extra = _wild_extra(keys, wild >> 1, wild & 1)
-        if len(extra) == 1:
-            out |= bits_set
-        else:
-            out.update([bits | e for bits in bits_set for e in extra])
-    return frozenset(out)
+            return reach
+    return reach
+
+
+def rest_most(hun: int, g: RawGroup) -> int:
+    """The hun a rest's suits are walked under (`skeleton_reach`'s `most`) when `g` is
+    taken out of a hand of `hun` hun: the most any rest leaving the same real tiles holds,
+    the hand's less the fewest fills a group of those tiles takes (a pair for one or two
+    of one kind, a meld otherwise). Rests of the same tiles then share their suits' walks
+    and combination, and none is walked under more hun than such a rest can hold (a walk
+    costs about twice as much per hun more)."""
+    real = real_kinds(g)
+    if len(real) <= 2 and len(set(real)) <= 1:
+        return hun - (2 - len(real))
+    return hun - (3 - len(real))
 
 
 def _packed(hun: int, melds: int, pairs: int) -> int:

@@ -83,7 +83,10 @@ REACH_BY_RANK_HUN: Final = 4
 """From this many hun a suit's reach (`reach.skeleton_reach`) is worked out rank by rank
 (`scoring.suit_reach`) rather than read off its listed decompositions: 111222條 with seven hun
 has thousands of those but few distinct states. Below 4 hun the lists are short and the scan
-lists them anyway: by rank there cost the dealt mix 5% more instructions (callgrind)."""
+lists them anyway: by rank there cost the dealt mix 5% more instructions (callgrind). The
+rests of a hand of 4 hun or more (the place search's, the scan's place bounds) go by rank
+whatever their budget: walked under `reach.rest_most`, a 4-hun 天和's rests fall to 3, where
+listing them cost as much as the walk under 4 had (`466677778m1444z`, callgrind)."""
 
 EXACT_BOUND_PATTERNS: Final = 12
 """Free valued patterns up to which the upper bound tries every subset (2**12 = 4,096 fan

@@ -15,17 +15,17 @@ the best, in the same order, so the reading kept is the one a plain scan keeps.
 """
 from __future__ import annotations
 
-from typing import Final, Iterable, Iterator, Sequence
+from typing import Final, Iterable, Iterator
 
 from rulekit import arrange
 from rulekit.arrange import RawGroup
 from rulekit.codes import ARRANGEMENT, READING, SKELETON, group_key
 from rulekit.facts import (Facts, GroupFact, HunFact, WinFact, coded_facts, coded_win_places,
                            group_fact, plain_facts)
-from rulekit.scoring.holding import (KEY_NEEDS_STRIDE, groups_holding, holds, rest_fits,
-                                     rest_layout, rest_wins)
+from rulekit.scoring.holding import (KEY_NEEDS_STRIDE, holds, real_holders,
+                                     rest_fits, rest_layout, rest_wins)
 from rulekit.scoring.keys import ProjKey, group_code, spot_kind
-from rulekit.scoring.reach import skeleton_reach
+from rulekit.scoring.reach import Combined, rest_most, skeleton_reach
 from rulekit.scoring.pruned import Bounds, live_codes
 from rulekit.scoring.route import (KEYS_BOUND_MOST, PLACE_BOUND_AFTER, goal_checks,
                                    place_bounds, pruned_scan, tight_bounds)
@@ -55,19 +55,43 @@ def skeleton_key(raw: tuple[RawGroup, ...]) -> tuple[int, ...]:
 
 def coded_key(codes: tuple[int, ...]) -> tuple[int, ...]:
     """`skeleton_key` of an arrangement given by its group codes (`arrange.ALL_KEYS`):
-    the same key, read from a table instead of from each group."""
+    the same key, read from a table instead of from each group. Five groups (a closed
+    hand's four melds and pair) are sorted by a network of nine compare-exchanges on
+    native ints (compiled; `list.sort` on a list of them cost ~1,700 instructions a key of
+    a 天和's ~450 arrangements), other counts by `sorted`."""
     key_of = arrange.ALL_KEYS
-    keys = [key_of[c] for c in codes]
-    keys.sort()
-    return tuple(keys)
+    if len(codes) != 5:
+        return tuple(sorted([key_of[c] for c in codes]))
+    a = key_of[codes[0]]
+    b = key_of[codes[1]]
+    c = key_of[codes[2]]
+    d = key_of[codes[3]]
+    e = key_of[codes[4]]
+    if a > b:
+        a, b = b, a
+    if d > e:
+        d, e = e, d
+    if c > e:
+        c, e = e, c
+    if c > d:
+        c, d = d, c
+    if a > d:
+        a, d = d, a
+    if a > c:
+        a, c = c, a
+    if b > e:
+        b, e = e, b
+    if b > d:
+        b, d = d, b
+    if b > c:
+        b, c = c, b
+    return (a, b, c, d, e)
 
 
-# an arrangement as the scan takes it: its groups and their codes (`arrange.ALL_GROUPS`)
-Arranged = tuple[tuple[RawGroup, ...], tuple[int, ...]]
-
-
-# arrangements as the scan takes them: (skeleton key, the arrangements with that key)
-Skeletons = Iterable[tuple[tuple[int, ...], Sequence[Arranged]]]
+# a skeleton as the scan takes it: its key, what the skeleton-level patterns see of it
+# (`projection_of`), the arrangements with that key (their groups' codes: the groups are
+# made only for the few read)
+Skeleton = tuple[tuple[int, ...], ProjKey, list[tuple[int, ...]]]
 
 
 def projection_of(s: State, skey: tuple[int, ...]) -> ProjKey:
@@ -85,19 +109,19 @@ def projection_of(s: State, skey: tuple[int, ...]) -> ProjKey:
     return bits
 
 
-def by_skeleton(arranged: Iterable[Arranged]
-                ) -> list[tuple[tuple[int, ...], list[Arranged]]]:
-    """Arrangements grouped by skeleton key, in first-met order: a 天和's candidates then
-    key and bound each skeleton once, not once per arrangement."""
-    out: dict[tuple[int, ...], list[Arranged]] = {}
-    for a in arranged:
-        skey = coded_key(a[1])
+def by_skeleton(s: State, arranged: Iterable[tuple[int, ...]]) -> list[Skeleton]:
+    """Arrangements (their groups' codes) grouped by skeleton key, in first-met order, each
+    skeleton with its projection: a 天和's candidates then key and project each skeleton
+    once, not once per arrangement and candidate."""
+    out: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+    for codes in arranged:
+        skey = coded_key(codes)
         hit = out.get(skey)
         if hit is None:
-            out[skey] = [a]
+            out[skey] = [codes]
         else:
-            hit.append(a)
-    return list(out.items())
+            hit.append(codes)
+    return [(skey, projection_of(s, skey), raws) for skey, raws in out.items()]
 
 
 def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list[RawGroup]]:
@@ -111,10 +135,11 @@ def win_group_checked(s: State, win_tile: int, possible: int) -> tuple[int, list
     """
     sc, layout = s.sc, s.layout
     out = possible
-    groups = groups_holding(layout.counts, layout.hun, win_tile)
+    holders = real_holders(layout.counts, layout.hun, win_tile)
+    groups = [h[0] for h in holders]
     feasible: dict[RawGroup, bool] = {}
     allows: dict[RawGroup, int] = {}
-    masks = [sc.group_allows(g, win_tile, win_tile, False) for g in groups]
+    masks = [sc.group_allows(h[0], win_tile, win_tile, False, h[4]) for h in holders]
     for p in sc.plan.win_gated:
         b = p.bit
         if not possible & b:
@@ -147,7 +172,8 @@ def group_free(s: State, g: RawGroup, win_tile: int, free12: int) -> int:
 
 
 def place_bound(s: State, g: RawGroup, free: int, cand_win: WinFact, possible: int,
-                shared: Projections, tag: int | None, walks: Walks) -> float:
+                shared: Projections, tag: int | None, walks: Walks,
+                combined: Combined | None = None) -> float:
     """The best fan of any reading with the real winning tile in `g` (`free`: `group_free`):
     over each set of queried keys its rest can hold (`reach.skeleton_reach` of the rest,
     with `g`'s own key), the skeleton-level patterns that hold, with the patterns of `free`;
@@ -156,7 +182,8 @@ def place_bound(s: State, g: RawGroup, free: int, cand_win: WinFact, possible: i
     sc = s.sc
     plan = sc.plan
     keys = plan.query_keys if plan.queries is not None else ()
-    reach = skeleton_reach(rest_layout(s.layout, g), keys, s.layout.hun, walks)
+    reach = skeleton_reach(rest_layout(s.layout, g), keys, rest_most(s.layout.hun, g), walks,
+                           combined)
     if not reach:
         return -1.0
     if not plan.by_level[SKELETON]:
@@ -202,11 +229,13 @@ def place_bounds_of(s: State, win_tile: int, cand_win: WinFact, possible: int, f
     """Every group that can hold the real winning tile with its `place_bound`, by code, and
     the best of them: no reading of the hand beats it."""
     walks: Walks = {}
+    combined = Combined(s.layout.need_melds)
     out: PlaceBounds = {}
     top = -1.0
-    for g in groups_holding(s.layout.counts, s.layout.hun, win_tile):
+    for h in real_holders(s.layout.counts, s.layout.hun, win_tile):
+        g = h[0]
         b = place_bound(s, g, group_free(s, g, win_tile, free12), cand_win, possible, shared,
-                        tag, walks)
+                        tag, walks, combined)
         out[_CODE_OF[g]] = b
         top = max(top, b)
     return top, out
@@ -223,7 +252,8 @@ class PlaceCut:
     the scan's bound."""
 
     __slots__ = ("s", "win_tile", "cand_win", "possible", "free12", "shared", "tag", "left",
-                 "memo", "bounds", "top", "groups", "free", "exact", "walks", "settled")
+                 "memo", "bounds", "top", "groups", "free", "exact", "walks", "combined",
+                 "settled")
 
     def __init__(self, s: State, win_tile: int, cand_win: WinFact, possible: int,
                  free12: int, shared: Projections, tag: int | None, memo: Options) -> None:
@@ -242,6 +272,7 @@ class PlaceCut:
         self.free: dict[int, int] = {}              # by code: `group_free`
         self.exact: set[int] = set()                # codes whose bound is `place_bound`'s
         self.walks: Walks = {}
+        self.combined = Combined(s.layout.need_melds)
         self.settled = -INF                         # the best `settle` last saw
 
     def tick(self) -> bool:
@@ -263,7 +294,8 @@ class PlaceCut:
             whole = None              # (then `place_bound` needs no walk of sets either)
         loose: dict[int, float] = {}
         bounds: PlaceBounds = {}
-        for g in groups_holding(s.layout.counts, s.layout.hun, self.win_tile):
+        for h in real_holders(s.layout.counts, s.layout.hun, self.win_tile):
+            g = h[0]
             code = _CODE_OF[g]
             free = self.free[code] = group_free(s, g, self.win_tile, self.free12)
             self.groups[code] = g
@@ -279,7 +311,7 @@ class PlaceCut:
     def walk(self, code: int) -> float:
         self.exact.add(code)
         return place_bound(self.s, self.groups[code], self.free[code], self.cand_win,
-                           self.possible, self.shared, self.tag, self.walks)
+                           self.possible, self.shared, self.tag, self.walks, self.combined)
 
     def settle(self, level: bool = False) -> float:
         """Walk the group of the highest bound while it is not exact and beats the best;
@@ -588,7 +620,11 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
     cands = [candidate(s, t, memo) for t in candidates]
     if len(cands) > 1:
         cands.sort(key=lambda c: -c[0])
-    grouped: Skeletons | None = None
+    grouped: list[Skeleton] | None = None
+    # by (tag, free12): the skeletons' skeleton-level results and bounds met so far, in
+    # their order; candidates that agree on both (a tagged result is the same for every
+    # candidate of its tag) read them instead of working them out again
+    entries: dict[tuple[int, int], list[tuple[int, float]]] = {}
     for bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag, \
             cut in cands:
         if bound_all <= s.best_fan:
@@ -611,8 +647,13 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
                       win_tile, cand_win, limits, shared_level1, tag, cut)
             continue
         if grouped is None:
-            grouped = by_skeleton(arrange.coded_arrangements(layout, s.wild))
-        scan(s, grouped, win_tile, cand_win, limits, shared_level1, tag)
+            grouped = by_skeleton(s, arrange.arrangement_codes(layout, s.wild))
+        known = None
+        if tag is not None:
+            known = entries.get((tag, free12))
+            if known is None:
+                known = entries[(tag, free12)] = []
+        scan(s, grouped, win_tile, cand_win, limits, shared_level1, tag, known)
 
 
 def arrangements_of(s: State, cand_win: WinFact, possible: int, free12: int,
@@ -626,24 +667,30 @@ def arrangements_of(s: State, cand_win: WinFact, possible: int, free12: int,
     return arrange.arrangement_codes(s.layout, s.wild)
 
 
-def scan(s: State, skeletons: Skeletons, win_tile: int, cand_win: WinFact,
+def scan(s: State, skeletons: list[Skeleton], win_tile: int, cand_win: WinFact,
          limits: tuple[int, int, int, float],
-         shared_level1: Projections, tag: int | None) -> None:
-    """Judge arrangements for one winning tile, skeleton by skeleton, each skeleton cut as
-    soon as its bound cannot beat the best so far (the best only grows: a skeleton cut
-    stays cut)."""
+         shared_level1: Projections, tag: int | None,
+         known: list[tuple[int, float]] | None = None) -> None:
+    """Judge arrangements for one winning tile, skeleton by skeleton (each met once: they
+    come grouped), each skeleton cut as soon as its bound cannot beat the best so far (the
+    best only grows: a skeleton cut stays cut). `known`: the skeletons' skeleton-level
+    results and bounds (in their order) that another candidate of the same tag and the
+    same `free12` worked out, extended here as far as this scan goes."""
     possible, free12, free3, bound_all = limits
-    seen: dict[tuple[int, ...], tuple[int, float]] = {}
-    for skey, raws in skeletons:
-        entry = seen.get(skey)
-        if entry is None:
-            entry = seen[skey] = skeleton_entry(s, skey, raws[0][0], raws[0][1], cand_win,
-                                                possible, free12, shared_level1, tag)
-        held_base, bound = entry
-        for raw, codes in raws:
+    sc = s.sc
+    for i, (skey, proj, arranged) in enumerate(skeletons):
+        if known is not None and i < len(known):
+            held_base, bound = known[i]
+        else:
+            held_base = skeleton_level(s, proj, None, None, cand_win, possible,
+                                       shared_level1, tag, arranged[0])
+            bound = sc.bound(held_base, free12)
+            if known is not None:
+                known.append((held_base, bound))
+        for codes in arranged:
             if bound <= s.best_fan:
                 break
-            read(s, raw, codes, skey, win_tile, cand_win, held_base, bound, possible, free3)
+            read(s, None, codes, skey, win_tile, cand_win, held_base, bound, possible, free3)
             if s.best_fan >= bound_all:
                 return
 

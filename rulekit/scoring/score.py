@@ -5,7 +5,7 @@ import gc
 import math
 import threading
 import weakref
-from typing import Any, Final, Mapping
+from typing import Any, Callable, Final, Mapping
 
 from rulekit import arrange, facts
 from rulekit.algebra import Breakdown, Term, num
@@ -193,7 +193,9 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
         state.best_fan = math.nextafter(goal, -INF)
     suits = suit_classes(layout.counts) if layout.hun >= PLACE_HUN_PINNED else 0
     if by_place_pays(layout.hun, len(candidates), win_is_hun, suits, len(melds)):
-        place_search(state, candidates)
+        paused(by_place, state, candidates)
+    elif len(candidates) > 1:
+        paused(search, state, candidates)       # a 天和 scanned: its candidates share lists
     else:
         search(state, candidates)
     best = state.best
@@ -205,22 +207,26 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
     return sc.finish(base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
 
 
-# how many threads are in the place search, and whether the first of them turned the
-# cyclic garbage collector off (`place_search`)
+# how many threads are in a paused search, and whether the first of them turned the
+# cyclic garbage collector off (`paused`)
 _PAUSE: Final[list[int]] = [0, 0]
 _PAUSE_LOCK = threading.Lock()
 
 
-def place_search(state: State, candidates: tuple[int, ...]) -> None:
-    """`places.by_place`, with the cyclic garbage collector paused meanwhile.
+def paused(run: Callable[[State, tuple[int, ...]], None], state: State,
+           candidates: tuple[int, ...]) -> None:
+    """`run(state, candidates)` (`places.by_place`, or the scan of a 天和's candidates), with
+    the cyclic garbage collector paused meanwhile.
 
-    A many-hun hand makes tens of thousands of short-lived containers, and the memo rows
-    it keeps (suit parts, reaches, bounds) survive the young collections those trigger:
-    collecting while the search runs cost ~10% of a cold 7-hun 天和 (bench/worst.py's
-    hands) and frees nothing, since what the search drops is freed by reference counts.
-    The pause is bounded by the search's work budget (`limits.RUN_STEPS`); whatever cyclic
-    garbage it leaves is collected after. Threads count in and out under a lock, and the
-    collector is turned back on only if it was on when the first came in."""
+    A many-hun hand, or a 天和 whose candidates the scan reads over one listing, makes tens
+    of thousands of short-lived containers, and the memo rows it keeps (suit parts,
+    reaches, bounds) survive the young collections those trigger: collecting while the
+    search runs cost ~10% of a cold 7-hun 天和 (bench/worst.py's hands), ~8% of a cold
+    3-hun one scanned (callgrind), and frees nothing, since what the search drops is freed
+    by reference counts. The pause is bounded by the search's work budget
+    (`limits.RUN_STEPS`); whatever cyclic garbage it leaves is collected after. Threads
+    count in and out under a lock, and the collector is turned back on only if it was on
+    when the first came in."""
     with _PAUSE_LOCK:
         if _PAUSE[0] == 0:
             _PAUSE[1] = int(gc.isenabled())
@@ -228,7 +234,7 @@ def place_search(state: State, candidates: tuple[int, ...]) -> None:
                 gc.disable()
         _PAUSE[0] += 1
     try:
-        by_place(state, candidates)
+        run(state, candidates)
     finally:
         with _PAUSE_LOCK:
             _PAUSE[0] -= 1
