@@ -2,9 +2,10 @@
 paste an overlay, press it, read the rules that differ and the short simulation."""
 from __future__ import annotations
 
+import json
 import os
 import re
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
@@ -46,3 +47,37 @@ def test_what_does_this_change(browser: Browser, server: Server) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "phone-impact.png"), full_page=True)
     assert errors == []
+
+
+def test_a_late_answer_for_older_overlay_text_is_not_shown(browser: Browser,
+                                                           server: Server) -> None:
+    """A slow server answers the text pasted first after the text pasted last: the page shows
+    the last text's verdict, not the stale "1 problem" (seen under CI load: the select's
+    refresh validated the empty overlay and its answer came back last)."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    held: list[Any] = []
+
+    def hold_old(route: Any) -> None:
+        if json.loads(route.request.post_data or "{}").get("ruleset_yaml") == OVERLAY:
+            route.continue_()
+        else:
+            held.append(route)          # answered only once the newer text's verdict shows
+
+    page.route("**/v1/validate", hold_old)
+    page.goto(server.url + "/")
+    page.select_option("#ruleset", "__overlay__")
+    page.fill("#overlay", "extends: tianjin\nname: broken\nscoring: {multiply: {nope: 3}}\n")
+    for _ in range(50):                 # the broken text's validation is in flight
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held
+    page.fill("#overlay", OVERLAY)
+    status = page.locator("#overlay-status")
+    expect(status).to_contain_text("hd3")
+    for route in held:
+        route.continue_()
+    page.wait_for_timeout(1000)         # the stale answers arrive
+    expect(status).to_contain_text("hd3")
+    expect(page.locator("#overlay-errors li")).to_have_count(0)
+    page.close()

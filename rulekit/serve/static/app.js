@@ -618,10 +618,15 @@ function drawRules() {
 // refusal (a heavy overlay answered 503) is not retried by itself
 const checked = { text: null, res: null };
 
-async function validateOverlay() {
-  const res = checked.text === state.overlay ? checked.res
-    : await post("/v1/validate", { ruleset_yaml: state.overlay });
-  checked.text = state.overlay; checked.res = res;
+// `gen`: the refresh asking; an answer that comes back after a newer refresh started (a slow
+// server: the text was still being typed or pasted when it was sent) is kept for its text but
+// not shown, so a stale "1 problem" never overwrites the newer text's verdict
+async function validateOverlay(gen) {
+  const text = state.overlay;
+  const res = checked.text === text ? checked.res
+    : await post("/v1/validate", { ruleset_yaml: text });
+  checked.text = text; checked.res = res;
+  if (gen !== generation) return false;
   const list = $("overlay-errors");
   const status = $("overlay-status");
   list.replaceChildren();
@@ -634,7 +639,7 @@ async function validateOverlay() {
       again.addEventListener("click", () => { checked.text = null; changed(); });
       status.append(" ", again);
     }
-    return;
+    return true;
   }
   const d = res.data;
   state.overlayOk = d.ok;
@@ -644,11 +649,12 @@ async function validateOverlay() {
     overlayInfo = d;
     useRules(d);
     drawHun();
-    return;
+    return true;
   }
   status.className = "error";
   status.textContent = tr("problems")(d.problems.length);
   for (const p of d.problems) list.append(problemItem(p));
+  return true;
 }
 
 // a problem: its line, then the message; the source line and caret below it keep their
@@ -742,7 +748,7 @@ async function refresh() {
   const gen = ++generation;
   document.body.dataset.busy = "1";
   if (state.ruleset === OVERLAY) {
-    await validateOverlay();
+    if (!await validateOverlay(gen)) return;      // a newer refresh owns the page
     drawSettleForm();
     if (!state.overlayOk) { finish(gen, null, null, null); return; }
   }
