@@ -74,15 +74,17 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     return score_with(scorer_for(rs), hand)
 
 
-def score_with(sc: Scorer, hand: Hand) -> ScoreResult:
+def score_with(sc: Scorer, hand: Hand, floor: float = -1.0) -> ScoreResult:
     """Score a validated hand with a ruleset's `Scorer`: the result it keeps for the same
-    hand if there is one (the same object), else a fresh score, then kept."""
+    hand if there is one (the same object), else a fresh score, then kept. `floor`: a hand
+    fan the best reading is known to pass (`score_fresh`), e.g. one below the fan a yes/no
+    question found."""
     key = hand_key(hand)
     hit = sc.result(key)
     if hit is not None:
         return hit
     sc.trim()
-    result = score_fresh(sc, hand)
+    result = score_fresh(sc, hand, INF, floor)
     sc.keep_result(key, result)
     return result
 
@@ -143,10 +145,16 @@ def wins_with(sc: Scorer, hand: Hand) -> bool:
     return hit.win and hit.total_fan > 0
 
 
-def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
+def score_fresh(sc: Scorer, hand: Hand, goal: float = INF, floor: float = -1.0
+                ) -> ScoreResult:
     """Score a validated hand with a ruleset's `Scorer`, without its result memo. With a
     `goal`, only readings of at least that fan count and the first one found is the result
-    (`wins_with`): a yes/no answer, not the hand's score."""
+    (`wins_with`): a yes/no answer, not the hand's score. With a `floor` (and no goal) the
+    search starts as if a reading of that hand fan were already found: where some reading
+    is known to pass it (a yes found a reading of fan F: a floor just below F), the result
+    is the full score's, for every cut is a bound at or below the best so far, and a
+    reading is kept only when it passes the best, so the first reading of the highest fan
+    is still the one kept (`yes_floor`)."""
     rs = sc.rs
     hun = hand.hun
     win_tile = hand.win_tile
@@ -191,6 +199,8 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
     if goal < INF:                    # bounds below the goal prune; reaching it stops
         state.goal = goal
         state.best_fan = math.nextafter(goal, -INF)
+    elif floor > state.best_fan:
+        state.best_fan = floor
     suits = suit_classes(layout.counts) if layout.hun >= PLACE_HUN_PINNED else 0
     if by_place_pays(layout.hun, len(candidates), win_is_hun, suits, len(melds)):
         paused(by_place, state, candidates)
@@ -205,6 +215,12 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
                            forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
     bd, groups, win_tile, held = best
     return sc.finish(base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
+
+
+def yes_floor(yes: ScoreResult) -> float:
+    """The floor (`score_fresh`) a yes of a yes/no question allows the full score: just
+    below the hand fan of the reading it found (the best reading's is at least that)."""
+    return math.nextafter(float(yes.hand_fan), -INF)
 
 
 # how many threads are in a paused search, and whether the first of them turned the
