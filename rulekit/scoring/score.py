@@ -76,16 +76,17 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
 
 def score_with(sc: Scorer, hand: Hand, floor: float = -1.0) -> ScoreResult:
     """Score a validated hand with a ruleset's `Scorer`: the result it keeps for the same
-    hand if there is one (the same object), else a fresh score, then kept. `floor`: a hand
-    fan the best reading is known to pass (`score_fresh`), e.g. one below the fan a yes/no
-    question found."""
+    hand if there is one (the same object), else a fresh score, then kept. With a `floor`
+    (`minimum_floor`) the fresh score is exact only where it wins (`score_fresh`), so only
+    a win is kept."""
     key = hand_key(hand)
     hit = sc.result(key)
     if hit is not None:
         return hit
     sc.trim()
     result = score_fresh(sc, hand, INF, floor)
-    sc.keep_result(key, result)
+    if floor < 0.0 or result.win:
+        sc.keep_result(key, result)
     return result
 
 
@@ -150,11 +151,11 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF, floor: float = -1.0
     """Score a validated hand with a ruleset's `Scorer`, without its result memo. With a
     `goal`, only readings of at least that fan count and the first one found is the result
     (`wins_with`): a yes/no answer, not the hand's score. With a `floor` (and no goal) the
-    search starts as if a reading of that hand fan were already found: where some reading
-    is known to pass it (a yes found a reading of fan F: a floor just below F), the result
-    is the full score's, for every cut is a bound at or below the best so far, and a
-    reading is kept only when it passes the best, so the first reading of the highest fan
-    is still the one kept (`yes_floor`)."""
+    search starts as if a reading of that hand fan were already found: a result that wins
+    with a best reading above the floor (`minimum_floor`) is the full score's, reading shown
+    included (every cut is a bound at or below the best so far and a reading is kept only
+    when it passes the best, so the first reading of the highest fan is still the one
+    kept); one whose best reading is not above it is "not a winning shape"."""
     rs = sc.rs
     hun = hand.hun
     win_tile = hand.win_tile
@@ -217,10 +218,12 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF, floor: float = -1.0
     return sc.finish(base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
 
 
-def yes_floor(yes: ScoreResult) -> float:
-    """The floor (`score_fresh`) a yes of a yes/no question allows the full score: just
-    below the hand fan of the reading it found (the best reading's is at least that)."""
-    return math.nextafter(float(yes.hand_fan), -INF)
+def minimum_floor(rs: Ruleset) -> float:
+    """The floor (`score_fresh`) under which no reading wins: just below the ruleset's
+    minimum where the minimum is on the hand fan alone and positive, else none (-1)."""
+    if rs.minimum > 0 and not rs.minimum_counts_kong_points:
+        return math.nextafter(float(rs.minimum), -INF)
+    return -1.0
 
 
 # how many threads are in a paused search, and whether the first of them turned the
