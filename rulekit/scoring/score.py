@@ -74,19 +74,16 @@ def score_hand(hand: Hand, rs: Ruleset) -> ScoreResult:
     return score_with(scorer_for(rs), hand)
 
 
-def score_with(sc: Scorer, hand: Hand, floor: float = -1.0) -> ScoreResult:
+def score_with(sc: Scorer, hand: Hand) -> ScoreResult:
     """Score a validated hand with a ruleset's `Scorer`: the result it keeps for the same
-    hand if there is one (the same object), else a fresh score, then kept. With a `floor`
-    (`minimum_floor`) the fresh score is exact only where it wins (`score_fresh`), so only
-    a win is kept."""
+    hand if there is one (the same object), else a fresh score, then kept."""
     key = hand_key(hand)
     hit = sc.result(key)
     if hit is not None:
         return hit
     sc.trim()
-    result = score_fresh(sc, hand, INF, floor)
-    if floor < 0.0 or result.win:
-        sc.keep_result(key, result)
+    result = score_fresh(sc, hand)
+    sc.keep_result(key, result)
     return result
 
 
@@ -146,16 +143,10 @@ def wins_with(sc: Scorer, hand: Hand) -> bool:
     return hit.win and hit.total_fan > 0
 
 
-def score_fresh(sc: Scorer, hand: Hand, goal: float = INF, floor: float = -1.0
-                ) -> ScoreResult:
+def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
     """Score a validated hand with a ruleset's `Scorer`, without its result memo. With a
     `goal`, only readings of at least that fan count and the first one found is the result
-    (`wins_with`): a yes/no answer, not the hand's score. With a `floor` (and no goal) the
-    search starts as if a reading of that hand fan were already found: a result that wins
-    with a best reading above the floor (`minimum_floor`) is the full score's, reading shown
-    included (every cut is a bound at or below the best so far and a reading is kept only
-    when it passes the best, so the first reading of the highest fan is still the one
-    kept); one whose best reading is not above it is "not a winning shape"."""
+    (`wins_with`): a yes/no answer, not the hand's score."""
     rs = sc.rs
     hun = hand.hun
     win_tile = hand.win_tile
@@ -200,8 +191,6 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF, floor: float = -1.0
     if goal < INF:                    # bounds below the goal prune; reaching it stops
         state.goal = goal
         state.best_fan = math.nextafter(goal, -INF)
-    elif floor > state.best_fan:
-        state.best_fan = floor
     suits = suit_classes(layout.counts) if layout.hun >= PLACE_HUN_PINNED else 0
     if by_place_pays(layout.hun, len(candidates), win_is_hun, suits, len(melds)):
         paused(by_place, state, candidates)
@@ -216,14 +205,6 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF, floor: float = -1.0
                            forbidden or NOT_A_WINNING_SHAPE, kongs=kong_kinds)
     bd, groups, win_tile, held = best
     return sc.finish(base, bd, groups, win_tile, kong_fan, kong_kinds, forbidden, held=held)
-
-
-def minimum_floor(rs: Ruleset) -> float:
-    """The floor (`score_fresh`) under which no reading wins: just below the ruleset's
-    minimum where the minimum is on the hand fan alone and positive, else none (-1)."""
-    if rs.minimum > 0 and not rs.minimum_counts_kong_points:
-        return math.nextafter(float(rs.minimum), -INF)
-    return -1.0
 
 
 # how many threads are in a paused search, and whether the first of them turned the
