@@ -46,7 +46,8 @@ _RUN_FROM_I, _RUN_FROM_BEFORE, _RUN_FROM_TWO_BEFORE = 4, 8, 16
 @lru_cache(maxsize=64)
 def _options(real: int, allowed: int) -> tuple[_Option, ...]:
     """Every multiset of anchored groups using exactly `real` tiles, at most one pair, of
-    the kinds whose shape bit is in `allowed`, by what it adds to a state (distinct)."""
+    the kinds whose shape bit is in `allowed`, by what it adds to a state (distinct), in
+    order: so by hun used, as `_moves` needs."""
     out: set[_Option] = set()
 
     def rec(k: int, left: int, hun: int, melds: int, pairs: int, runs0: int, runs1: int,
@@ -205,23 +206,22 @@ def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]) -> _Moves:
     out: _Moves = []
     for met in range(c + 1):
         ways: list[_Move] = []
+        unpaired: list[_Move] = []
+        # `_options` sorted: by real tiles (here all c - met), then hun used
         for _, gh, gm, gq, runs0, runs1, shapes in _options(c - met, allowed):
             b = 0
             for j in range(5):
                 if shapes >> j & 1:
                     b |= keys[j]
-            ways.append((gh, gq, runs0, runs1, gm | b << 4))
-        ways.sort(key=_way_hun)
-        out.append((ways, [w for w in ways if w[1] == 0]))
+            way = (gh, gq, runs0, runs1, gm | b << 4)
+            ways.append(way)
+            if gq == 0:
+                unpaired.append(way)
+        out.append((ways, unpaired))
     if len(_MOVES) >= MOVES_KEPT:
         _MOVES.clear()
     _MOVES[memo_key] = out
     return out
-
-
-def _way_hun(way: _Move) -> int:
-    """A way's hun used (`_moves`' order)."""
-    return way[0]
 
 
 MOVES_KEPT: Final = 1 << 8
