@@ -154,10 +154,11 @@ def suit_reach_packed(base: int, counts: tuple[int, ...], max_hun: int, numbered
             for met in range(max(0, hun + waiting - max_hun), min(c, waiting) + 1):
                 h = hun + waiting - met
                 room = max_hun - h
-                # the ways forming no pair once the state holds one; hun used ascending
-                for gh, gq, runs0, runs1, add in moves[met][pairs]:
+                for gh, gq, runs0, runs1, add in moves[met]:
                     if gh > room:
-                        break
+                        break           # hun used ascending: the rest use more
+                    if pairs + gq > 1:
+                        continue
                     # melds add, bits or: `add` holds both above bit 13
                     both = rest + (add & 15) | (add >> 4) << 4
                     nxt.add(both << 13 | (pairs + gq) << 12 | (h + gh) << 7
@@ -183,17 +184,16 @@ def suit_reach_packed(base: int, counts: tuple[int, ...], max_hun: int, numbered
 
 
 _Move = tuple[int, int, int, int, int]
-# per number of a rank's tiles met by waiting runs: (every way, the ways forming no pair),
-# each by hun used ascending (`_moves`)
-_Moves = list[tuple[list[_Move], list[_Move]]]
+# per number of a rank's tiles met by waiting runs: the ways, by hun used ascending
+_Moves = list[list[_Move]]
 
 
 def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]) -> _Moves:
     """Per number of rank `kind`'s c tiles given to waiting runs: the ways of forming the
     groups anchored there with the rest, as (hun, pairs, runs from here, runs from the
-    rank before, melds | bits << 4); indexed by the pairs a state holds (0: every way, 1:
-    those forming no pair) and in order of hun used, so the walk stops at the first way
-    past its budget and never meets a second pair."""
+    rank before, melds | bits << 4), in order of hun used, so the walk stops at the first
+    way past its budget (no second list of the ways forming no pair: its allocations cost
+    the young collections more than it saved)."""
     keys = (bit.get(group_key(PAIR, kind), 0), bit.get(group_key(SET, kind), 0),
             bit.get(group_key(RUN, kind), 0), bit.get(group_key(RUN, kind - 1), 0),
             bit.get(group_key(RUN, kind - 2), 0))
@@ -206,18 +206,14 @@ def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]) -> _Moves:
     out: _Moves = []
     for met in range(c + 1):
         ways: list[_Move] = []
-        unpaired: list[_Move] = []
         # `_options` sorted: by real tiles (here all c - met), then hun used
         for _, gh, gm, gq, runs0, runs1, shapes in _options(c - met, allowed):
             b = 0
             for j in range(5):
                 if shapes >> j & 1:
                     b |= keys[j]
-            way = (gh, gq, runs0, runs1, gm | b << 4)
-            ways.append(way)
-            if gq == 0:
-                unpaired.append(way)
-        out.append((ways, unpaired))
+            ways.append((gh, gq, runs0, runs1, gm | b << 4))
+        out.append(ways)
     if len(_MOVES) >= MOVES_KEPT:
         _MOVES.clear()
     _MOVES[memo_key] = out
@@ -225,9 +221,8 @@ def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]) -> _Moves:
 
 
 MOVES_KEPT: Final = 1 << 8
-"""`_moves` answers kept (`_MOVES`), at most ~13 KB each (134 5-tuples of small ints at
-most, ~90 bytes each with the lists, and a second list of the ones forming no pair): ~3.3
-MB at most. Keys: 5 counts x 8 sets of shapes x
+"""`_moves` answers kept (`_MOVES`), at most ~12 KB each (134 5-tuples of small ints at
+most, ~90 bytes each with the lists): ~3 MB at most. Keys: 5 counts x 8 sets of shapes x
 what the ruleset's keys give a rank (a ruleset's hands meet a few dozen); emptied when
 full, and by `clear_moves` (`forget`)."""
 _MOVES: Final[dict[tuple[int, ...], _Moves]] = {}
