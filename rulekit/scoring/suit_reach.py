@@ -46,7 +46,8 @@ _RUN_FROM_I, _RUN_FROM_BEFORE, _RUN_FROM_TWO_BEFORE = 4, 8, 16
 @lru_cache(maxsize=64)
 def _options(real: int, allowed: int) -> tuple[_Option, ...]:
     """Every multiset of anchored groups using exactly `real` tiles, at most one pair, of
-    the kinds whose shape bit is in `allowed`, by what it adds to a state (distinct)."""
+    the kinds whose shape bit is in `allowed`, by what it adds to a state (distinct), in
+    order: so by hun used, as `_moves` needs."""
     out: set[_Option] = set()
 
     def rec(k: int, left: int, hun: int, melds: int, pairs: int, runs0: int, runs1: int,
@@ -149,12 +150,14 @@ def suit_reach_packed(base: int, counts: tuple[int, ...], max_hun: int, numbered
             hun = st >> 7 & 31
             pairs = st >> 12 & 1
             rest = st >> 13             # melds, then bits
-            for met in range(min(c, waiting) + 1):
+            # the waiting runs not met take a hun each: fewer met than this passes the budget
+            for met in range(max(0, hun + waiting - max_hun), min(c, waiting) + 1):
                 h = hun + waiting - met
-                if h > max_hun:
-                    continue
+                room = max_hun - h
                 for gh, gq, runs0, runs1, add in moves[met]:
-                    if h + gh > max_hun or pairs + gq > 1:
+                    if gh > room:
+                        break           # hun used ascending: the rest use more
+                    if pairs + gq > 1:
                         continue
                     # melds add, bits or: `add` holds both above bit 13
                     both = rest + (add & 15) | (add >> 4) << 4
@@ -180,11 +183,17 @@ def suit_reach_packed(base: int, counts: tuple[int, ...], max_hun: int, numbered
     return out
 
 
-def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]
-           ) -> list[list[tuple[int, int, int, int, int]]]:
+_Move = tuple[int, int, int, int, int]
+# per number of a rank's tiles met by waiting runs: the ways, by hun used ascending
+_Moves = list[list[_Move]]
+
+
+def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]) -> _Moves:
     """Per number of rank `kind`'s c tiles given to waiting runs: the ways of forming the
     groups anchored there with the rest, as (hun, pairs, runs from here, runs from the
-    rank before, melds | bits << 4)."""
+    rank before, melds | bits << 4), in order of hun used, so the walk stops at the first
+    way past its budget (no second list of the ways forming no pair: its allocations cost
+    the young collections more than it saved)."""
     keys = (bit.get(group_key(PAIR, kind), 0), bit.get(group_key(SET, kind), 0),
             bit.get(group_key(RUN, kind), 0), bit.get(group_key(RUN, kind - 1), 0),
             bit.get(group_key(RUN, kind - 2), 0))
@@ -194,9 +203,10 @@ def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]
     hit = _MOVES.get(memo_key)
     if hit is not None:
         return hit
-    out = []
+    out: _Moves = []
     for met in range(c + 1):
-        ways = []
+        ways: list[_Move] = []
+        # `_options` sorted: by real tiles (here all c - met), then hun used
         for _, gh, gm, gq, runs0, runs1, shapes in _options(c - met, allowed):
             b = 0
             for j in range(5):
@@ -215,7 +225,7 @@ MOVES_KEPT: Final = 1 << 8
 most, ~90 bytes each with the lists): ~3 MB at most. Keys: 5 counts x 8 sets of shapes x
 what the ruleset's keys give a rank (a ruleset's hands meet a few dozen); emptied when
 full, and by `clear_moves` (`forget`)."""
-_MOVES: Final[dict[tuple[int, ...], list[list[tuple[int, int, int, int, int]]]]] = {}
+_MOVES: Final[dict[tuple[int, ...], _Moves]] = {}
 
 
 def clear_moves() -> None:
