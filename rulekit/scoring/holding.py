@@ -117,7 +117,7 @@ def rest_fits(layout: Layout, holder: Holder) -> bool:
     """`rest_wins(layout, holder[0])` for a group the hand can form (`holds`), read off the
     suits' codes the layout carries with the group's real tiles taken out of them: no rest
     `Layout` or counts made (a yes/no question asks this of every group holding its winning
-    tile: `scan.below_goal`). Without the codes (`Layout.suits` empty), `rest_wins`."""
+    tile: `scan.gated_allowed`). Without the codes (`Layout.suits` empty), `rest_wins`."""
     g = holder[0]
     codes = layout.suits
     if not codes:
