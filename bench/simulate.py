@@ -1,4 +1,4 @@
-"""Yardsticks: (a) `rulekit simulate --workers 1`, whole commands start to exit (fixed costs on every side), interleaved with the other worker counts; (b) the game loop's CPU seconds in one process, per core.
+"""Yardsticks: (a) `rulekit simulate --workers 1`, whole commands start to exit (fixed costs on every side), interleaved with the other worker counts; (b) the game loop's CPU seconds in one process, per core; (c) riichienv's random-agent hands interleaved with (b), a peer for scale.
 
     python bench/simulate.py [--hands 2000] [--seed 1] [--workers 1 2] [--repeat 3]
                              [--loop-hands 1000] [--quick]
@@ -26,6 +26,13 @@ workers.
 process's CPU clock (other jobs on the machine take wall time, not this process's CPU).
 Every hand has its own seed (no repeats), in sessions of 16 as `rulekit simulate` plays
 them.
+
+(c) A peer for scale, when `riichienv` is installed (`pip install .[bench]`): RiichiEnv's
+Rust core playing one-kyoku riichi games with its `RandomAgent`s (the figure issue 22 quotes,
+~470 hands/s, for the machine it was filed on), timed by the same CPU clock in chunks
+interleaved with (b)'s sessions, as many hands as (b) plays. Not a like-for-like race
+(other rules, random players whose hands mostly run to the wall): it says how fast this
+machine is, so that (b)'s absolute rate can be read against another machine's.
 """
 from __future__ import annotations
 
@@ -35,6 +42,7 @@ import resource
 import subprocess
 import sys
 import time
+from typing import Any, Callable
 
 import rulekit
 
@@ -92,9 +100,27 @@ def whole_commands(hands: int, seed: int, workers: list[int], repeat: int,
                       f"and report serial, {fixed:.2f} s; the rest split evenly; NOT measured)")
 
 
+def peer_player() -> Callable[[int], None] | None:
+    """(c): one riichienv one-kyoku game with random agents, by seed; None without it."""
+    try:
+        from riichienv import RiichiEnv
+        from riichienv.agents import RandomAgent
+    except ImportError:
+        return None
+
+    def play(seed: int) -> None:
+        agent = RandomAgent(seed=seed)
+        env = RiichiEnv(seed=seed)              # game mode 0: four players, one kyoku
+        obs = env.reset()
+        while not env.done():
+            obs = env.step({p: agent.act(o) for p, o in obs.items()})
+    return play
+
+
 def game_loop(hands: int, seed: int, report_hands: int) -> float:
-    """(b): the game loop's CPU rate in this process, distinct seeds; returns the CPU seconds
-    of the report of `report_hands` such hands (their outcomes repeated), for (a)'s model."""
+    """(b), with (c) interleaved: the game loop's CPU rate in this process, distinct seeds;
+    returns the CPU seconds of the report of `report_hands` such hands (their outcomes
+    repeated), for (a)'s model."""
     from rulekit import load_ruleset
     from rulekit.game import simulate as sim
     rs = load_ruleset("tianjin")
@@ -102,13 +128,34 @@ def game_loop(hands: int, seed: int, report_hands: int) -> float:
     for task in sim.tasks(rs, players, 16, seed + 1_000_003, chunks=1, log=False):
         sim.run_task(task)                                    # warm: another seed's hands
     todo = sim.tasks(rs, players, hands, seed, chunks=1, log=False)
+    peer = peer_player()
+    if peer is not None:
+        peer(seed + 1_000_003)                                # warm the peer too
     sim.few_collections()                       # as `rulekit simulate` does before it plays
-    t0 = time.process_time()
-    outs = [o for task in todo for o in sim.run_task(task)]
-    cpu = time.process_time() - t0
+    outs: list[Any] = []
+    cpu = peer_cpu = 0.0
+    peer_hands = 0
+    for task in todo:
+        t0 = time.process_time()
+        got = sim.run_task(task)
+        cpu += time.process_time() - t0
+        outs.extend(got)
+        if peer is not None:
+            t0 = time.process_time()
+            for i in range(len(got)):
+                peer(seed + peer_hands + i)
+            peer_cpu += time.process_time() - t0
+            peer_hands += len(got)
     print(f"(b) game loop: {len(outs)} hands (greedy players, distinct seeds) in {cpu:.2f} s "
           f"CPU in one process: {len(outs) / cpu:.0f} hands/s per core (issue 22's target: "
           "2,000)")
+    if peer is None:
+        print("(c) peer for scale: riichienv is not installed (pip install .[bench])")
+    else:
+        from importlib.metadata import version
+        print(f"(c) peer for scale, interleaved with (b): riichienv {version('riichienv')} "
+              f"(Rust core), random agents, one-kyoku games: {peer_hands / peer_cpu:.0f} "
+              "hands/s per core (issue 22 quotes ~470 for the machine it was filed on)")
     from rulekit.game import summary
     many = (outs * (report_hands // max(1, len(outs)) + 1))[:report_hands]
     t0 = time.process_time()
