@@ -72,6 +72,15 @@ NUM_WIN: Final = _NUM_WIN
 HON_WIN: Final = _HON_WIN
 
 
+BEST_SLOTS: Final = 1 << 16
+"""Slots of `_fewest`'s memo, each one key and its answer, a key's slot fixed by its bits:
+a list of keys and one of answers (~3 MB with the keys' ints), made once. 600 greedy hands
+asked `_fewest` 113,200 times; its dict of 2^15 entries, forgotten whole when full, missed
+36,143 (each miss ~2,800 instructions, each hit ~500 with the key boxed and hashed)."""
+_SLOT_SHIFT: Final = 16
+_SLOT_MASK: Final = BEST_SLOTS - 1
+
+
 class _Deficit:
     """The deficiency tables, unpacked on the first `deficiency` call (import stays quick)."""
 
@@ -83,12 +92,14 @@ class _Deficit:
         if max(flat) > _FIELD // 2:               # `_paired` packs two classes' sums
             raise ImportError(f"rulekit: {_FILE} has a deficiency over {_FIELD // 2}; "
                               "rebuild it with `python -m rulekit.shape_build`")
-        self.classes = [tuple(flat[10 * i:10 * i + 10]) for i in range(_N_CLASSES)]
+        self.flat = flat                          # class i's ten values at 10 * i
         # two classes a, b → their combination, at a * n + b (n classes; filled as met, -1
         # before): a list, not a dict, since the game asks it several times a decision
         self.n = _N_CLASSES
         self.paired: list[int] = [-1] * (_N_CLASSES * _N_CLASSES)
-        self.best: dict[int, int] = {}            # `_fewest`'s
+        # `_fewest`'s answers: slot → (key, answer), -1 an empty slot (`BEST_SLOTS`)
+        self.best_keys: list[int] = [-1] * BEST_SLOTS
+        self.best_vals: list[int] = [0] * BEST_SLOTS
 
 
 _DEFICIT: list[_Deficit] = []
@@ -454,26 +465,20 @@ class Discards:
         return v - self.hun if v > self.hun else 0
 
 
-BEST_MEMO: Final = 1 << 15
-"""Answers `_fewest` remembers before it forgets them all (~100 bytes each): 600 greedy
-hands asked it 113,200 times, 36,143 of them not remembered (it forgot once)."""
-
-
 def _fewest(tables: _Deficit, a: int, b: int, c: int, d: int, need: int) -> int:
     """The fewest tiles missing, before hun fill them, for the four suits of classes a, b,
     c (numbered) and d (honours) to form `need` melds and a pair: the two halves' `_least`,
-    remembered by the four classes and `need` (a dict read costs about a sixth of
-    working it out, compiled)."""
+    remembered by the four classes and `need` in a slot of `BEST_SLOTS` (a key met again
+    is read from two lists: no int boxed, no dict; another key in its slot replaces it)."""
     n = tables.n
     key = (((a * n + b) * n + c) * n + d) * 5 + need
-    memo = tables.best
-    got = memo.get(key)
-    if got is not None:
-        return got
+    slot = (key ^ (key >> _SLOT_SHIFT)) & _SLOT_MASK
+    keys = tables.best_keys
+    if keys[slot] == key:
+        return tables.best_vals[slot]
     v = _least(_paired(tables, a, b), _paired(tables, c, d), 0, need)
-    if len(memo) >= BEST_MEMO:
-        memo.clear()
-    memo[key] = v
+    keys[slot] = key
+    tables.best_vals[slot] = v
     return v
 
 
@@ -486,20 +491,22 @@ five bits each: a class's values are at most 14 (`shape_build`), two classes' su
 
 def _paired(tables: _Deficit, a: int, b: int) -> int:
     """Two suits' deficiency classes combined by min-plus over (melds, pair), packed into
-    one int (`_FIELD_BITS`), memoised (at most 165 * 165 entries)."""
+    one int (`_FIELD_BITS`), memoised (at most 165 * 165 entries). The classes' values are
+    read from the tables' bytes (a tuple's items are boxed ints, each read unboxed)."""
     key = a * tables.n + b
     got = tables.paired[key]
     if got >= 0:
         return got
-    x = tables.classes[a]
-    y = tables.classes[b]
+    flat = tables.flat
+    x = 10 * a
+    y = 10 * b
     res = 0
     for m in range(5):
         for p in range(2):
             best = 99
             for m1 in range(m + 1):
                 for p1 in range(p + 1):
-                    v = x[2 * m1 + p1] + y[2 * (m - m1) + p - p1]
+                    v = flat[x + 2 * m1 + p1] + flat[y + 2 * (m - m1) + p - p1]
                     if v < best:
                         best = v
             res |= best << (_FIELD_BITS * (2 * m + p))
