@@ -325,19 +325,21 @@ class _Hand:
             else:
                 # the discards, and whether a kong may be on (a kind held four times, or
                 # a pung's fourth held): `kong_options` is asked only then
-                counts = s.counts
+                # (into `legal` itself, the kongs put before them when on; the counts read
+                # by a `for`, unchecked, compiled)
                 discards = DISCARDS
-                held: list[Action] = []
+                first = len(legal)
                 fours = False
-                for k in range(len(counts)):     # compiled, quicker than compress()
-                    n = counts[k]
+                k = 0
+                for n in s.counts:
                     if n:
-                        held.append(discards[k])
+                        legal.append(discards[k])
                         if n == 4:
                             fours = True
+                    k += 1
                 if source != PUNG and (fours or self.pung_held(seat)):
-                    legal += [actions.kong(k, kind) for k, kind in self.kong_options(seat)]
-                legal += held
+                    legal[first:first] = [actions.kong(k, kind)
+                                          for k, kind in self.kong_options(seat)]
             a = yield Request(seat, legal, None if source == PUNG else drawn,
                               offer.win if offer is not None else None, tiles)
             what = a["action"]
