@@ -529,10 +529,13 @@ def decide(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any]]
     one of `legal` itself where it can be (a discard: the shared `DISCARDS` action the
     procedure offers), so that `builtin.legal_one` finds it by identity; never hand it to
     a player (the built-in path only)."""
-    first = legal[0]["action"]
+    # typed: compiled, a str compares with a literal directly, an Any through the generic
+    # protocol (~3 comparisons a decision)
+    first: str = legal[0]["action"]
     if first == "win":
         return legal[0]
-    if legal[-1]["action"] == "discard":          # own turn: kongs, then discards
+    last: str = legal[-1]["action"]
+    if last == "discard":                         # own turn: kongs, then discards
         if first == "kong":
             got = choose_kong(v, [(KIND[a["tile"]], str(a["kind"])) for a in legal
                                   if a["action"] == "kong"])
