@@ -63,61 +63,35 @@ kind is below it), so one sort of ints orders the kinds by value, then by kind."
 def _window(c: list[int], keys: list[int] | None) -> int:
     """The least discard key (`_KIND_SPAN`) of the kinds held in `c`, -1 if none; each key
     also appended to `keys` (in kind order) when a list is given. A suit's `_keep_value`s
-    are read off a window of five ranks sliding along it, each count read once, in one
-    pass over the list (compiled: a `for` over a list reads its items unchecked, where
-    `c[i]` checks the index each time); a rank's key is made once the count two ranks past
-    it is read, the suit's last two at its end. The least key alone needs no list (its
-    discard is the one chosen four times in five, and the others' keys, boxed and
-    appended, cost more than the window)."""
+    are read off a window of five ranks sliding along it, each count read once, not once
+    per neighbour; the least key alone needs no list (its discard is the one chosen four
+    times in five, and the others' keys, boxed and appended, cost more than the window)."""
     least = -1
-    k = 0                            # the kind of `n`
-    q = 0                            # its rank in its suit
-    b0 = 0                           # the counts of ranks q - 4 .. q - 1 of the suit
-    b1 = 0
-    b2 = 0
-    b3 = 0
-    for n in c:
-        if k >= HONOR_START:
-            if k >= NUM_KINDS:       # (a longer list: only the 34 kinds count)
-                break
-            if n:
-                key = (n - 1) * _KIND_SPAN + k
+    for base in range(0, HONOR_START, SUIT_SIZE):
+        a0 = 0                       # the counts of ranks r - 2 .. r + 2
+        a1 = 0
+        a2 = c[base]
+        a3 = c[base + 1]
+        a4 = c[base + 2]
+        for r in range(SUIT_SIZE):
+            if a2:
+                key = (a0 + a1 + a3 + a4) * _KIND_SPAN + base + r
                 if least < 0 or key < least:
                     least = key
                 if keys is not None:
                     keys.append(key)
-            k += 1
-            continue
-        if b2:                       # rank q - 2: ranks q - 4, q - 3, q - 1 and q beside it
-            key = (b0 + b1 + b3 + n) * _KIND_SPAN + k - 2
+            a0 = a1
+            a1 = a2
+            a2 = a3
+            a3 = a4
+            a4 = c[base + r + 3] if r + 3 < SUIT_SIZE else 0
+    for k in range(HONOR_START, NUM_KINDS):
+        if c[k]:
+            key = (c[k] - 1) * _KIND_SPAN + k
             if least < 0 or key < least:
                 least = key
             if keys is not None:
                 keys.append(key)
-        b0 = b1
-        b1 = b2
-        b2 = b3
-        b3 = n
-        q += 1
-        if q == SUIT_SIZE:           # ranks 7 and 8 (b2, b3): nothing past the suit's end
-            if b2:
-                key = (b0 + b1 + b3) * _KIND_SPAN + k - 1
-                if least < 0 or key < least:
-                    least = key
-                if keys is not None:
-                    keys.append(key)
-            if b3:
-                key = (b1 + b2) * _KIND_SPAN + k
-                if least < 0 or key < least:
-                    least = key
-                if keys is not None:
-                    keys.append(key)
-            q = 0
-            b0 = 0
-            b1 = 0
-            b2 = 0
-            b3 = 0
-        k += 1
     return least
 
 
