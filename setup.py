@@ -63,6 +63,7 @@ HOT_PATH = [
     "rulekit/game/procedure.py",
     "rulekit/game/greedy.py",
     "rulekit/game/builtin.py",
+    "rulekit/game/templates.py",
 ]
 # rulekit/api.py stays Python on purpose: the public functions keep their docstrings and
 # signatures (`help(rulekit.score)`), which mypyc-compiled functions lose; it only forwards

@@ -44,7 +44,7 @@ CHAN = "chan"
 MAX_KONGS_PER_SEAT = 4      # a hand has at most four melds
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Transfer:
     """One payment between two seats, for one reason (`hand`, `kong` or `chan`)."""
 
@@ -53,12 +53,20 @@ class Transfer:
     amount: Number
     why: str
 
+    # Written out (init=False), as `Hand`'s: compiled, the __init__ dataclasses writes stays
+    # interpreted (~6,000 instructions; ~4 transfers a simulated hand)
+    def __init__(self, from_seat: int, to_seat: int, amount: Number, why: str) -> None:
+        object.__setattr__(self, "from_seat", from_seat)
+        object.__setattr__(self, "to_seat", to_seat)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "why", why)
+
     def to_dict(self) -> dict[str, Any]:
         return {"from": self.from_seat, "to": self.to_seat, "amount": json_number(self.amount),
                 "why": self.why}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class SettleResult:
     """Net payments per seat (summing to zero), the transfers behind them, the next dealer."""
 
@@ -66,6 +74,13 @@ class SettleResult:
     transfers: tuple[Transfer, ...]
     next_dealer: int
     score: ScoreResult | None            # the winner's score; None on a draw
+
+    def __init__(self, payments: tuple[Number, ...], transfers: tuple[Transfer, ...],
+                 next_dealer: int, score: ScoreResult | None) -> None:
+        object.__setattr__(self, "payments", payments)     # written out: as `Transfer`'s
+        object.__setattr__(self, "transfers", transfers)
+        object.__setattr__(self, "next_dealer", next_dealer)
+        object.__setattr__(self, "score", score)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -72,6 +72,15 @@ NUM_WIN: Final = _NUM_WIN
 HON_WIN: Final = _HON_WIN
 
 
+BEST_SLOTS: Final = 1 << 16
+"""Slots of `_fewest`'s memo, each one key and its answer, a key's slot fixed by its bits:
+a list of keys and one of answers (~3 MB with the keys' ints), made once. 600 greedy hands
+asked `_fewest` 113,200 times; its dict of 2^15 entries, forgotten whole when full, missed
+36,143 (each miss ~2,800 instructions, each hit ~500 with the key boxed and hashed)."""
+_SLOT_SHIFT: Final = 16
+_SLOT_MASK: Final = BEST_SLOTS - 1
+
+
 class _Deficit:
     """The deficiency tables, unpacked on the first `deficiency` call (import stays quick)."""
 
@@ -83,12 +92,18 @@ class _Deficit:
         if max(flat) > _FIELD // 2:               # `_paired` packs two classes' sums
             raise ImportError(f"rulekit: {_FILE} has a deficiency over {_FIELD // 2}; "
                               "rebuild it with `python -m rulekit.shape_build`")
-        self.classes = [tuple(flat[10 * i:10 * i + 10]) for i in range(_N_CLASSES)]
+        self.flat = flat                          # class i's ten values at 10 * i
+        self.classes: list[tuple[int, int, int, int, int, int, int, int, int, int]] = [
+            (flat[i], flat[i + 1], flat[i + 2], flat[i + 3], flat[i + 4], flat[i + 5],
+             flat[i + 6], flat[i + 7], flat[i + 8], flat[i + 9])
+            for i in range(0, 10 * _N_CLASSES, 10)]
         # two classes a, b → their combination, at a * n + b (n classes; filled as met, -1
         # before): a list, not a dict, since the game asks it several times a decision
         self.n = _N_CLASSES
         self.paired: list[int] = [-1] * (_N_CLASSES * _N_CLASSES)
-        self.best: dict[int, int] = {}            # `_fewest`'s
+        # `_fewest`'s answers: slot → (key, answer), -1 an empty slot (`BEST_SLOTS`)
+        self.best_keys: list[int] = [-1] * BEST_SLOTS
+        self.best_vals: list[int] = [0] * BEST_SLOTS
 
 
 _DEFICIT: list[_Deficit] = []
@@ -454,26 +469,20 @@ class Discards:
         return v - self.hun if v > self.hun else 0
 
 
-BEST_MEMO: Final = 1 << 15
-"""Answers `_fewest` remembers before it forgets them all (~100 bytes each): 600 greedy
-hands asked it 113,200 times, 36,143 of them not remembered (it forgot once)."""
-
-
 def _fewest(tables: _Deficit, a: int, b: int, c: int, d: int, need: int) -> int:
     """The fewest tiles missing, before hun fill them, for the four suits of classes a, b,
     c (numbered) and d (honours) to form `need` melds and a pair: the two halves' `_least`,
-    remembered by the four classes and `need` (a dict read costs about a sixth of
-    working it out, compiled)."""
+    remembered by the four classes and `need` in a slot of `BEST_SLOTS` (a key met again
+    is read from two lists: no int boxed, no dict; another key in its slot replaces it)."""
     n = tables.n
     key = (((a * n + b) * n + c) * n + d) * 5 + need
-    memo = tables.best
-    got = memo.get(key)
-    if got is not None:
-        return got
+    slot = (key ^ (key >> _SLOT_SHIFT)) & _SLOT_MASK
+    keys = tables.best_keys
+    if keys[slot] == key:
+        return tables.best_vals[slot]
     v = _least(_paired(tables, a, b), _paired(tables, c, d), 0, need)
-    if len(memo) >= BEST_MEMO:
-        memo.clear()
-    memo[key] = v
+    keys[slot] = key
+    tables.best_vals[slot] = v
     return v
 
 
@@ -486,22 +495,140 @@ five bits each: a class's values are at most 14 (`shape_build`), two classes' su
 
 def _paired(tables: _Deficit, a: int, b: int) -> int:
     """Two suits' deficiency classes combined by min-plus over (melds, pair), packed into
-    one int (`_FIELD_BITS`), memoised (at most 165 * 165 entries)."""
+    one int (`_FIELD_BITS`), memoised (at most 165 * 165 entries). Written out term by
+    term (field 2 * m + p: the least x[2 * m1 + p1] + y[2 * (m - m1) + p - p1]) on the
+    classes' ten values unpacked once: compiled, the loops over a tuple's boxed items cost
+    ~11 k instructions a new pair (1,219 in 200 greedy hands)."""
     key = a * tables.n + b
     got = tables.paired[key]
     if got >= 0:
         return got
-    x = tables.classes[a]
-    y = tables.classes[b]
+    x0, x1, x2, x3, x4, x5, x6, x7, x8, x9 = tables.classes[a]
+    y0, y1, y2, y3, y4, y5, y6, y7, y8, y9 = tables.classes[b]
     res = 0
-    for m in range(5):
-        for p in range(2):
-            best = 99
-            for m1 in range(m + 1):
-                for p1 in range(p + 1):
-                    v = x[2 * m1 + p1] + y[2 * (m - m1) + p - p1]
-                    if v < best:
-                        best = v
-            res |= best << (_FIELD_BITS * (2 * m + p))
+    res |= (x0 + y0) << (_FIELD_BITS * 0)
+    best = x0 + y1
+    v = x1 + y0
+    if v < best:
+        best = v
+    res |= best << (_FIELD_BITS * 1)
+    best = x0 + y2
+    v = x2 + y0
+    if v < best:
+        best = v
+    res |= best << (_FIELD_BITS * 2)
+    best = x0 + y3
+    v = x1 + y2
+    if v < best:
+        best = v
+    v = x2 + y1
+    if v < best:
+        best = v
+    v = x3 + y0
+    if v < best:
+        best = v
+    res |= best << (_FIELD_BITS * 3)
+    best = x0 + y4
+    v = x2 + y2
+    if v < best:
+        best = v
+    v = x4 + y0
+    if v < best:
+        best = v
+    res |= best << (_FIELD_BITS * 4)
+    best = x0 + y5
+    v = x1 + y4
+    if v < best:
+        best = v
+    v = x2 + y3
+    if v < best:
+        best = v
+    v = x3 + y2
+    if v < best:
+        best = v
+    v = x4 + y1
+    if v < best:
+        best = v
+    v = x5 + y0
+    if v < best:
+        best = v
+    res |= best << (_FIELD_BITS * 5)
+    best = x0 + y6
+    v = x2 + y4
+    if v < best:
+        best = v
+    v = x4 + y2
+    if v < best:
+        best = v
+    v = x6 + y0
+    if v < best:
+        best = v
+    res |= best << (_FIELD_BITS * 6)
+    best = x0 + y7
+    v = x1 + y6
+    if v < best:
+        best = v
+    v = x2 + y5
+    if v < best:
+        best = v
+    v = x3 + y4
+    if v < best:
+        best = v
+    v = x4 + y3
+    if v < best:
+        best = v
+    v = x5 + y2
+    if v < best:
+        best = v
+    v = x6 + y1
+    if v < best:
+        best = v
+    v = x7 + y0
+    if v < best:
+        best = v
+    res |= best << (_FIELD_BITS * 7)
+    best = x0 + y8
+    v = x2 + y6
+    if v < best:
+        best = v
+    v = x4 + y4
+    if v < best:
+        best = v
+    v = x6 + y2
+    if v < best:
+        best = v
+    v = x8 + y0
+    if v < best:
+        best = v
+    res |= best << (_FIELD_BITS * 8)
+    best = x0 + y9
+    v = x1 + y8
+    if v < best:
+        best = v
+    v = x2 + y7
+    if v < best:
+        best = v
+    v = x3 + y6
+    if v < best:
+        best = v
+    v = x4 + y5
+    if v < best:
+        best = v
+    v = x5 + y4
+    if v < best:
+        best = v
+    v = x6 + y3
+    if v < best:
+        best = v
+    v = x7 + y2
+    if v < best:
+        best = v
+    v = x8 + y1
+    if v < best:
+        best = v
+    v = x9 + y0
+    if v < best:
+        best = v
+    res |= best << (_FIELD_BITS * 9)
     tables.paired[key] = res
     return res

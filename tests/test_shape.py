@@ -430,30 +430,40 @@ def test_bad_hun_and_melds_raise_hand_error() -> None:
 
 
 def test_the_four_class_memo_is_bounded_and_exact() -> None:
-    """`shape._fewest` remembers by the four classes and `need`: it forgets all at
-    `BEST_MEMO` entries (about 100 bytes each), and each answer is `_least` of the two
-    halves worked out afresh."""
-    import tracemalloc
-
+    """`shape._fewest` remembers by the four classes and `need` in `BEST_SLOTS` slots (two
+    lists made once: bounded whatever is asked); each answer, remembered or not, is
+    `_least` of the two halves worked out afresh, also when keys share a slot."""
     t = shape._tables()
     rng = random.Random(7)
-    t.best.clear()
-    tracemalloc.start()
-    before = tracemalloc.get_traced_memory()[0]
-    most = 0
-    for i in range(2 * shape.BEST_MEMO):
+    size = len(t.best_keys)
+    assert size == len(t.best_vals) == shape.BEST_SLOTS
+    asked = []
+    for _ in range(3 * shape.BEST_SLOTS):
         a, b, c = rng.randrange(4), rng.randrange(4), rng.randrange(40)   # few halves
         d = rng.randrange(t.n)
         need = rng.randrange(5)
+        asked.append((a, b, c, d, need))
         got = shape._fewest(t, a, b, c, d, need)
-        if i % 16 == 0:
-            assert got == shape._least(shape._paired(t, a, b), shape._paired(t, c, d), 0,
-                                       need)
-        if len(t.best) < most:
-            break                                        # forgotten at the bound
-        most = len(t.best)
-    held = tracemalloc.get_traced_memory()[1] - before          # at the peak
-    tracemalloc.stop()
-    assert most == shape.BEST_MEMO and len(t.best) == 1
-    assert held < shape.BEST_MEMO * 100 + (1 << 20)      # the paired halves made on the way
-    t.best.clear()
+        assert got == shape._fewest(t, a, b, c, d, need)             # now remembered
+    for a, b, c, d, need in asked[::16]:                 # some replaced by others since
+        assert shape._fewest(t, a, b, c, d, need) == shape._least(
+            shape._paired(t, a, b), shape._paired(t, c, d), 0, need)
+    assert len(t.best_keys) == size and len(t.best_vals) == size
+
+
+def test_paired_halves_are_the_min_plus_of_the_classes() -> None:
+    """`_paired` (its terms written out) against the min-plus of the two classes' ten
+    values as loops, on fresh tables (nothing remembered from other tests)."""
+    t = shape._Deficit()
+    rng = random.Random(11)
+    for _ in range(3000):
+        a, b = rng.randrange(t.n), rng.randrange(t.n)
+        x = t.flat[10 * a:10 * a + 10]
+        y = t.flat[10 * b:10 * b + 10]
+        got = shape._paired(t, a, b)
+        for m in range(5):
+            for p in range(2):
+                want = min(x[2 * m1 + p1] + y[2 * (m - m1) + p - p1]
+                           for m1 in range(m + 1) for p1 in range(p + 1))
+                field = (got >> (shape._FIELD_BITS * (2 * m + p))) & shape._FIELD
+                assert field == want, (a, b, m, p)

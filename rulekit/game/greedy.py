@@ -9,7 +9,7 @@ from typing import Any, Callable, Final
 from rulekit import shape
 from rulekit.codes import HONOR_START, SUIT_SIZE
 from rulekit.errors import HandError
-from rulekit.game import actions
+from rulekit.game import actions, templates
 from rulekit.game.actions import DISCARDS, KIND
 from rulekit.game.documents import doc_of
 from rulekit.game.state import ADDED, CONCEALED, GOLDEN, PUNG, HandState
@@ -226,7 +226,6 @@ class WaitScorer:
         self.cache: dict[tuple[Any, ...], float] = {}
         self.winnable: dict[tuple[Any, ...], bool] = {}
         self.wins_of: dict[tuple[Any, ...], bool] = {}
-        self.templates: dict[tuple[Any, ...], Hand] = {}
 
     def waits(self, v: View, counts: list[int]) -> list[int]:
         """The kinds that complete the 13 tiles `counts` (hun kinds last: a hun drawn
@@ -283,12 +282,12 @@ class WaitScorer:
     def hand_of(self, v: View, counts: list[int], w: int, lacks: bool = False) -> Hand:
         """The `Hand` `read_hand` makes of this wait's document (`counts` include `w`, or
         lack it if `lacks`), built without the document where a hand of the same melds,
-        indicator, flowers and flags was read before (its hun and melds are reused) and
-        every kind has at most four copies (the indicator three), the checks a document of
-        a table's tiles could otherwise fail. `HandError` where the document is not a
-        legal hand."""
-        tkey = (v.melds, v.indicator, v.flowers, v.discarded_hun, v.ready)
-        t = self.templates.get(tkey)
+        indicator, flowers and flags was read before, in this hand or an earlier one
+        (`templates`: its hun and melds are reused) and every kind has at most four copies
+        (the indicator three), the checks a document of a table's tiles could otherwise
+        fail. `HandError` where the document is not a legal hand."""
+        tkey = template_key(v)
+        t = templates.lookup(self.rs, tkey)
         if t is not None:
             concealed = concealed_of(counts, w, lacks, t)
             if concealed is not None:
@@ -304,9 +303,7 @@ class WaitScorer:
             if lacks:
                 counts[w] -= 1
         if t is None:
-            if len(self.templates) >= WAIT_MEMO:
-                self.templates.clear()
-            self.templates[tkey] = hand
+            templates.remember(self.rs, tkey, hand)
         return hand
 
     def can_win(self, v: View, counts: list[int]) -> bool:
@@ -319,8 +316,8 @@ class WaitScorer:
             # the waits' hands share their concealed tiles (the 13) and the template's
             # fields (`hand_of`'s): made once, each wait checking only what depends on it
             # (`wait_fits`); the others are asked as `asked` asks them
-            tkey = (v.melds, v.indicator, v.flowers, v.discarded_hun, v.ready)
-            t = self.templates.get(tkey)
+            tkey = template_key(v)
+            t = templates.lookup(self.rs, tkey)
             thirteen = tiles_of(counts, -1) if t is not None else None
             # each wait asked once: the memo above holds these 13 tiles' answer
             for w in self.waits(v, counts):
@@ -337,12 +334,18 @@ class WaitScorer:
                     got = True
                     break
                 if t is None:           # the first wait read its document: the template
-                    t = self.templates.get(tkey)
+                    t = templates.lookup(self.rs, tkey)
                     thirteen = tiles_of(counts, -1) if t is not None else None
             if len(self.winnable) >= WAIT_MEMO:
                 self.winnable.clear()
             self.winnable[key] = got
         return got
+
+
+def template_key(v: View) -> templates.Key:
+    """The `templates` key of a wait's document (self-drawn, as `hand_of` writes it)."""
+    return templates.key_of(v.indicator, v.melds, v.flowers, v.discarded_hun, v.ready,
+                            "self_draw", False, False)
 
 
 def concealed_of(counts: list[int], w: int, lacks: bool, t: Hand) -> tuple[int, ...] | None:
@@ -500,10 +503,13 @@ def decide(scorer: WaitScorer | None, v: View, legal: list[dict[str, Any]]
     one of `legal` itself where it can be (a discard: the shared `DISCARDS` action the
     procedure offers), so that `builtin.legal_one` finds it by identity; never hand it to
     a player (the built-in path only)."""
-    first = legal[0]["action"]
+    # typed: compiled, a str compares with a literal directly, an Any through the generic
+    # protocol (~3 comparisons a decision)
+    first: str = legal[0]["action"]
     if first == "win":
         return legal[0]
-    if legal[-1]["action"] == "discard":          # own turn: kongs, then discards
+    last: str = legal[-1]["action"]
+    if last == "discard":                         # own turn: kongs, then discards
         if first == "kong":
             got = choose_kong(v, [(KIND[a["tile"]], str(a["kind"])) for a in legal
                                   if a["action"] == "kong"])

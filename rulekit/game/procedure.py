@@ -16,7 +16,7 @@ from typing import Any, Callable, Final, Generator, TypeVar
 
 from rulekit import shape
 from rulekit.errors import HandError, RulekitError
-from rulekit.game import actions, documents
+from rulekit.game import actions, documents, templates
 from rulekit.game.actions import DISCARDS, Action
 from rulekit.game.observation import WinOffer
 from rulekit.game.rules import GameRules
@@ -36,9 +36,6 @@ _KONG: Final[Action] = actions.claim("kong")
 Event = tuple[int, str, int, str]            # seat, action, tile kind (-1: none), rule
 Observer = Callable[[HandState, Event], None]
 KONG_RULE: Final = {CONCEALED: "暗杠", GOLDEN: "金杠", ADDED: "明杠 (碰後補杠)", EXPOSED: "明杠"}
-TEMPLATES: Final = 64
-"""`hand_of`'s templates a hand keeps at most (a few per seat: one per melds, flowers and
-flags a seat asks with)."""
 WIN_RULE: Final = {"self_draw": "自摸", "kong_draw": "杠開", "last_draw": "海底撈", "discard": "點炮"}
 
 
@@ -148,7 +145,6 @@ class _Hand:
         self.pulls = [0 if s == st.dealer else rules.pulls for s in range(st.players)]
         self.result: dict[str, Any] = {}
         self.scorer = scorer_for(rs)
-        self.templates: dict[tuple[Any, ...], Hand] = {}    # `hand_of`'s, this hand's only
         self.settle: dict[str, Any] = {}
         # the settings read at every draw, as attributes of this (compiled) class: the
         # rules' and ruleset's classes are interpreted, each read of theirs a lookup
@@ -329,19 +325,21 @@ class _Hand:
             else:
                 # the discards, and whether a kong may be on (a kind held four times, or
                 # a pung's fourth held): `kong_options` is asked only then
-                counts = s.counts
+                # (into `legal` itself, the kongs put before them when on; the counts read
+                # by a `for`, unchecked, compiled)
                 discards = DISCARDS
-                held: list[Action] = []
+                first = len(legal)
                 fours = False
-                for k in range(len(counts)):     # compiled, quicker than compress()
-                    n = counts[k]
+                k = 0
+                for n in s.counts:
                     if n:
-                        held.append(discards[k])
+                        legal.append(discards[k])
                         if n == 4:
                             fours = True
+                    k += 1
                 if source != PUNG and (fours or self.pung_held(seat)):
-                    legal += [actions.kong(k, kind) for k, kind in self.kong_options(seat)]
-                legal += held
+                    legal[first:first] = [actions.kong(k, kind)
+                                          for k, kind in self.kong_options(seat)]
             a = yield Request(seat, legal, None if source == PUNG else drawn,
                               offer.win if offer is not None else None, tiles)
             what = a["action"]
@@ -479,31 +477,33 @@ class _Hand:
     def hand_of(self, seat: int, win_tile: int, win_by: str, heavenly: bool = False,
                 earthly: bool = False) -> Hand:
         """The `Hand` `read_hand` makes of the seat's `hand_doc` (`HandError` where that is
-        not legal), read from its document only the first time its melds, flowers and
-        flags are asked in this hand: later ones take that hand's hun, melds, flowers and
-        flags and the concealed tiles from the counts (the procedure asks at every draw
-        that makes a winning shape; only a win needs the document, for the record). The
-        table's counts pass the copies checks a document could fail (four of a kind at
-        most, the indicator's kind three), so only a template can be refused."""
+        not legal), read from its document only when no hand before (this one or an earlier
+        one under the ruleset) asked with the same indicator, melds, flowers and flags
+        (`templates`): otherwise the template's hun, melds, flowers and flags and the
+        concealed tiles from the counts (the procedure asks at every draw that makes a
+        winning shape; only a win needs the document, for the record). The table's counts
+        pass the copies checks a document could fail (four of a kind at most, the
+        indicator's kind three), so only a template can be refused."""
         s = self.st.seats[seat]
-        key = (seat, tuple([(m.kind, m.shape) for m in s.melds]), len(s.flowers),
-               s.discarded_hun, s.ready, win_by, heavenly, earthly)
-        t = self.templates.get(key)
+        doc_heavenly = heavenly or (earthly and self.rules.earthly_as_heavenly)
+        key = templates.key_of(self.st.wall.indicator,
+                               tuple([(m.kind, m.shape) for m in s.melds]), tuple(s.flowers),
+                               s.discarded_hun, s.ready, win_by, doc_heavenly, earthly)
+        t = templates.lookup(self.rs, key)
         if t is None:
             t = read_hand(documents.hand_doc(self.st, seat, win_tile, win_by,
                                              heavenly=heavenly, earthly=earthly,
                                              earthly_as_heavenly=self.rules.earthly_as_heavenly),
                           self.rs)
-            if len(self.templates) >= TEMPLATES:
-                self.templates.clear()
-            self.templates[key] = t
+            templates.remember(self.rs, key, t)
             return t
         counts = s.counts
         concealed: list[int] = []
         for k in range(len(counts)):
             n = counts[k] - 1 if k == win_tile else counts[k]
-            if n > 0:
-                concealed += [k] * n
+            while n > 0:
+                concealed.append(k)
+                n -= 1
         return Hand(t.indicator, t.hun, tuple(concealed), t.melds, win_tile, t.win_by,
                     t.heavenly, t.discarded_hun, t.flowers, t.earthly, t.ready_declared)
 

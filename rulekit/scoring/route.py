@@ -19,13 +19,18 @@ the groups read first change which of several equal best readings a hand shows, 
 the pinned game logs (tests/test_table.py): left at 3. A yes/no question has its own
 threshold (`TIGHT_BOUND_HUN_GOAL`)."""
 
-TIGHT_BOUND_HUN_GOAL: Final = 4
+TIGHT_BOUND_HUN_GOAL: Final = 5
 """The same for a yes/no question (`score.wins_with`, `tight_bounds`): its "no" answers
 (greedy's waits under a 2-fan minimum, most of them) end at the bounds or after reading every
-arrangement, and up to 3 hun the scan reads those cheaper than the tight bounds cost.
-bench/greedy_waits.py, compiled, warm passes, builds alternated, us a question: with the
-tight bounds from 3 hun, 3-hun questions 17.1-19.2 and 4-hun 20.5-23.1; with none, 3-hun
-12.2-13.6 but 4-hun 28.9-35.1, so from 4. From 1 hun (the last session): 15 against 9."""
+arrangement, and below 5 hun the cheaper checks of `goal_checks` (the win-gated groups, the
+sets of queried keys) end them for less than the tight bounds cost. bench/greedy_waits.py,
+compiled, warm passes, builds alternated, us a question, before `goal_checks` existed: with
+the tight bounds from 3 hun, 3-hun questions 17.1-19.2 and 4-hun 20.5-23.1; with none, 3-hun
+12.2-13.6 but 4-hun 28.9-35.1, so from 4. From 1 hun (the last session): 15 against 9. With
+`goal_checks`, from 5 instead of 4 (issue 22 item 3, s-fast; callgrind, 200 greedy hands of
+seed 1, compiled): the loop 676.6 M -> 655.4 M instructions, the 4-hun questions' tight
+bounds (`held1_options` 28.9 M, `win_group_checked` 12.5 M over ~250 questions) replaced by
+`keys_bound` and `gated_allowed` (+6.3 M); the seven built-ins' game logs unchanged."""
 
 PLACE_BOUND_HUN: Final = 4
 """From this many hun a long scan of a real winning tile bounds each group that can hold it
