@@ -679,17 +679,26 @@ def coded_arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
 def arrangement_codes(layout: Layout, wild_kinds: Callable[[], Sequence[int]]
                       ) -> Iterator[tuple[int, ...]]:
     """`coded_arrangements` as the codes alone, in the same order: a caller that reads a
-    group or two of most arrangements (the scan) builds no tuple of groups for them."""
-    wild: WildCodes | None = None
+    group or two of most arrangements (the scan) builds no tuple of groups for them.
+
+    The all-hun options are worked out only as far as a combination needs them: a hand
+    whose only all-hun group is a pair (two hun, the commonest case) never lists the melds."""
+    kinds: tuple[int, ...] | None = None
+    meld_codes: tuple[int, ...] | None = None
+    pair_codes: tuple[int, ...] | None = None
     for codes, wm, wp in anchored(layout):
         if wm == 0 and wp == 0:
             yield codes
             continue
-        if wild is None:
-            wild = wild_codes(wild_kinds)
-        meld_codes, pair_codes = wild
-        for melds in combinations_with_replacement(meld_codes, wm):
-            for pair in (pair_codes if wp else _NO_PAIR):
+        if kinds is None:
+            kinds = wild_kind_list(wild_kinds)
+        if wm and meld_codes is None:
+            meld_codes = wild_meld_codes(kinds)
+        if wp and pair_codes is None:
+            pair_codes = wild_pair_codes(kinds)
+        pairs = pair_codes if wp and pair_codes is not None else _NO_PAIR
+        for melds in combinations_with_replacement(meld_codes or (), wm):
+            for pair in pairs:
                 yield codes + (melds if pair < 0 else melds + (pair,))
 
 
@@ -698,13 +707,61 @@ WildCodes = tuple[tuple[int, ...], tuple[int, ...]]
 _NO_PAIR: Final = (-1,)
 
 
+def _meld_order() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The distinct all-hun melds in `wild_meld_options`' order (sorted groups), as codes;
+    and per kind the mask of its melds' places in that order."""
+    ordered = sorted({g for opts in _WILD_MELDS for g in opts})
+    place = {g: i for i, g in enumerate(ordered)}
+    masks = []
+    for opts in _WILD_MELDS:
+        m = 0
+        for g in opts:
+            m |= 1 << place[g]
+        masks.append(m)
+    return tuple([_WILD_CODE[g] for g in ordered]), tuple(masks)
+
+
+_MELD_ORDER: Final = _meld_order()
+_MELD_CODE_AT: Final[tuple[int, ...]] = _MELD_ORDER[0]
+"""The distinct all-hun melds' codes in `wild_meld_options`' order."""
+_MELD_MASK: Final[tuple[int, ...]] = _MELD_ORDER[1]
+"""Kind → the mask of its all-hun melds' places in `_MELD_CODE_AT`."""
+_PAIR_CODE: Final[tuple[int, ...]] = tuple([_WILD_CODE[p] for p in _WILD_PAIRS])
+
+
+def wild_kind_list(wild_kinds: Callable[[], Sequence[int]]) -> tuple[int, ...]:
+    """The kinds `wild_kinds` gives that a group can have (a flower kind, 34+, never stands
+    in one), sorted and each once."""
+    return tuple(sorted({k for k in wild_kinds() if 0 <= k < NUM_KINDS}))
+
+
+def wild_meld_codes(kinds: Sequence[int]) -> tuple[int, ...]:
+    """`wild_meld_options(kinds)` as codes, in its order: the kinds' melds or'ed as a mask
+    of their places in the sorted order, read lowest first (no groups sorted per hand)."""
+    mask = 0
+    masks = _MELD_MASK
+    for k in kinds:
+        mask |= masks[k]
+    out: list[int] = []
+    at = _MELD_CODE_AT
+    while mask:
+        low = mask & -mask
+        out.append(at[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
+
+
+def wild_pair_codes(kinds: Sequence[int]) -> tuple[int, ...]:
+    """`wild_pair_options(kinds)` as codes, in its order."""
+    pair_code = _PAIR_CODE
+    return tuple([pair_code[k] for k in kinds])
+
+
 def wild_codes(wild_kinds: Callable[[], Sequence[int]]) -> WildCodes:
     """The codes of the all-hun melds and pairs over the kinds `wild_kinds` gives, in the
     order `arrangement_codes` combines them (one hash per option, not per arrangement)."""
-    # only kinds a group can have: a flower kind (34+) never stands in a group
-    kinds = sorted({k for k in wild_kinds() if 0 <= k < NUM_KINDS})
-    return (tuple([_WILD_CODE[g] for g in wild_meld_options(kinds)]),
-            tuple([_WILD_CODE[_WILD_PAIRS[k]] for k in kinds]))
+    kinds = wild_kind_list(wild_kinds)
+    return wild_meld_codes(kinds), wild_pair_codes(kinds)
 
 
 def is_winning_shape(counts: Sequence[int], hun: int, need_melds: int,
