@@ -602,6 +602,9 @@ def read_rests(s: State, place: Place, kinds: list[tuple[float, int, int, list[S
                 if floor > -INF and sc.fan(held).fan < floor:
                     continue          # the first read keeps only what reaches its floor
                 keep_best(s, held, groups, win_tile)
+        if place.bound <= s.best_fan:
+            return                    # before the next live rest is looked for: finding
+                                      # it walks the rows after this one, none can do better
 
 
 def kinds_live(s: State, cand: Cand, kinds: list[tuple[float, int, int, list[Spot]]],
