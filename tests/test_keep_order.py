@@ -25,3 +25,34 @@ def test_spots_order_as_one_sort_on_bound_then_exactness(marks: list[tuple[float
     got = best_first(list(spots))
     assert [sp.stands_for for sp in got] == [sp.stands_for for sp in want]
     assert sorted(sp.stands_for for sp in got) == list(range(len(marks)))
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.sampled_from([-1.0, 2.0, 4.0, 8.0, 32.0]), max_size=20),
+       st.lists(st.sampled_from([-1.0, 2.0, 4.0, 8.0, 32.0]), max_size=30),
+       st.randoms(use_true_random=False), st.booleans())
+def test_two_sorted_runs_merge_as_one_sort(exact_bounds: list[float], cheap_bounds: list[float],
+                                           rnd: object, shuffle_exact: bool) -> None:
+    """What `refine` and `sharpen` hand it: cheap spots already in order and a few exact
+    ones (in order or not), interleaved: the merge gives the one sort's order."""
+    import random
+    assert isinstance(rnd, random.Random)
+    exact_bounds = sorted(exact_bounds, reverse=True)
+    if shuffle_exact:
+        rnd.shuffle(exact_bounds)
+    cheap_bounds = sorted(cheap_bounds, reverse=True)
+    marks = [(b, True) for b in exact_bounds] + [(b, False) for b in cheap_bounds]
+    order = list(range(len(marks)))
+    rnd.shuffle(order)
+    # keep each run's own order while interleaving them
+    ex = iter([m for m in marks if m[1]])
+    ch = iter([m for m in marks if not m[1]])
+    mixed = [next(ex) if marks[i][1] else next(ch) for i in order]
+    spots = []
+    for i, (bound, exact) in enumerate(mixed):
+        sp = Spot(bound, ALL_GROUPS[i], i, 0)
+        sp.exact = exact
+        spots.append(sp)
+    want = sorted(spots, key=lambda sp: (-sp.bound, not sp.exact))
+    got = best_first(list(spots))
+    assert [sp.stands_for for sp in got] == [sp.stands_for for sp in want]
