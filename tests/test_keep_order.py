@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulekit.arrange import ALL_GROUPS
-from rulekit.scoring.places import Spot, best_first
+from rulekit.scoring.places import Spot, best_first, in_line
 from conftest import examples
 
 
@@ -56,3 +56,13 @@ def test_two_sorted_runs_merge_as_one_sort(exact_bounds: list[float], cheap_boun
     want = sorted(spots, key=lambda sp: (-sp.bound, not sp.exact))
     got = best_first(list(spots))
     assert [sp.stands_for for sp in got] == [sp.stands_for for sp in want]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 400), st.integers(0, 1 << 31)),
+                min_size=2, max_size=20))
+def test_in_line_orders_as_the_tuple(ties: list[tuple[bool, int, int]]) -> None:
+    """The queue's tie order as one int is the order of (not exact, spots, seq)."""
+    want = sorted(ties, key=lambda t: (not t[0], t[1], t[2]))
+    got = sorted(ties, key=lambda t: in_line(*t))
+    assert [(not e, n, q) for e, n, q in got] == [(not e, n, q) for e, n, q in want]

@@ -152,8 +152,9 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
              if plan.by_level[SKELETON] else frozenset([0]))
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
-    # (then exact places first: they are read, not bounded again)
-    queue: list[tuple[float, int, int, int, Place]] = []
+    # (then exact places first: they are read, not bounded again), then first made; the
+    # three ties as one int (`in_line`): a heap of 3-tuples compares fewer items
+    queue: list[tuple[float, int, Place]] = []
     hun_groups: list[tuple[RawGroup, int, int, int]] | None = None
     alike_hun = not plan.reads_win_tile
     held1s: dict[int, Held1] = {}
@@ -171,20 +172,20 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
         else:
             groups = hun_groups
         for place in places_of(s, cand, groups, whole):
-            queue.append((-place.bound, 1, len(place.spots), len(queue), place))
+            queue.append((-place.bound, in_line(False, len(place.spots), len(queue)), place))
     reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]] = {}
     # the abstract reading runs only on a place about to be read (`sharpen`)
     sharpens = bool(plan.rest_read) and plan.queries is not None and bool(plan.by_level[SKELETON])
     heapq.heapify(queue)
     seq = len(queue)
     while queue:
-        place = heapq.heappop(queue)[4]
+        place = heapq.heappop(queue)[2]
         if place.bound <= s.best_fan:
             return                    # the best bound left: no place can do better
         if not place.exact:
             if refine(s, place, reach_of, walks, -queue[0][0] if queue else -1.0, combined):
-                heapq.heappush(queue, (-place.bound, 0 if place.exact else 1,
-                                       len(place.spots), seq, place))
+                heapq.heappush(queue, (-place.bound,
+                                       in_line(place.exact, len(place.spots), seq), place))
                 seq += 1
             continue
         if sharpens and not place.spots[0].sharp:
@@ -192,11 +193,18 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
             if not sharpen(s, place):
                 continue
             if place.bound < bound or not place.exact:
-                heapq.heappush(queue, (-place.bound, 0 if place.exact else 1,
-                                       len(place.spots), seq, place))
+                heapq.heappush(queue, (-place.bound,
+                                       in_line(place.exact, len(place.spots), seq), place))
                 seq += 1
                 continue
         read_place(s, place)
+
+
+def in_line(exact: bool, spots: int, seq: int) -> int:
+    """A place's order in `by_place`'s queue among places of the same bound, as one int:
+    exact first, then fewer spots, then first made (the order of the tuple (not exact,
+    spots, seq): spots < 2^28, seq < 2^32)."""
+    return (0 if exact else 1) << 60 | spots << 32 | seq
 
 
 def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]],
