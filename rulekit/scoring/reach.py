@@ -139,7 +139,9 @@ class Combined:
 
     def __init__(self, melds: int) -> None:
         self.melds = melds
-        self.by_counts: dict[tuple[int, ...], tuple[int, dict[int, set[int]]]] = {}
+        # by real counts: (the hun it was made under, the combination, the fewest hun the
+        # suits need: `suit_shape`'s, kept so a layout sharing it reads no suit again)
+        self.by_counts: dict[tuple[int, ...], tuple[int, dict[int, set[int]], int]] = {}
         self.extra: dict[int, frozenset[int]] = {}
 
 
@@ -165,20 +167,26 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
     h = layout.hun
     need = layout.need_melds
     pairs = layout.need_pairs
-    suits = [(base, size) + suit_shape(c, base, size) for base, size in _SUITS]
-    spare = h - sum([fewest for _, _, _, _, fewest in suits])
-    if spare < 0:
-        return frozenset()
     extra: dict[int, frozenset[int]]
     if combined is not None and most >= h and need <= combined.melds:
         made = combined.by_counts.get(c)
         if made is not None and made[0] >= h:
+            if h < made[2]:
+                return frozenset()    # the suits need more hun than there are
             reach = made[1]
         else:
-            reach = _combine(suits, c, keys, most, most, combined.melds, 1, spare, walks)
-            combined.by_counts[c] = (most, reach)
+            suits = [(base, size) + suit_shape(c, base, size) for base, size in _SUITS]
+            fewest = sum([f for _, _, _, _, f in suits])
+            if h < fewest:
+                return frozenset()
+            reach = _combine(suits, c, keys, most, most, combined.melds, 1, h - fewest, walks)
+            combined.by_counts[c] = (most, reach, fewest)
         extra = combined.extra
     else:
+        suits = [(base, size) + suit_shape(c, base, size) for base, size in _SUITS]
+        spare = h - sum([fewest for _, _, _, _, fewest in suits])
+        if spare < 0:
+            return frozenset()
         reach = _combine(suits, c, keys, most, h, need, pairs, spare, walks)
         extra = {}
     # the queried keys all-hun groups may add, by how many melds and pairs they form
