@@ -474,29 +474,46 @@ def _keep(place: Place, spots: list[Spot]) -> bool:
 
 def best_first(spots: list[Spot]) -> list[Spot]:
     """`spots` in the order of one stable sort on (-bound, not exact), which decides which
-    equal reading a tie shows, without a tuple made per spot: the exact spots and the
-    others apart, each in its order, each sorted stably on the bound unless it already is,
-    then merged, exact first among equals. (A 天和's hun winning tile has ~180 spots, put
-    in order ~5 times a hand, nearly always two runs already sorted: `refine` adds a few
-    exact spots to the cheap ones left, which stay in order; a sort's key calls were ~4%
-    of such a hand.) May reorder `spots` itself."""
+    equal reading a tie shows, without a tuple made per spot: as they are when already in
+    that order; else the exact spots and the others apart, each in its order, each sorted
+    stably on the bound unless it already is, then merged, exact first among equals. (A
+    天和's hun winning tile has ~180 spots, put in order ~5 times a hand, nearly always
+    two runs already sorted: `refine` adds a few exact spots to the cheap ones left, which
+    stay in order; a sort's key calls were ~4% of such a hand.) May reorder `spots`
+    itself."""
+    if in_order(spots):
+        return spots
     exact = [sp for sp in spots if sp.exact]
     if not exact or len(exact) == len(spots):
         return _by_bound(spots)
     cheap = _by_bound([sp for sp in spots if not sp.exact])
     exact = _by_bound(exact)
+    # each exact spot goes before the first cheap one of its bound or lower: the cheap ones
+    # between are copied as one slice
     out: list[Spot] = []
-    i = j = 0
-    while i < len(exact) and j < len(cheap):
-        if exact[i].bound >= cheap[j].bound:
-            out.append(exact[i])
-            i += 1
-        else:
-            out.append(cheap[j])
-            j += 1
-    out.extend(exact[i:])
+    j = 0
+    n = len(cheap)
+    for e in exact:
+        k = j
+        bound = e.bound
+        while k < n and cheap[k].bound > bound:
+            k += 1
+        if k > j:
+            out.extend(cheap[j:k])
+            j = k
+        out.append(e)
     out.extend(cheap[j:])
     return out
+
+
+def in_order(spots: list[Spot]) -> bool:
+    """Are `spots` in the order of (-bound, not exact) already?"""
+    for i in range(1, len(spots)):
+        a = spots[i - 1]
+        b = spots[i]
+        if a.bound < b.bound or (a.bound == b.bound and b.exact and not a.exact):
+            return False
+    return True
 
 
 def _by_bound(spots: list[Spot]) -> list[Spot]:
