@@ -702,26 +702,32 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
 
 def anchored_first(layout: Layout, limit: int) -> Iterator[tuple[tuple[int, ...], int, int]]:
     """`anchored(layout)`'s rows, the same in the same order, the suit of many parts
-    searched for its first `limit` parts only until a row past them is asked for, then in
-    full (`first_parts`; the full search memoised as `anchored`'s): a reader that stops
-    early is spared the rest of that suit's search, one that reads on pays `limit` parts
-    more. (Rounds growing four times each cost a rest read to its 508th row of 558 the
-    three rounds' 672 parts, and made that hand the slowest.)"""
+    searched for its first `limit` parts only until a row past them is asked for, then for
+    four times as many, and so on (`first_parts`; each round searches from the start): a
+    reader that stops early is spared most of that suit's search."""
     first = first_parts(layout, limit)
     if first is None:
         yield from anchored(layout)
         return
     lists, big, whole = first
-    yield from _rows(layout, lists)
-    if whole:
-        return
-    # the other suits have one part each: the rows go on with the suit's later parts
-    full = suit_part_lists(layout)
-    if full is None:
-        return
-    later = list(full)
-    later[big] = full[big][limit:]
-    yield from _rows(layout, (later[0], later[1], later[2], later[3]))
+    start = 0
+    while True:
+        # the other suits have one part each: the rows go on with the suit's later parts
+        later = list(lists)
+        later[big] = lists[big][start:]
+        yield from _rows(layout, (later[0], later[1], later[2], later[3]))
+        if whole:
+            return
+        start = limit
+        limit *= 4
+        more = first_parts(layout, limit)
+        if more is None or more[1] != big:     # (the memo emptied meanwhile)
+            full = suit_part_lists(layout)
+            if full is None:
+                return
+            lists, whole = full, True
+        else:
+            lists, _, whole = more
 
 
 def _rows(layout: Layout, lists: PartLists) -> Iterator[tuple[tuple[int, ...], int, int]]:

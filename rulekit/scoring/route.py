@@ -153,8 +153,7 @@ def tight_bounds(hun: int, goal: bool) -> bool:
 
 FIRST_PARTS: Final = 32
 """A place read's rest whose one suit of many parts is not in the memo is searched for its
-first 32 parts, then in full if `rests.live_arrangements` reads on (`arrange.anchored_first`):
-its first live arrangement was in the first 2-19 rows of 300-400 on 6/7-hun 天和 hands
-bench/worst.py led with (`555667m1111444z`, `45666m56s111444z`: the rest's search 11% of
-the first, callgrind), though in the 89th of 655 or the 508th of 558 on others
-(docs/perf-history.md's eighth pass)."""
+first 32 parts, then 128, ... (`arrange.anchored_first`) as `rests.live_arrangements` reads
+on: its first live arrangement was in the first 2-89 rows of 300-655 on the 6/7-hun 天和
+hands bench/worst.py led with (`555667m1111444z`, `344557778888p7s`: the rest's search
+11-15% of the hand, callgrind, docs/perf-history.md's eighth pass)."""
