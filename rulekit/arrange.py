@@ -225,12 +225,55 @@ def _memo_parts(base: int, code: int, n: int, max_hun: int, no_pairs: bool = Fal
                 ) -> tuple[SuitPart, ...]:
     """`suit_parts` of a plain suit given by its code and tile count, through the memo;
     with `no_pairs` only those forming no pair, in the same order."""
+    got = _memo_known(base, code, n, max_hun, no_pairs)
+    if got is not None:
+        return got
+    top = 2 * n
+    if max_hun > top:
+        max_hun = top
+    got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n, max_hun,
+                  no_pairs)
+    key = _memo_key(code, base // SUIT_SIZE, no_pairs)
+    _keep_parts(key, _MEMO.get(key), top, max_hun, got)
+    return got
+
+
+def _memo_known(base: int, code: int, n: int, max_hun: int, no_pairs: bool
+                ) -> tuple[SuitPart, ...] | None:
+    """`_memo_parts` when the memo holds them or what to make them from (kept then), else
+    None: what it gives without a search."""
     top = 2 * n
     if max_hun > top:
         max_hun = top
     suit = base // SUIT_SIZE
     key = _memo_key(code, suit, no_pairs)
     row = _MEMO.get(key)
+    if row is not None:
+        hit = row[max_hun]
+        if hit is not None:
+            return hit
+    got = _known_parts(row, code, suit, base, max_hun, no_pairs)
+    if got is not None:
+        _keep_parts(key, row, top, max_hun, got)
+    return got
+
+
+def _known_parts(row: _Row | None, code: int, suit: int, base: int, max_hun: int,
+                 no_pairs: bool) -> tuple[SuitPart, ...] | None:
+    """A suit's parts cut or moved from what the memo holds (`_narrowed`, `_unpaired`,
+    `_moved`), without a search; None if it holds nothing to make them from."""
+    got = _narrowed(row, max_hun) if row is not None else None
+    if got is None and no_pairs:
+        got = _unpaired(code, suit, max_hun)
+    if got is None and base < HONOR_START:
+        got = _moved(code, suit, max_hun, no_pairs)
+    return got
+
+
+def _keep_parts(key: int, row: _Row | None, top: int, max_hun: int,
+                got: tuple[SuitPart, ...]) -> None:
+    """Keep `got` in the memo's row `key` (None: a new row, of budgets 0..`top`) under
+    `max_hun`, within the memo's bounds."""
     if row is None:
         row = (None,) * (top + 1)
         if not _MEMO:                          # emptied elsewhere (a test clears it)
@@ -239,21 +282,55 @@ def _memo_parts(base: int, code: int, n: int, max_hun: int, no_pairs: bool = Fal
             _MEMO.clear()
             _MEMO_BYTES[0] = 0
         _MEMO_BYTES[0] += 200 + 8 * top        # the dict entry and the row
-    else:
-        hit = row[max_hun]
-        if hit is not None:
-            return hit
-    got = _narrowed(row, max_hun)
-    if got is None and no_pairs:
-        got = _unpaired(code, suit, max_hun)
-    if got is None and base < HONOR_START:
-        got = _moved(code, suit, max_hun, no_pairs)
-    if got is None:
-        got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n, max_hun,
-                      no_pairs)
     _MEMO[key] = row[:max_hun] + (got,) + row[max_hun + 1:]
     _MEMO_BYTES[0] += parts_bytes(got) + 8 * top      # the parts and the row's new copy
-    return got
+
+
+def first_parts(layout: Layout, limit: int) -> tuple[PartLists, int, bool] | None:
+    """`suit_part_lists(layout)` with one suit's parts cut to its first `limit`, when that
+    suit is the only one of more than one part or the only one the memo cannot give
+    without a search: then `anchored`'s rows of those first parts are its first rows, in
+    its order, and a reader that needs only a few (`rests.live_arrangements`: the place
+    read's rest, whose first live arrangement often comes in its first rows of hundreds)
+    is spared the rest of the search. (lists, that suit's place, whether its parts are all
+    there); None when this does not apply (then `suit_part_lists`). The first parts are
+    kept in the memo only if they are all the suit's."""
+    plan = _suit_plan(layout)
+    if plan is None:
+        return None
+    codes, tiles, budgets = plan
+    c = layout.counts
+    no_pairs = layout.need_pairs == 0
+    lists: list[tuple[SuitPart, ...]] = []
+    big = -1
+    for i in range(4):
+        base = SUIT_BASES[i]
+        code, n = codes[i], tiles[i]
+        got: tuple[SuitPart, ...] | None
+        if code > 0 and n > 0:
+            got = _memo_known(base, code, n, budgets[i], no_pairs)
+        else:
+            got = _parts_of(c, base, base, SUIT_SIZES[i], code, n, budgets[i], no_pairs)
+        if got is None or len(got) > 1:
+            if big >= 0:
+                return None           # two suits of many parts (or to search)
+            big = i
+            got = got or ()
+        lists.append(got)
+    if big < 0 or lists[big]:
+        return None                   # nothing to search: `suit_part_lists` is as cheap
+    base = SUIT_BASES[big]
+    code, n = codes[big], tiles[big]
+    top = 2 * n
+    budget = min(budgets[big], top)
+    got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n, budget,
+                  no_pairs, limit)
+    whole = len(got) < limit
+    if whole:
+        key = _memo_key(code, base // SUIT_SIZE, no_pairs)
+        _keep_parts(key, _MEMO.get(key), top, budget, got)
+    lists[big] = got
+    return (lists[0], lists[1], lists[2], lists[3]), big, whole
 
 
 def parts_bytes(parts: tuple[SuitPart, ...]) -> int:
@@ -392,7 +469,7 @@ _HONOR_MOVES: Final = _moves(_HONOR_STEPS)
 
 
 def _search(base: int, work: list[int], code: int, n: int, max_hun: int,
-            no_pairs: bool = False) -> tuple[SuitPart, ...]:
+            no_pairs: bool = False, limit: int = -1) -> tuple[SuitPart, ...]:
     """The decompositions of one suit (`work`: its counts, consumed and restored), as group
     codes placed in the suit at `base`.
 
@@ -410,9 +487,16 @@ def _search(base: int, work: list[int], code: int, n: int, max_hun: int,
     """
     numbered = base < HONOR_START
     search = _Search(work, max_hun, _NUMBERED_MOVES if numbered else _HONOR_MOVES,
-                     NUM_WIN if numbered else HON_WIN, base, int(no_pairs))
-    search.rec(code, n, 0, 0, 0, 0, int(no_pairs))
+                     NUM_WIN if numbered else HON_WIN, base, int(no_pairs), limit)
+    try:
+        search.rec(code, n, 0, 0, 0, 0, int(no_pairs))
+    except _Full:
+        pass                          # the first `limit` parts: the search's first ones
     return tuple(search.out)
+
+
+class _Full(Exception):
+    """A search given a `limit` has made that many parts (`_Search.add`)."""
 
 
 def _fewest_hun(table: bytes, code: int, n: int, pair_free: bool) -> int:
@@ -432,8 +516,9 @@ class _Search:
     """One suit's search: what stays fixed while it recurses, and what it builds."""
 
     def __init__(self, work: list[int], max_hun: int, moves: _Moves, table: bytes,
-                 base: int, taken: int = 0) -> None:
+                 base: int, taken: int = 0, limit: int = -1) -> None:
         self.work = work
+        self.limit = limit            # stop (`_Full`) once this many parts are made
         self.taken = taken            # 1: searching as if the pair were taken (`no_pairs`)
         self.size = len(work)
         self.max_hun = max_hun
@@ -456,6 +541,8 @@ class _Search:
             min_t = 0
         if i == size:
             self.out.append((hun, melds, pairs - self.taken, tuple(self.codes)))
+            if len(self.out) == self.limit:
+                raise _Full()
             return
         mv = self.flat
         order = self.order
@@ -506,16 +593,20 @@ class _Search:
         without pairs would walk a sub-tree of that tree, in the same order.
         """
         own = pairs - self.taken      # the pairs the parts made show
+        out = self.out
         if n == 0:
-            self.out.append((hun, melds, own, tuple(self.codes)))
+            out.append((hun, melds, own, tuple(self.codes)))
+            if len(out) == self.limit:
+                raise _Full()
             return
         head = tuple(self.codes)
-        out = self.out
         for h, m, q, codes in _memo_parts(self.base, code, n, self.max_hun - hun,
                                           self.taken == 1):
             if q and pairs:
                 continue
             out.append((hun + h, melds + m, own + q, head + codes))
+            if len(out) == self.limit:
+                raise _Full()
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -547,11 +638,15 @@ PartLists = tuple[tuple[SuitPart, ...], tuple[SuitPart, ...], tuple[SuitPart, ..
                   tuple[SuitPart, ...]]
 
 
-def suit_part_lists(layout: Layout) -> PartLists | None:
-    """Each suit's parts, each decomposed under the hun the other suits leave it (what
-    `anchored` combines, in its order); None when the suits need more hun than there are."""
+SUIT_SIZES: Final = (SUIT_SIZE, SUIT_SIZE, SUIT_SIZE, HONOR_SIZE)
+
+
+def _suit_plan(layout: Layout
+               ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None:
+    """Each suit's base-5 code, tile count and hun budget (its least hun and the hun no
+    suit's least claims) as `suit_part_lists` decomposes it; None when the suits need more
+    hun than there are."""
     c = layout.counts
-    h = layout.hun
     suits = layout.suits
     if len(suits) == 8:
         a0, n0, a1, n1, a2, n2, a3, n3 = suits
@@ -564,15 +659,27 @@ def suit_part_lists(layout: Layout) -> PartLists | None:
     l1 = _least_hun(TONG_START, a1, n1)
     l2 = _least_hun(TIAO_START, a2, n2)
     l3 = _least_hun(HONOR_START, a3, n3)
-    spare = h - l0 - l1 - l2 - l3           # the hun no suit's least claims
+    spare = layout.hun - l0 - l1 - l2 - l3     # the hun no suit's least claims
     if spare < 0:
         return None
+    return ((a0, a1, a2, a3), (n0, n1, n2, n3),
+            (l0 + spare, l1 + spare, l2 + spare, l3 + spare))
+
+
+def suit_part_lists(layout: Layout) -> PartLists | None:
+    """Each suit's parts, each decomposed under the hun the other suits leave it (what
+    `anchored` combines, in its order); None when the suits need more hun than there are."""
+    plan = _suit_plan(layout)
+    if plan is None:
+        return None
+    (a0, a1, a2, a3), (n0, n1, n2, n3), (b0, b1, b2, b3) = plan
+    c = layout.counts
     # a layout whose pair is formed combines only parts that form none: those alone listed
     formed = layout.need_pairs == 0
-    return (_parts_of(c, WAN_START, WAN_START, SUIT_SIZE, a0, n0, l0 + spare, formed),
-            _parts_of(c, TONG_START, TONG_START, SUIT_SIZE, a1, n1, l1 + spare, formed),
-            _parts_of(c, TIAO_START, TIAO_START, SUIT_SIZE, a2, n2, l2 + spare, formed),
-            _parts_of(c, HONOR_START, HONOR_START, HONOR_SIZE, a3, n3, l3 + spare, formed))
+    return (_parts_of(c, WAN_START, WAN_START, SUIT_SIZE, a0, n0, b0, formed),
+            _parts_of(c, TONG_START, TONG_START, SUIT_SIZE, a1, n1, b1, formed),
+            _parts_of(c, TIAO_START, TIAO_START, SUIT_SIZE, a2, n2, b2, formed),
+            _parts_of(c, HONOR_START, HONOR_START, HONOR_SIZE, a3, n3, b3, formed))
 
 
 def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
@@ -587,12 +694,47 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
     others' least joins no arrangement. The parts cut are ones no combination yields, so
     what is yielded (and its order) is unchanged; high-hun hands decompose far fewer.
     """
+    lists = suit_part_lists(layout)
+    if lists is None:
+        return iter(())
+    return _rows(layout, lists)
+
+
+def anchored_first(layout: Layout, limit: int) -> Iterator[tuple[tuple[int, ...], int, int]]:
+    """`anchored(layout)`'s rows, the same in the same order, the suit of many parts
+    searched for its first `limit` parts only until a row past them is asked for, then for
+    four times as many, and so on (`first_parts`; each round searches from the start): a
+    reader that stops early is spared most of that suit's search."""
+    first = first_parts(layout, limit)
+    if first is None:
+        yield from anchored(layout)
+        return
+    lists, big, whole = first
+    start = 0
+    while True:
+        # the other suits have one part each: the rows go on with the suit's later parts
+        later = list(lists)
+        later[big] = lists[big][start:]
+        yield from _rows(layout, (later[0], later[1], later[2], later[3]))
+        if whole:
+            return
+        start = limit
+        limit *= 4
+        more = first_parts(layout, limit)
+        if more is None or more[1] != big:     # (the memo emptied meanwhile)
+            full = suit_part_lists(layout)
+            if full is None:
+                return
+            lists, whole = full, True
+        else:
+            lists, _, whole = more
+
+
+def _rows(layout: Layout, lists: PartLists) -> Iterator[tuple[tuple[int, ...], int, int]]:
+    """`anchored`'s rows of these suits' parts."""
     h = layout.hun
     need = layout.need_melds
     pairs = layout.need_pairs
-    lists = suit_part_lists(layout)
-    if lists is None:
-        return
     p0, p1, p2, p3 = lists
     for h0, m0, q0, g0 in p0:
         if h0 > h or m0 > need or q0 > pairs:

@@ -41,7 +41,7 @@ hands = st.tuples(st.lists(st.integers(0, 4), min_size=NUM_KINDS, max_size=NUM_K
 def test_holding_is_groups_holding(hand: tuple[list[int], int, int]) -> None:
     counts, hun, tile = hand
     counts[tile] = max(counts[tile], 1)           # the tile is the hand's
-    got = [(h[0], h[3], h[4]) for h in HOLDING[tile] if holds(counts, hun, h)]
+    got = [(h[0], h[3], h[4]) for h in HOLDING[tile] if holds(tuple(counts), hun, h)]
     assert got == plain_real(counts, hun, tile)
 
 
@@ -52,7 +52,7 @@ def test_real_holders_are_groups_holding(hand: tuple[list[int], int, int]) -> No
     its order, each with its `group_code`."""
     counts, hun, tile = hand
     counts[tile] = max(counts[tile], 1)           # the tile is the hand's
-    got = real_holders(counts, hun, tile)
+    got = real_holders(tuple(counts), hun, tile)
     assert [h[0] for h in got] == groups_holding(counts, hun, tile)
     assert [h[4] for h in got] == [group_code(h[0]) for h in got]
 
@@ -63,7 +63,7 @@ def test_filling_is_groups_holding_one_more(hand: tuple[list[int], int, int]) ->
     counts, hun, k = hand
     hun = max(hun, 1)                             # the winning hun is the hand's
     counts[k] = min(counts[k], 3)                 # room for one more k
-    got = [(h[0], h[3], h[4], h[5]) for h in FILLING[k] if holds(counts, hun, h)]
+    got = [(h[0], h[3], h[4], h[5]) for h in FILLING[k] if holds(tuple(counts), hun, h)]
     assert got == plain_fill(counts, hun, k)
 
 

@@ -205,3 +205,11 @@ def test_a_smaller_budget_is_narrowed_from_a_wider_one_memoised(
     assert {unpack(st) for st in narrowed} == listed(base, counts, max_hun, bit)
     assert reach._suit_reach(base, counts, max_hun, keys) == narrowed
     assert [st & 63 for st in narrowed] == sorted(st & 63 for st in narrowed)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.sets(st.integers(0, 1 << 20)), st.integers(0, 40))
+def test_by_hun_used_is_the_stable_sort_on_hun_used(states: set[int], max_hun: int) -> None:
+    from rulekit.scoring.reach import by_hun_used
+    want = tuple(sorted(states, key=lambda x: x & 63))
+    assert by_hun_used(states, max_hun) == want

@@ -102,8 +102,10 @@ FILLING: Final[tuple[tuple[Holder, ...], ...]] = tuple(
 in the order `groups_holding` lists them with that kind counted once more as real."""
 
 
-def holds(counts: Sequence[int], hun: int, holder: Holder) -> bool:
-    """Can a hand of these real counts and hun form this group?"""
+def holds(counts: tuple[int, ...], hun: int, holder: Holder) -> bool:
+    """Can a hand of these real counts and hun form this group? (`counts` a tuple, as
+    `Layout.counts`: compiled, a tuple is indexed directly, a `Sequence` through the
+    generic protocol, which cost a hun winning tile's ~500 checks a hand.)"""
     if holder[2] > hun:
         return False
     needs = holder[1]
@@ -172,7 +174,7 @@ def key_needs(keys: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(out)
 
 
-def real_holders(counts: Sequence[int], hun: int, tile: int) -> list[Holder]:
+def real_holders(counts: tuple[int, ...], hun: int, tile: int) -> list[Holder]:
     """`HOLDING`'s groups for a real `tile` that a hand of these counts (the tile included)
     and hun can form: `groups_holding`'s groups, in its order, as the shared objects the
     table lists with their codes, without building a group per call."""

@@ -112,18 +112,27 @@ class Place:
     rest's own (`refine`; the spots after it may keep the whole hand's cheap bounds, no
     better)."""
 
-    __slots__ = ("bound", "cand", "rest", "spots", "exact", "bound_of", "reach")
+    __slots__ = ("bound", "cand", "taken", "rest_of", "spots", "exact", "bound_of", "reach")
 
-    def __init__(self, cand: Cand, rest: Layout, spots: list[Spot]) -> None:
-        spots.sort(key=lambda sp: -sp.bound)
+    def __init__(self, cand: Cand, spots: list[Spot]) -> None:
+        spots = _by_bound(spots)
         self.bound = spots[0].bound
         self.cand = cand
-        self.rest = rest
+        self.taken = spots[0].group   # a group whose taking out leaves the rest (any spot's)
+        self.rest_of: Layout | None = None      # the rest, once asked for (`rest`)
         self.spots = spots
         self.exact = False
         # exact bounds by what decides them (`rest_bound`): spots alike share theirs
         self.bound_of: dict[BoundKey, float] = {}
         self.reach: frozenset[int] = frozenset()    # the rest's, once refined
+
+    def rest(self, layout: Layout) -> Layout:
+        """The rest of the hand `layout` this place leaves, made when first asked: most
+        places are cut by a better one before they are refined (~1 in 10 on a 天和)."""
+        rest = self.rest_of
+        if rest is None:
+            rest = self.rest_of = rest_layout(layout, self.taken)
+        return rest
 
 
 def by_place(s: State, candidates: tuple[int, ...]) -> None:
@@ -143,8 +152,9 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
              if plan.by_level[SKELETON] else frozenset([0]))
     # best bound first; among equals, fewer spots first (a place of many spots is a hun
     # winning tile in groups all of hun: costly to read, and rarely the best)
-    # (then exact places first: they are read, not bounded again)
-    queue: list[tuple[float, int, int, int, Place]] = []
+    # (then exact places first: they are read, not bounded again), then first made; the
+    # three ties as one int (`in_line`): a heap of 3-tuples compares fewer items
+    queue: list[tuple[float, int, Place]] = []
     hun_groups: list[tuple[RawGroup, int, int, int]] | None = None
     alike_hun = not plan.reads_win_tile
     held1s: dict[int, Held1] = {}
@@ -162,20 +172,20 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
         else:
             groups = hun_groups
         for place in places_of(s, cand, groups, whole):
-            queue.append((-place.bound, 1, len(place.spots), len(queue), place))
+            queue.append((-place.bound, in_line(False, len(place.spots), len(queue)), place))
     reach_of: dict[tuple[tuple[int, ...], int, int, int], frozenset[int]] = {}
     # the abstract reading runs only on a place about to be read (`sharpen`)
     sharpens = bool(plan.rest_read) and plan.queries is not None and bool(plan.by_level[SKELETON])
     heapq.heapify(queue)
     seq = len(queue)
     while queue:
-        place = heapq.heappop(queue)[4]
+        place = heapq.heappop(queue)[2]
         if place.bound <= s.best_fan:
             return                    # the best bound left: no place can do better
         if not place.exact:
             if refine(s, place, reach_of, walks, -queue[0][0] if queue else -1.0, combined):
-                heapq.heappush(queue, (-place.bound, 0 if place.exact else 1,
-                                       len(place.spots), seq, place))
+                heapq.heappush(queue, (-place.bound,
+                                       in_line(place.exact, len(place.spots), seq), place))
                 seq += 1
             continue
         if sharpens and not place.spots[0].sharp:
@@ -183,11 +193,18 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
             if not sharpen(s, place):
                 continue
             if place.bound < bound or not place.exact:
-                heapq.heappush(queue, (-place.bound, 0 if place.exact else 1,
-                                       len(place.spots), seq, place))
+                heapq.heappush(queue, (-place.bound,
+                                       in_line(place.exact, len(place.spots), seq), place))
                 seq += 1
                 continue
         read_place(s, place)
+
+
+def in_line(exact: bool, spots: int, seq: int) -> int:
+    """A place's order in `by_place`'s queue among places of the same bound, as one int:
+    exact first, then fewer spots, then first made (the order of the tuple (not exact,
+    spots, seq): spots < 2^28, seq < 2^32)."""
+    return (0 if exact else 1) << 60 | spots << 32 | seq
 
 
 def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]],
@@ -208,9 +225,8 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]]
             if hit is None:
                 hit = by_rest[rkey] = []
             hit.append(Spot(bound, g, stands, free))
-    # the rest is built once per place, only for the spots that can beat the best
-    return [Place(cand, rest_layout(s.layout, spots[0].group), spots)
-            for spots in by_rest.values()]
+    # the rest is built once per place, when it is refined (`Place.rest`)
+    return [Place(cand, spots) for spots in by_rest.values()]
 
 
 def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, list[int]],
@@ -405,7 +421,7 @@ def refine(s: State, place: Place,
     goes back in line with the best of its exact bounds and the cheap ones left, and is read
     (`exact`) once an exact bound leads. A place of many spots whose first ones drop is then
     cut whole by a better place without bounding the rest of its spots."""
-    rest = place.rest
+    rest = place.rest(s.layout)
     rkey = (rest.counts, rest.hun, rest.need_melds, rest.need_pairs)
     reach = reach_of.get(rkey)
     if reach is None:
@@ -458,13 +474,57 @@ def _keep(place: Place, spots: list[Spot]) -> bool:
 
 def best_first(spots: list[Spot]) -> list[Spot]:
     """`spots` in the order of one stable sort on (-bound, not exact), which decides which
-    equal reading a tie shows, without a tuple made per spot: the exact spots, then the
-    others, each in their order, then one stable sort on the bound (a 天和's hun winning
-    tile has ~180 spots, sorted ~5 times a hand). Sorts `spots` itself when it can."""
+    equal reading a tie shows, without a tuple made per spot: as they are when already in
+    that order; else the exact spots and the others apart, each in its order, each sorted
+    stably on the bound unless it already is, then merged, exact first among equals. (A
+    天和's hun winning tile has ~180 spots, put in order ~5 times a hand, nearly always
+    two runs already sorted: `refine` adds a few exact spots to the cheap ones left, which
+    stay in order; a sort's key calls were ~4% of such a hand.) May reorder `spots`
+    itself."""
+    if in_order(spots):
+        return spots
     exact = [sp for sp in spots if sp.exact]
-    if 0 < len(exact) < len(spots):
-        spots = exact + [sp for sp in spots if not sp.exact]
-    spots.sort(key=_minus_bound)
+    if not exact or len(exact) == len(spots):
+        return _by_bound(spots)
+    cheap = _by_bound([sp for sp in spots if not sp.exact])
+    exact = _by_bound(exact)
+    # each exact spot goes before the first cheap one of its bound or lower: the cheap ones
+    # between are copied as one slice
+    out: list[Spot] = []
+    j = 0
+    n = len(cheap)
+    for e in exact:
+        k = j
+        bound = e.bound
+        while k < n and cheap[k].bound > bound:
+            k += 1
+        if k > j:
+            out.extend(cheap[j:k])
+            j = k
+        out.append(e)
+    out.extend(cheap[j:])
+    return out
+
+
+def in_order(spots: list[Spot]) -> bool:
+    """Are `spots` in the order of (-bound, not exact) already?"""
+    for i in range(1, len(spots)):
+        a = spots[i - 1]
+        b = spots[i]
+        if a.bound < b.bound or (a.bound == b.bound and b.exact and not a.exact):
+            return False
+    return True
+
+
+def _by_bound(spots: list[Spot]) -> list[Spot]:
+    """`spots` sorted stably on the bound, highest first: itself, sorted only if it is not
+    in that order already."""
+    last = INF
+    for sp in spots:
+        if sp.bound > last:
+            spots.sort(key=_minus_bound)
+            break
+        last = sp.bound
     return spots
 
 
@@ -561,10 +621,10 @@ def read_rests(s: State, place: Place, kinds: list[tuple[float, int, int, list[S
     by_bits = plan.queries is not None
     rests: Iterator[tuple[int, tuple[RawGroup, ...]]]
     if by_bits:
-        rests = live_arrangements(place.rest, s.wild, plan.query_bit,
+        rests = live_arrangements(place.rest(s.layout), s.wild, plan.query_bit,
                                   Live(lambda bits: kinds_live(s, cand, kinds, bits, floor)))
     else:
-        rests = ((0, raw) for raw in arrange.arrangements(place.rest, s.wild))
+        rests = ((0, raw) for raw in arrange.arrangements(place.rest(s.layout), s.wild))
     for rest_bits, rest_raw in rests:
         if place.bound <= s.best_fan:
             return
@@ -602,6 +662,9 @@ def read_rests(s: State, place: Place, kinds: list[tuple[float, int, int, list[S
                 if floor > -INF and sc.fan(held).fan < floor:
                     continue          # the first read keeps only what reaches its floor
                 keep_best(s, held, groups, win_tile)
+        if place.bound <= s.best_fan:
+            return                    # before the next live rest is looked for: finding
+                                      # it walks the rows after this one, none can do better
 
 
 def kinds_live(s: State, cand: Cand, kinds: list[tuple[float, int, int, list[Spot]]],

@@ -100,20 +100,31 @@ def _suit_reach_of(base: int, counts: tuple[int, ...], max_hun: int, keys: tuple
     # under it once walked under `rest_most`: listing a rest's suit cost as much as
     # walking it under one hun more
     if (max_hun >= REACH_BY_RANK_HUN or walks is not None) and packable(counts, max_hun):
-        return tuple(sorted(suit_reach_packed(base, counts, max_hun, base < HONOR_START, bit,
-                                              walks), key=_hun_used))
+        return by_hun_used(suit_reach_packed(base, counts, max_hun, base < HONOR_START, bit,
+                                             walks), max_hun)
     out = set()
     for h, m, q, codes in suit_parts(base, counts, max_hun):
         bits = 0
         for c in codes:
             bits |= bit.get(KEY_OF[c], 0)
         out.add(pack(h, m, q, bits))
-    return tuple(sorted(out, key=_hun_used))
+    return by_hun_used(out, max_hun)
 
 
-def _hun_used(state: int) -> int:
-    """A packed state's hun used (`suit_reach.pack`)."""
-    return state & 63
+def by_hun_used(states: set[int], max_hun: int) -> _Reach:
+    """Packed states (`suit_reach.pack`, at most `max_hun` hun used each) by hun used
+    ascending, in buckets (a sort's key calls cost ~10% of a cold suit's reach): the
+    tuple a stable sort on hun used gives."""
+    buckets: list[list[int]] = [[] for _ in range(max_hun + 1)]
+    for st in states:
+        h = st & 63
+        while h >= len(buckets):      # (never, if the caller's `max_hun` holds)
+            buckets.append([])
+        buckets[h].append(st)
+    out: list[int] = []
+    for b in buckets:
+        out.extend(b)
+    return tuple(out)
 
 
 class Combined:
@@ -128,7 +139,9 @@ class Combined:
 
     def __init__(self, melds: int) -> None:
         self.melds = melds
-        self.by_counts: dict[tuple[int, ...], tuple[int, dict[int, set[int]]]] = {}
+        # by real counts: (the hun it was made under, the combination, the fewest hun the
+        # suits need: `suit_shape`'s, kept so a layout sharing it reads no suit again)
+        self.by_counts: dict[tuple[int, ...], tuple[int, dict[int, set[int]], int]] = {}
         self.extra: dict[int, frozenset[int]] = {}
 
 
@@ -154,20 +167,26 @@ def skeleton_reach(layout: Layout, keys: tuple[int, ...], most: int = -1,
     h = layout.hun
     need = layout.need_melds
     pairs = layout.need_pairs
-    suits = [(base, size) + suit_shape(c, base, size) for base, size in _SUITS]
-    spare = h - sum([fewest for _, _, _, _, fewest in suits])
-    if spare < 0:
-        return frozenset()
     extra: dict[int, frozenset[int]]
     if combined is not None and most >= h and need <= combined.melds:
         made = combined.by_counts.get(c)
         if made is not None and made[0] >= h:
+            if h < made[2]:
+                return frozenset()    # the suits need more hun than there are
             reach = made[1]
         else:
-            reach = _combine(suits, c, keys, most, most, combined.melds, 1, spare, walks)
-            combined.by_counts[c] = (most, reach)
+            suits = [(base, size) + suit_shape(c, base, size) for base, size in _SUITS]
+            fewest = sum([f for _, _, _, _, f in suits])
+            if h < fewest:
+                return frozenset()
+            reach = _combine(suits, c, keys, most, most, combined.melds, 1, h - fewest, walks)
+            combined.by_counts[c] = (most, reach, fewest)
         extra = combined.extra
     else:
+        suits = [(base, size) + suit_shape(c, base, size) for base, size in _SUITS]
+        spare = h - sum([fewest for _, _, _, _, fewest in suits])
+        if spare < 0:
+            return frozenset()
         reach = _combine(suits, c, keys, most, h, need, pairs, spare, walks)
         extra = {}
     # the queried keys all-hun groups may add, by how many melds and pairs they form

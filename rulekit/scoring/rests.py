@@ -14,9 +14,10 @@ from __future__ import annotations
 from itertools import combinations_with_replacement, product
 from typing import Callable, Iterator, Sequence
 
-from rulekit.arrange import (GROUP_OF, KEY_OF, Layout, RawGroup, anchored, wild_meld_options,
-                             wild_pair_options)
+from rulekit.arrange import (GROUP_OF, KEY_OF, Layout, RawGroup, anchored_first,
+                             wild_meld_options, wild_pair_options)
 from rulekit.codes import NUM_KINDS, group_key
+from rulekit.scoring.route import FIRST_PARTS
 
 # all-hun groups of one set of queried-key bits: (the bits, the groups)
 BitClass = tuple[int, tuple[RawGroup, ...]]
@@ -67,7 +68,7 @@ def live_arrangements(layout: Layout, wild_kinds: Callable[[], Sequence[int]],
     # (real groups' bits, wild melds, wild pairs) whose every combination `live` refused:
     # it never takes a no back, so a later combination of real groups alike is skipped
     dead: set[int] = set()
-    for codes, wm, wp in anchored(layout):
+    for codes, wm, wp in anchored_first(layout, FIRST_PARTS):
         base = 0
         for c in codes:
             base |= key_bit.get(key_of[c], 0)

@@ -154,3 +154,11 @@ def tight_bounds(hun: int, goal: bool) -> bool:
     `scan.win_group_checked`) for a hand with this many hun, searched for its best reading
     or, if `goal`, for a yes/no?"""
     return hun >= (TIGHT_BOUND_HUN_GOAL if goal else TIGHT_BOUND_HUN)
+
+
+FIRST_PARTS: Final = 32
+"""A place read's rest whose one suit of many parts is not in the memo is searched for its
+first 32 parts, then 128, ... (`arrange.anchored_first`) as `rests.live_arrangements` reads
+on: its first live arrangement was in the first 2-89 rows of 300-655 on the 6/7-hun 天和
+hands bench/worst.py led with (`555667m1111444z`, `344557778888p7s`: the rest's search
+11-15% of the hand, callgrind, docs/perf-history.md's eighth pass)."""

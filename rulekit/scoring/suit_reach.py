@@ -194,12 +194,14 @@ def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]) -> _Moves:
     rank before, melds | bits << 4), in order of hun used, so the walk stops at the first
     way past its budget (no second list of the ways forming no pair: its allocations cost
     the young collections more than it saved)."""
-    keys = (bit.get(group_key(PAIR, kind), 0), bit.get(group_key(SET, kind), 0),
-            bit.get(group_key(RUN, kind), 0), bit.get(group_key(RUN, kind - 1), 0),
-            bit.get(group_key(RUN, kind - 2), 0))
+    k0 = bit.get(group_key(PAIR, kind), 0)
+    k1 = bit.get(group_key(SET, kind), 0)
+    k2 = bit.get(group_key(RUN, kind), 0)
+    k3 = bit.get(group_key(RUN, kind - 1), 0)
+    k4 = bit.get(group_key(RUN, kind - 2), 0)
     # what decides them: the tiles, the shapes allowed and the five keys' bits (a rank of
     # the same count meets them again in every rest of a hand, and in the next hand)
-    memo_key = (c, allowed) + keys
+    memo_key = (c, allowed, k0, k1, k2, k3, k4)
     hit = _MOVES.get(memo_key)
     if hit is not None:
         return hit
@@ -208,10 +210,10 @@ def _moves(c: int, allowed: int, kind: int, bit: dict[int, int]) -> _Moves:
         ways: list[_Move] = []
         # `_options` sorted: by real tiles (here all c - met), then hun used
         for _, gh, gm, gq, runs0, runs1, shapes in _options(c - met, allowed):
-            b = 0
-            for j in range(5):
-                if shapes >> j & 1:
-                    b |= keys[j]
+            # the keys of the shapes it forms (bit j of `shapes`: the j-th of k0-k4)
+            b = ((k0 if shapes & 1 else 0) | (k1 if shapes & 2 else 0)
+                 | (k2 if shapes & 4 else 0) | (k3 if shapes & 8 else 0)
+                 | (k4 if shapes & 16 else 0))
             ways.append((gh, gq, runs0, runs1, gm | b << 4))
         out.append(ways)
     if len(_MOVES) >= MOVES_KEPT:
