@@ -49,10 +49,10 @@ def hands(count: int, seed: int) -> list[Hand]:
 
 
 def sizes(sc: Scorer) -> dict[str, int]:
-    level1, tags = sc.shared1
+    skeleton, tags = sc.skeleton_memo
     return {"allows": len(sc.allows), "bounds": len(sc.bounds), "fans": len(sc.fans),
-            "limits": len(sc.limit_memo), "totals": len(sc.totals), "level1": len(level1),
-            "level1 tags": len(tags)}
+            "limits": len(sc.limit_memo), "totals": len(sc.totals), "skeleton": len(skeleton),
+            "skeleton tags": len(tags)}
 
 
 def as_value(r: ScoreResult) -> dict[str, Any]:
@@ -230,15 +230,15 @@ def test_a_scorers_estimate_is_never_below_what_its_memos_hold(which: str) -> No
         for h in doc_hands:
             score_with(sc, h)
         counts = {"allows": len(sc.allows), "bounds": len(sc.bounds),
-                  "limits": len(sc.limit_memo), "level1": sum(map(len, sc.shared1))}
+                  "limits": len(sc.limit_memo), "skeleton": sum(map(len, sc.skeleton_memo))}
         estimate = sc.memo_bytes()
         # each fixed-size memo alone, against its entries times its documented bytes
         singles = {
             "allows": (freed(lambda: setattr(sc, "allows", {})), scorer_mod.ALLOW_BYTES),
             "bounds": (freed(lambda: setattr(sc, "bounds", {})), scorer_mod.BOUND_BYTES),
             "limits": (freed(lambda: setattr(sc, "limit_memo", {})), scorer_mod.LIMIT_BYTES),
-            "level1": (freed(lambda: setattr(sc, "shared1", ({}, {}))),
-                       scorer_mod.LEVEL1_BYTES)}
+            "skeleton": (freed(lambda: setattr(sc, "skeleton_memo", ({}, {}))),
+                       scorer_mod.SKELETON_BYTES)}
         rest = freed(sc.forget)                 # fans, totals, results: counted as stored
     real = sum(b for b, _ in singles.values()) + rest
     for name, (got, per_entry) in singles.items():

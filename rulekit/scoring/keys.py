@@ -30,7 +30,7 @@ skeleton holds (`tagged` when shared between hands), or its whole skeleton key w
 patterns read more than shape queries."""
 
 TagKey = tuple[int, int, tuple[Hashable, ...]]
-"""What a hand's tag stands for (`Scorer.level1_tag`): its hand-level mask, the patterns
+"""What a hand's tag stands for (`Scorer.skeleton_tag`): its hand-level mask, the patterns
 still possible, the hand-level facts the skeleton-level patterns read."""
 
 SpotSig = tuple[int, tuple[int, ...], int] | tuple[int, int, bool, bool, bool, int]

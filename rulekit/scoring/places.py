@@ -31,7 +31,7 @@ from rulekit.scoring.keys import (BoundKey, ProjKey, SpotSig, group_code,
                                   spot_kind)
 from rulekit.scoring.reach import Combined, rest_most, skeleton_reach
 from rulekit.scoring.suit_reach import Walks
-from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
+from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, skeleton_at,
                                     projections, skeleton_level)
 
 
@@ -50,7 +50,7 @@ class Spot:
         self.sharp = False            # and through the abstract reading (`sharpen`)
 
 
-class Held1:
+class SkeletonHeld:
     """Skeleton-level results and the whole hand's cheap bounds, kept for the candidate
     winning tiles whose skeleton-level results agree (the same tag, `search.projections`):
     a 天和's fourteen share them instead of reading them fourteen times."""
@@ -72,9 +72,9 @@ class Cand:
     where skeleton results are kept, and the memos of its bounds)."""
 
     __slots__ = ("win_tile", "win_is_hun", "cand_win", "possible", "shared", "tag",
-                 "bound_all", "free1", "held1", "hun_fact", "dead_of", "reads_of", "later")
+                 "bound_all", "free_sk", "held_sk", "hun_fact", "dead_of", "reads_of", "later")
 
-    def __init__(self, s: State, win_tile: int, held1s: dict[int, Held1]) -> None:
+    def __init__(self, s: State, win_tile: int, skeleton_helds: dict[int, SkeletonHeld]) -> None:
         self.win_is_hun = win_is_hun = win_tile in s.hun_kinds
         possible, _, _, bound_all = s.sc.limits(s.fixed, win_tile, win_is_hun, s.layout.hun)
         # skeleton-level facts know the winning tile (not where it sits)
@@ -86,14 +86,14 @@ class Cand:
         self.shared = shared
         self.tag = tag
         self.bound_all = bound_all
-        self.free1 = possible & s.sc.plan.level_masks[SKELETON]
+        self.free_sk = possible & s.sc.plan.level_masks[SKELETON]
         if tag is None:               # results kept for this candidate only
-            self.held1 = Held1()
+            self.held_sk = SkeletonHeld()
         else:
-            held1 = held1s.get(tag)
-            if held1 is None:
-                held1 = held1s[tag] = Held1()
-            self.held1 = held1
+            held_sk = skeleton_helds.get(tag)
+            if held_sk is None:
+                held_sk = skeleton_helds[tag] = SkeletonHeld()
+            self.held_sk = held_sk
         self.hun_fact = HunFact(s.hun_kinds, s.held_hun)
         # by (the spot's group code, what it stands for, the rest's bits): the patterns an
         # abstract reading rules out there (`rest_dead`)
@@ -157,12 +157,12 @@ def by_place(s: State, candidates: tuple[int, ...]) -> None:
     queue: list[tuple[float, int, Place]] = []
     hun_groups: list[tuple[RawGroup, int, int, int]] | None = None
     alike_hun = not plan.reads_win_tile
-    held1s: dict[int, Held1] = {}
+    skeleton_helds: dict[int, SkeletonHeld] = {}
     for win_tile in candidates:
         if alike_hun and win_tile in s.hun_kinds:
             if hun_groups is not None:
                 continue              # its readings are the first hun winning tile's
-        cand = Cand(s, win_tile, held1s)
+        cand = Cand(s, win_tile, skeleton_helds)
         if cand.bound_all <= s.best_fan:
             continue
         if not cand.win_is_hun:
@@ -219,7 +219,7 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]]
     for g, stands, rkey, code in groups:
         free = free23 | (sc.group_allows(g, win_tile, stands, cand.win_is_hun, code)
                          & possible)
-        bound = spot_bound(s, cand, g, free, cand.held1.whole, whole, True)
+        bound = spot_bound(s, cand, g, free, cand.held_sk.whole, whole, True)
         if bound > s.best_fan:
             hit = by_rest.get(rkey)
             if hit is None:
@@ -229,40 +229,40 @@ def places_of(s: State, cand: Cand, groups: list[tuple[RawGroup, int, int, int]]
     return [Place(cand, spots) for spots in by_rest.values()]
 
 
-def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, held1s: dict[int, list[int]],
+def spot_bound(s: State, cand: Cand, g: RawGroup, free: int, skeleton_helds: dict[int, list[int]],
                reach: frozenset[int], whole: bool) -> float:
     """The best fan of a reading with the winning tile in `g` and the queried keys of one
     of `reach` (bits of `plan.query_keys`): the whole hand's reach (cheap, shared; only
     its sets holding `g`'s key count) or the rest's (exact, `g`'s key added). Either
     contains every such reading's keys, so the bound holds. The reach's sets come down to
-    a few distinct skeleton-level masks (`held1s`, by `g`'s own key bit): only those are
+    a few distinct skeleton-level masks (`skeleton_helds`, by `g`'s own key bit): only those are
     bounded."""
     sc = s.sc
     plan = sc.plan
     if not plan.by_level[SKELETON]:
         return min(cand.bound_all, sc.bound(s.fixed, free))
     if plan.queries is None:
-        return min(cand.bound_all, sc.bound(s.fixed, cand.free1 | free))
+        return min(cand.bound_all, sc.bound(s.fixed, cand.free_sk | free))
     own = plan.query_bit.get(group_key(g[0], g[1]), 0)
     key = spot_kind(own, free, sc.width)
     if whole:                         # then the bound depends on g only through `own`
-        hit = cand.held1.whole_of.get(key)
+        hit = cand.held_sk.whole_of.get(key)
         if hit is not None:
             return min(hit, cand.bound_all)
-    options = held1s.get(own)
+    options = skeleton_helds.get(own)
     if options is None:
-        options = held1s[own] = held1_sets(s, cand, own, reach, whole)
+        options = skeleton_helds[own] = skeleton_sets(s, cand, own, reach, whole)
     bound = -1.0
-    for held1 in options:
-        b = sc.bound(held1, free)
+    for held_sk in options:
+        b = sc.bound(held_sk, free)
         if b > bound:
             bound = b
     if whole:
-        cand.held1.whole_of[key] = bound
+        cand.held_sk.whole_of[key] = bound
     return min(bound, cand.bound_all)
 
 
-def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: bool
+def skeleton_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: bool
                ) -> list[int]:
     """The distinct masks of skeleton-level patterns that hold over the sets of `reach`
     with a group of own key bit `own` added (the whole hand's reach: its sets that hold
@@ -273,11 +273,11 @@ def held1_sets(s: State, cand: Cand, own: int, reach: frozenset[int], whole: boo
         if whole and bits & own != own:
             continue
         both = bits | gbit
-        held1 = cand.held1.of.get(both)
-        if held1 is None:
-            held1 = cand.held1.of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
+        held_sk = cand.held_sk.of.get(both)
+        if held_sk is None:
+            held_sk = cand.held_sk.of[both] = skeleton_at(s, both, cand.cand_win, cand.hun_fact,
                                                     cand.possible, cand.shared, cand.tag)
-        out[held1] = None
+        out[held_sk] = None
     return list(out)
 
 
@@ -317,31 +317,31 @@ def rest_bound(s: State, place: Place, sp: Spot, reach: frozenset[int], sharp: b
     if hit is not None:
         return hit
     gbit = own | s.declared_bits
-    held1_of = cand.held1.of
+    skeleton_held_of = cand.held_sk.of
     options: list[tuple[float, int, int]] = []
     top = -1.0
-    seen: set[int] = set()            # (without the reading, a set's held1 is all that counts)
+    seen: set[int] = set()            # (without the reading, a set's held_sk is all that counts)
     for bits in reach:
         both = bits | gbit
-        held1 = held1_of.get(both)
-        if held1 is None:
-            held1 = held1_of[both] = level1_at(s, both, cand.cand_win, cand.hun_fact,
+        held_sk = skeleton_held_of.get(both)
+        if held_sk is None:
+            held_sk = skeleton_held_of[both] = skeleton_at(s, both, cand.cand_win, cand.hun_fact,
                                                cand.possible, cand.shared, cand.tag)
         if not worth:
-            if held1 not in seen:
-                seen.add(held1)
-                top = max(top, sc.bound(held1, sp.free))
+            if held_sk not in seen:
+                seen.add(held_sk)
+                top = max(top, sc.bound(held_sk, sp.free))
             continue
-        options.append((sc.bound(held1, sp.free), bits, held1))
+        options.append((sc.bound(held_sk, sp.free), bits, held_sk))
     best = -1.0
     if not worth:                     # the loosest set's bound, if it can beat the best
         best = top if top > s.best_fan else -1.0
     options.sort(key=lambda o: -o[0])
-    for loose, bits, held1 in options:
+    for loose, bits, held_sk in options:
         if loose <= best or loose <= s.best_fan:
             break                     # (a bound cut here is below a best that only grows)
-        dead = rest_dead(s, cand, sp, sig, bits, held1)
-        b = sc.bound(held1, sp.free & ~dead) if dead else loose
+        dead = rest_dead(s, cand, sp, sig, bits, held_sk)
+        b = sc.bound(held_sk, sp.free & ~dead) if dead else loose
         if b > best:
             best = b
     hit = place.bound_of[key] = min(best, cand.bound_all)
@@ -378,7 +378,7 @@ def spot_sig(cand: Cand, sp: Spot, worth: int) -> SpotSig:
     return (g.shape, len(g.fills), g.declared, g.concealed, g.golden, stand)
 
 
-def rest_dead(s: State, cand: Cand, sp: Spot, sig: SpotSig | None, bits: int, held1: int
+def rest_dead(s: State, cand: Cand, sp: Spot, sig: SpotSig | None, bits: int, held_sk: int
               ) -> int:
     """The free patterns of spot `sp` false on every reading whose rest holds the queried
     keys `bits` (and no other queried key): an abstract reading decides them."""
@@ -395,7 +395,7 @@ def rest_dead(s: State, cand: Cand, sp: Spot, sig: SpotSig | None, bits: int, he
     f = Facts((), WinFact(cand.win_tile, cand.win_is_hun, sp.stands_for, held_g),
               s.hand_fact, cand.hun_fact, s.context,
               rest_keys | s.declared_keys | frozenset([gkey]))
-    f.held = held1
+    f.held = held_sk
     later = plan.level_masks[ARRANGEMENT] | plan.level_masks[READING]
     known = (plan.level_masks[HAND] | plan.level_masks[SKELETON]
              | (later & ~sp.free))
@@ -434,7 +434,7 @@ def refine(s: State, place: Place,
         return False
     place.reach = reach
     by_rest = s.sc.plan.queries is not None and bool(s.sc.plan.by_level[SKELETON])
-    held1s: dict[int, list[int]] = {}     # the rest's, by a spot's own key bit
+    skeleton_helds: dict[int, list[int]] = {}     # the rest's, by a spot's own key bit
     best = s.best_fan
     done = [sp for sp in place.spots if sp.exact and sp.bound > best]
     todo = [sp for sp in place.spots if not sp.exact]
@@ -451,7 +451,8 @@ def refine(s: State, place: Place,
                 break                 # another place first: this one waits in line
         sp.bound = (known if known is not None
                     else rest_bound(s, place, sp, reach, False) if by_rest
-                    else spot_bound(s, place.cand, sp.group, sp.free, held1s, reach, False))
+                    else spot_bound(s, place.cand, sp.group, sp.free, skeleton_helds, reach,
+                                    False))
         sp.exact = True
         if sp.bound > best:
             done.append(sp)
@@ -614,7 +615,7 @@ def read_rests(s: State, place: Place, kinds: list[tuple[float, int, int, list[S
     kept."""
     sc = s.sc
     plan = sc.plan
-    _, _, level2, level3 = plan.by_level
+    _, _, arrangement_level, reading_level = plan.by_level
     cand = place.cand
     win_tile, win_is_hun, possible = cand.win_tile, cand.win_is_hun, cand.possible
     declared_keys = s.declared_keys
@@ -638,9 +639,9 @@ def read_rests(s: State, place: Place, kinds: list[tuple[float, int, int, list[S
             g = spots[0].group
             gkey = group_key(g[0], g[1])
             proj: ProjKey = rest_bits | own if by_bits else tuple(sorted(rest_keys + [gkey]))
-            held1 = skeleton_level(s, proj, rest_raw + (g,), None, cand.cand_win, possible,
+            held_sk = skeleton_level(s, proj, rest_raw + (g,), None, cand.cand_win, possible,
                                    cand.shared, cand.tag)
-            bound = sc.bound(held1, free)
+            bound = sc.bound(held_sk, free)
             if bound <= s.best_fan or bound < floor:
                 continue
             if plain is None:
@@ -656,9 +657,9 @@ def read_rests(s: State, place: Place, kinds: list[tuple[float, int, int, list[S
                           s.hand_fact, HunFact(s.hun_kinds, s.held_hun, raw), s.context,
                           index_with(indexes, rest_keys, group_key(g[0], g[1]),
                                      declared_keys))
-                f.held = held1
-                judge(s, level2, f, possible)
-                held = judge(s, level3, f, possible)
+                f.held = held_sk
+                judge(s, arrangement_level, f, possible)
+                held = judge(s, reading_level, f, possible)
                 if floor > -INF and sc.fan(held).fan < floor:
                     continue          # the first read keeps only what reaches its floor
                 keep_best(s, held, groups, win_tile)
@@ -677,9 +678,9 @@ def kinds_live(s: State, cand: Cand, kinds: list[tuple[float, int, int, list[Spo
     for kind_bound, own, free, _ in kinds:
         if kind_bound <= s.best_fan or kind_bound < floor:
             return False              # sorted: so are the kinds after it
-        held1 = level1_at(s, bits | own, cand.cand_win, cand.hun_fact, cand.possible,
+        held_sk = skeleton_at(s, bits | own, cand.cand_win, cand.hun_fact, cand.possible,
                           cand.shared, cand.tag)
-        bound = sc.bound(held1, free)
+        bound = sc.bound(held_sk, free)
         if bound > s.best_fan and bound >= floor:
             return True
     return False

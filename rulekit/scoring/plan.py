@@ -69,7 +69,7 @@ class Plan:
     gated: int = 0                    # the same, as a mask
     # getters for the hand-level facts skeleton-level patterns read, when those are all they
     # read besides shape queries: their results can then be shared between hands (None: not)
-    level1_reads: tuple[Callable[[Any], Any], ...] | None = None
+    skeleton_reads: tuple[Callable[[Any], Any], ...] | None = None
     query_bit: dict[int, int] = field(default_factory=dict)   # key -> 1 << its place
     # the same by index: group key -> its bit, 0 for a key no pattern queries (every group
     # key is below codes.KEY_LIMIT)
@@ -147,7 +147,7 @@ def build_plan(rs: Ruleset) -> Plan:
                   if any(path.startswith("win.group.") or path == "win.stands_for"
                          for path, _, _ in p.needs))
     reads = sorted(set().union(*(p.reads for p in levels[SKELETON])))
-    level1_reads = (tuple(attrgetter(r) for r in reads)
+    skeleton_reads = (tuple(attrgetter(r) for r in reads)
                     if queries is not None and all(path_dep(r) == HAND for r in reads)
                     else None)
     keys = tuple(sorted(queries or ()))
@@ -158,7 +158,7 @@ def build_plan(rs: Ruleset) -> Plan:
         for source, _, _, _ in cs:
             sources |= source
     return Plan(levels, level_bits, level_masks, ids, bit, valued, excludes, queries, keys,
-                gated, sum(bit[p.id] for p in gated), level1_reads, query_bit,
+                gated, sum(bit[p.id] for p in gated), skeleton_reads, query_bit,
                 key_bits=tuple(query_bit.get(k, 0) for k in range(KEY_LIMIT)),
                 gate_checks=checks, group_checks=group_checks(checks), gate_reads=sources,
                 reads_win_tile=any(r == "win" or r.startswith("win.tile")

@@ -19,13 +19,13 @@ from typing import Callable, Iterator, Sequence
 from rulekit.arrange import ALL_KEYS, KEY_OF, Layout, SuitPart, suit_part_lists, wild_codes
 from rulekit.codes import PAIR, RUN, SET, key_shape
 from rulekit.facts import WinFact
-from rulekit.scoring.search import Projections, State, level1_at
+from rulekit.scoring.search import Projections, State, skeleton_at
 
 
 class Bounds:
     """The bound of an arrangement by the bits of its queried keys (with `base`, the bits
     every arrangement here holds besides its own: declared melds, a group set apart),
-    memoised: the skeleton-level patterns that hold (`search.level1_at`, sharing the scan's
+    memoised: the skeleton-level patterns that hold (`search.skeleton_at`, sharing the scan's
     results) and the best fan with the patterns of `free`."""
 
     __slots__ = ("s", "cand_win", "possible", "free", "shared", "tag", "base", "of")
@@ -46,9 +46,9 @@ class Bounds:
         hit = self.of.get(bits)
         if hit is None:
             s = self.s
-            held1 = level1_at(s, bits | self.base, self.cand_win, s.hun0, self.possible,
+            held_sk = skeleton_at(s, bits | self.base, self.cand_win, s.hun0, self.possible,
                               self.shared, self.tag)
-            hit = self.of[bits] = s.sc.bound(held1, self.free)
+            hit = self.of[bits] = s.sc.bound(held_sk, self.free)
         return hit
 
     def most(self, bits: int, ends: frozenset[int], memo: dict[int, float]) -> float:

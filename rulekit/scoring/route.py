@@ -11,7 +11,7 @@ from typing import Final
 
 TIGHT_BOUND_HUN: Final = 3
 """From this many hun the scan first works out which skeleton-level patterns any arrangement
-can make true (`scan.held1_options`) and which groups can hold the winning tile
+can make true (`scan.skeleton_options`) and which groups can hold the winning tile
 (`scan.win_group_checked`): tight bounds that pay once arrangements are many. Below 3 hun
 both cost more than they save (bench/score.py per-hun table, measured when introduced). From
 4 measured 68-71 us mean on 600 random 3-hun hands against 79 us from 3 (compiled, warm), but
@@ -29,7 +29,7 @@ the tight bounds from 3 hun, 3-hun questions 17.1-19.2 and 4-hun 20.5-23.1; with
 12.2-13.6 but 4-hun 28.9-35.1, so from 4. From 1 hun (the last session): 15 against 9. With
 `goal_checks`, from 5 instead of 4 (issue 22 item 3, s-fast; callgrind, 200 greedy hands of
 seed 1, compiled): the loop 676.6 M -> 655.4 M instructions, the 4-hun questions' tight
-bounds (`held1_options` 28.9 M, `win_group_checked` 12.5 M over ~250 questions) replaced by
+bounds (`skeleton_options` 28.9 M, `win_group_checked` 12.5 M over ~250 questions) replaced by
 `keys_bound` and `gated_allowed` (+6.3 M); the seven built-ins' game logs unchanged."""
 
 PLACE_BOUND_HUN: Final = 4
@@ -143,14 +143,14 @@ def goal_checks(hun: int, goal: bool) -> bool:
     Greedy's waits under a 2-fan minimum are "no" 97 times in 100 (200 hands of seed 1:
     2,864 of 2,933); the checks end most before any arrangement is listed (the 1-3 hun
     questions scanned: 3,335 -> 406) and skip the readings of the rest. The reach itself
-    (`held1_options`) ended 96% but cost ~60 k instructions a question, more than the scans
+    (`skeleton_options`) ended 96% but cost ~60 k instructions a question, more than the scans
     it saved (callgrind, 200 greedy hands: the loop 817 M -> 955 M); docs/perf-history.md,
     "The wait check's 'no', bounded before the scan" (s-ask)."""
     return goal and hun < TIGHT_BOUND_HUN_GOAL
 
 
 def tight_bounds(hun: int, goal: bool) -> bool:
-    """Should the scan tighten its bounds first (`scan.held1_options`,
+    """Should the scan tighten its bounds first (`scan.skeleton_options`,
     `scan.win_group_checked`) for a hand with this many hun, searched for its best reading
     or, if `goal`, for a yes/no?"""
     return hun >= (TIGHT_BOUND_HUN_GOAL if goal else TIGHT_BOUND_HUN)

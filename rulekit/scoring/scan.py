@@ -1,7 +1,7 @@
 """The scan: a hand's arrangements one by one, for hands with few hun (`route.py`).
 
 Each skeleton is keyed and bounded once; from `route.TIGHT_BOUND_HUN` hun the bounds are
-tightened first (`held1_options`, `win_group_checked`; not for a yes/no question:
+tightened first (`skeleton_options`, `win_group_checked`; not for a yes/no question:
 `route.tight_bounds`), and the groups that allow a win-gated pattern are read first, so the
 best is usually the first reading. A 天和 tries
 each of its kinds as the winning tile over the same arrangements, enumerated once and
@@ -30,7 +30,7 @@ from rulekit.scoring.pruned import Bounds, live_codes
 from rulekit.scoring.route import (KEYS_BOUND_MOST, PLACE_BOUND_AFTER, goal_checks,
                                    place_bounds, pruned_scan, tight_bounds)
 from rulekit.scoring.suit_reach import Walks
-from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, level1_at,
+from rulekit.scoring.search import (INF, Projections, State, judge, keep_best, skeleton_at,
                                     projections, skeleton_level)
 
 
@@ -194,10 +194,10 @@ def place_bound(s: State, g: RawGroup, free: int, cand_win: WinFact, possible: i
     seen: set[int] = set()
     best = -1.0
     for bits in reach:
-        held1 = level1_at(s, bits | gbit, cand_win, s.hun0, possible, shared, tag)
-        if held1 not in seen:
-            seen.add(held1)
-            b = sc.bound(held1, free)
+        held_sk = skeleton_at(s, bits | gbit, cand_win, s.hun0, possible, shared, tag)
+        if held_sk not in seen:
+            seen.add(held_sk)
+            b = sc.bound(held_sk, free)
             if b > best:
                 best = b
     return best
@@ -217,9 +217,9 @@ def loose_bound(s: State, g: RawGroup, free: int, cand_win: WinFact, possible: i
         loose = -1.0
         for bits in whole:
             if bits & own == own:
-                held1 = level1_at(s, bits | s.declared_bits, cand_win, s.hun0, possible,
+                held_sk = skeleton_at(s, bits | s.declared_bits, cand_win, s.hun0, possible,
                                   shared, tag)
-                loose = max(loose, sc.bound(held1, free))
+                loose = max(loose, sc.bound(held_sk, free))
         memo[kind] = loose
     return loose
 
@@ -264,7 +264,7 @@ class PlaceCut:
         self.free12 = free12
         self.shared = shared
         self.tag = tag
-        self.memo = memo              # the hand's reach, if `held1_options` read it
+        self.memo = memo              # the hand's reach, if `skeleton_options` read it
         self.left = PLACE_BOUND_AFTER
         self.bounds: PlaceBounds | None = None      # by group code, once ready
         self.top = INF
@@ -369,7 +369,7 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
     """
     sc = s.sc
     plan = sc.plan
-    _, _, level2, level3 = plan.by_level
+    _, _, arrangement_level, reading_level = plan.by_level
     by_bits = plan.queries is not None
     key_bits = plan.key_bits
     key_of = arrange.ALL_KEYS
@@ -411,18 +411,18 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
                     bits |= key_bits[key_of[c]]
                 entry = seen.get(bits)
                 if entry is None:
-                    held1 = skeleton_level(s, bits, None, None, cand_win, possible,
+                    held_sk = skeleton_level(s, bits, None, None, cand_win, possible,
                                            projections, tag, rest_codes + (code,))
-                    entry = seen[bits] = (held1, sc.bound(held1, free12))
-                held1, bound = entry
+                    entry = seen[bits] = (held_sk, sc.bound(held_sk, free12))
+                held_sk, bound = entry
             else:
                 rest_raw = tuple([all_groups[c] for c in rest_codes])
                 raw = rest_raw + (g,)
                 skey = skeleton_key(raw)
                 index = frozenset(skey) | s.declared_keys
-                held1 = skeleton_level(s, projection_of(s, skey), raw, index, cand_win,
+                held_sk = skeleton_level(s, projection_of(s, skey), raw, index, cand_win,
                                        possible, projections, tag)
-                bound = sc.bound(held1, free12)
+                bound = sc.bound(held_sk, free12)
             if bound <= s.best_fan:
                 continue
             if rest_raw is None:
@@ -433,9 +433,9 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
             groups_ = plain_facts(rest_raw) + (held_g,)
             groups_ += s.declared
             f = Facts(groups_, win, s.hand_fact, hun_fact, s.context, index)
-            f.held = held1
-            judge(s, level2, f, possible)
-            keep_best(s, judge(s, level3, f, possible), groups_, win_tile)
+            f.held = held_sk
+            judge(s, arrangement_level, f, possible)
+            keep_best(s, judge(s, reading_level, f, possible), groups_, win_tile)
             if cut is not None and cut.grown():
                 bound_all = min(bound_all, cut.settle())
                 gbound = cut.of(code)
@@ -446,7 +446,7 @@ def search_groups_first(s: State, win_tile: int, groups: list[RawGroup],
 
 
 class Options:
-    """What a hand's candidate winning tiles share (`held1_options`): the hand's skeleton
+    """What a hand's candidate winning tiles share (`skeleton_options`): the hand's skeleton
     reach and, by tag, the sets of skeleton-level patterns it reaches."""
 
     __slots__ = ("reach", "by_tag")
@@ -456,7 +456,7 @@ class Options:
         self.by_tag: dict[int, tuple[int, ...]] = {}
 
 
-def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projections,
+def skeleton_options(s: State, cand_win: WinFact, possible: int, shared: Projections,
                   tag: int | None, memo: Options) -> tuple[int, ...] | None:
     """Every set of skeleton-level patterns some arrangement of the hand makes true.
 
@@ -480,7 +480,7 @@ def held1_options(s: State, cand_win: WinFact, possible: int, shared: Projection
     out: dict[int, None] = {}
     hun_fact = s.hun0
     for bits in reach:
-        out[level1_at(s, bits | s.declared_bits, cand_win, hun_fact, possible, shared,
+        out[skeleton_at(s, bits | s.declared_bits, cand_win, hun_fact, possible, shared,
                       tag)] = None
     got = tuple(out)
     if tag is not None:
@@ -510,7 +510,7 @@ def keys_bound(s: State, cand_win: WinFact, possible: int, free12: int, shared: 
                tag: int | None) -> float:
     """An upper bound of the fan of the hand's readings, or INF: the best, over the sets of
     queried keys (`plan.query_keys`) an arrangement could hold together, of their
-    skeleton-level patterns (`level1_at`, the declared melds' keys added) with `free12`.
+    skeleton-level patterns (`skeleton_at`, the declared melds' keys added) with `free12`.
     Every arrangement's queried keys are such a set: each key a group the counts can form
     with hun making up what they lack, the set within the hun (what its groups lack, each
     counted on its own: never more than they lack together) and the melds and pair to form.
@@ -545,12 +545,12 @@ def keys_bound(s: State, cand_win: WinFact, possible: int, free12: int, shared: 
     seen = -1
     for state in sets:
         bits = declared | state >> _SET_SHIFT
-        held1 = shared.get(top | bits, -1) if top >= 0 else -1
-        if held1 < 0:
-            held1 = level1_at(s, bits, cand_win, s.hun0, possible, shared, tag)
-        if held1 != seen:             # most sets hold the same patterns
-            seen = held1
-            bound = sc.bound(held1, free12)
+        held_sk = shared.get(top | bits, -1) if top >= 0 else -1
+        if held_sk < 0:
+            held_sk = skeleton_at(s, bits, cand_win, s.hun0, possible, shared, tag)
+        if held_sk != seen:             # most sets hold the same patterns
+            seen = held_sk
+            bound = sc.bound(held_sk, free12)
             if bound > best:
                 best = bound
     return best
@@ -594,20 +594,20 @@ def candidate(s: State, win_tile: int, memo: Options) -> Candidate:
             free12 = possible & ~sc.plan.level_masks[SKELETON]
             free3 &= possible
             bound_all = sc.bound(s.fixed, possible)
-    shared_level1, tag = projections(s, cand_win, possible)
+    shared_skeleton, tag = projections(s, cand_win, possible)
     cut: PlaceCut | None = None
     if tight:
-        options = held1_options(s, cand_win, possible, shared_level1, tag, memo)
+        options = skeleton_options(s, cand_win, possible, shared_skeleton, tag, memo)
         if options is not None:
             bound_all = min(bound_all, max((sc.bound(h1, free12) for h1 in options),
                                            default=-1.0))
     elif checks and bound_all > s.best_fan and sc.plan.queries is not None \
             and sc.plan.by_level[SKELETON]:
-        bound_all = min(bound_all, keys_bound(s, cand_win, possible, free12, shared_level1,
+        bound_all = min(bound_all, keys_bound(s, cand_win, possible, free12, shared_skeleton,
                                               tag))
     if not win_is_hun and place_bounds(layout.hun, s.goal < INF):
-        cut = PlaceCut(s, win_tile, cand_win, possible, free12, shared_level1, tag, memo)
-    return (bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag,
+        cut = PlaceCut(s, win_tile, cand_win, possible, free12, shared_skeleton, tag, memo)
+    return (bound_all, win_tile, cand_win, possible, free12, free3, first, shared_skeleton, tag,
             cut)
 
 
@@ -625,13 +625,13 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
     # their order; candidates that agree on both (a tagged result is the same for every
     # candidate of its tag) read them instead of working them out again
     entries: dict[tuple[int, int], list[tuple[int, float]]] = {}
-    for bound_all, win_tile, cand_win, possible, free12, free3, first, shared_level1, tag, \
+    for bound_all, win_tile, cand_win, possible, free12, free3, first, shared_skeleton, tag, \
             cut in cands:
         if bound_all <= s.best_fan:
             break                     # sorted: no later candidate can do better either
         if first:
             search_groups_first(s, win_tile, first, possible, free12, bound_all, cand_win,
-                                shared_level1, tag, cut)
+                                shared_skeleton, tag, cut)
             if cut is not None:
                 bound_all = min(bound_all, cut.top)
             if s.best_fan >= bound_all:
@@ -643,8 +643,8 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
                 continue
             limits = (possible, free12, free3, bound_all)
         if len(candidates) == 1:
-            scan_each(s, arrangements_of(s, cand_win, possible, free12, shared_level1, tag),
-                      win_tile, cand_win, limits, shared_level1, tag, cut)
+            scan_each(s, arrangements_of(s, cand_win, possible, free12, shared_skeleton, tag),
+                      win_tile, cand_win, limits, shared_skeleton, tag, cut)
             continue
         if grouped is None:
             grouped = by_skeleton(s, arrange.arrangement_codes(layout, s.wild))
@@ -653,7 +653,7 @@ def search(s: State, candidates: tuple[int, ...]) -> None:
             known = entries.get((tag, free12))
             if known is None:
                 known = entries[(tag, free12)] = []
-        scan(s, grouped, win_tile, cand_win, limits, shared_level1, tag, known)
+        scan(s, grouped, win_tile, cand_win, limits, shared_skeleton, tag, known)
 
 
 def arrangements_of(s: State, cand_win: WinFact, possible: int, free12: int,
@@ -669,7 +669,7 @@ def arrangements_of(s: State, cand_win: WinFact, possible: int, free12: int,
 
 def scan(s: State, skeletons: list[Skeleton], win_tile: int, cand_win: WinFact,
          limits: tuple[int, int, int, float],
-         shared_level1: Projections, tag: int | None,
+         shared_skeleton: Projections, tag: int | None,
          known: list[tuple[int, float]] | None = None) -> None:
     """Judge arrangements for one winning tile, skeleton by skeleton (each met once: they
     come grouped), each skeleton cut as soon as its bound cannot beat the best so far (the
@@ -683,7 +683,7 @@ def scan(s: State, skeletons: list[Skeleton], win_tile: int, cand_win: WinFact,
             held_base, bound = known[i]
         else:
             held_base = skeleton_level(s, proj, None, None, cand_win, possible,
-                                       shared_level1, tag, arranged[0])
+                                       shared_skeleton, tag, arranged[0])
             bound = sc.bound(held_base, free12)
             if known is not None:
                 known.append((held_base, bound))
@@ -697,14 +697,14 @@ def scan(s: State, skeletons: list[Skeleton], win_tile: int, cand_win: WinFact,
 
 def scan_each(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
               cand_win: WinFact, limits: tuple[int, int, int, float],
-              shared_level1: Projections, tag: int | None,
+              shared_skeleton: Projections, tag: int | None,
               cut: PlaceCut | None = None) -> None:
     """`scan` over arrangements as they are met (their groups' codes), each keyed as it
     comes: one winning tile, so the search can stop before the rest are even enumerated.
     With `cut`, once its bounds are worked out a place whose group's bound cannot beat the
     best is not read, and the best of them ends the scan."""
     if s.sc.plan.queries is not None:
-        scan_bits(s, arranged, win_tile, cand_win, limits, shared_level1, tag, cut)
+        scan_bits(s, arranged, win_tile, cand_win, limits, shared_skeleton, tag, cut)
         return
     possible, free12, free3, bound_all = limits
     seen: dict[tuple[int, ...], tuple[int, float]] = {}
@@ -717,7 +717,7 @@ def scan_each(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
         entry = seen.get(skey)
         if entry is None:
             entry = seen[skey] = skeleton_entry(s, skey, None, codes, cand_win, possible,
-                                                free12, shared_level1, tag)
+                                                free12, shared_skeleton, tag)
         held_base, bound = entry
         if bound <= s.best_fan:
             continue
@@ -731,7 +731,7 @@ def scan_each(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
 
 def scan_bits(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
               cand_win: WinFact, limits: tuple[int, int, int, float],
-              shared_level1: Projections, tag: int | None, cut: PlaceCut | None) -> None:
+              shared_skeleton: Projections, tag: int | None, cut: PlaceCut | None) -> None:
     """`scan_each` when the skeleton-level patterns read a skeleton only through shape
     queries: then all that decides an arrangement's skeleton-level result and bound is the
     bits of the queried keys it holds (`projection_of`), so arrangements are keyed by those
@@ -751,9 +751,9 @@ def scan_bits(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
             bits |= key_bits[key_of[c]]
         entry = seen.get(bits)
         if entry is None:
-            held1 = skeleton_level(s, bits, None, None, cand_win, possible, shared_level1,
+            held_sk = skeleton_level(s, bits, None, None, cand_win, possible, shared_skeleton,
                                    tag, codes)
-            entry = seen[bits] = (held1, s.sc.bound(held1, free12))
+            entry = seen[bits] = (held_sk, s.sc.bound(held_sk, free12))
         held_base, bound = entry
         if bound <= s.best_fan:
             continue
@@ -767,12 +767,12 @@ def scan_bits(s: State, arranged: Iterator[tuple[int, ...]], win_tile: int,
 
 def skeleton_entry(s: State, skey: tuple[int, ...], raw: tuple[RawGroup, ...] | None,
                    codes: tuple[int, ...], cand_win: WinFact, possible: int, free12: int,
-                   shared_level1: Projections, tag: int | None) -> tuple[int, float]:
+                   shared_skeleton: Projections, tag: int | None) -> tuple[int, float]:
     """A skeleton's skeleton-level patterns (judged on one of its arrangements: `raw`, or
     made from `codes`) and the best fan its readings can reach."""
-    held1 = skeleton_level(s, projection_of(s, skey), raw, None, cand_win, possible,
-                           shared_level1, tag, codes)
-    return held1, s.sc.bound(held1, free12)
+    held_sk = skeleton_level(s, projection_of(s, skey), raw, None, cand_win, possible,
+                           shared_skeleton, tag, codes)
+    return held_sk, s.sc.bound(held_sk, free12)
 
 
 def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
@@ -789,12 +789,12 @@ def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
     best. With `cut`'s bounds worked out, a place whose group's bound (`place_bound`)
     cannot beat the best is skipped too."""
     sc = s.sc
-    _, _, level2, level3 = sc.plan.by_level
+    _, _, arrangement_level, reading_level = sc.plan.by_level
     plain: tuple[GroupFact, ...] | None = None
     hun_fact: HunFact | None = None
     index: frozenset[int] | None = None
     all_groups = arrange.ALL_GROUPS
-    if level2:
+    if arrangement_level:
         plain = coded_facts(codes)
         if raw is None:
             raw = tuple([all_groups[c] for c in codes])
@@ -802,7 +802,7 @@ def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
         index = skeleton_index(s, codes, skey)
         f2 = Facts(plain + s.declared, cand_win, s.hand_fact, hun_fact, s.context, index)
         f2.held = held_base
-        held_base = judge(s, level2, f2, possible)
+        held_base = judge(s, arrangement_level, f2, possible)
         bound = sc.bound(held_base, free3)
         if bound <= s.best_fan:
             return
@@ -840,7 +840,7 @@ def read(s: State, raw: tuple[RawGroup, ...] | None, codes: tuple[int, ...],
             f = Facts(groups, WinFact(win_tile, win_is_hun, stands, held_g), s.hand_fact,
                       hun_fact, s.context, index)
             f.held = held_base
-            held = judge(s, level3, f, live)
+            held = judge(s, reading_level, f, live)
         keep_best(s, held, groups, win_tile)
         if s.best_fan >= bound or not free3:
             break

@@ -255,14 +255,14 @@ def tiles_part(tiles: tuple[int, ...], hun: tuple[int, ...]
     h1 = hun[1] if len(hun) > 1 else -1
     counts = [0] * NUM_KINDS
     digit, suit_of = SUIT_DIGIT, SUIT_OF
-    c0 = c1 = c2 = c3 = n0 = n1 = n2 = n3 = held0 = held1 = 0
+    c0 = c1 = c2 = c3 = n0 = n1 = n2 = n3 = held0 = held_sk = 0
     plain = True
     for t in tiles:
         if t == h0:
             held0 += 1
             continue
         if t == h1:
-            held1 += 1
+            held_sk += 1
             continue
         k = counts[t] + 1
         counts[t] = k
@@ -281,9 +281,9 @@ def tiles_part(tiles: tuple[int, ...], hun: tuple[int, ...]
             c3 += digit[t]
             n3 += 1
     if h1 >= 0 and h1 < h0:
-        held = (h1,) * held1 + (h0,) * held0
+        held = (h1,) * held_sk + (h0,) * held0
     else:
-        held = (h0,) * held0 + (h1,) * held1
+        held = (h0,) * held0 + (h1,) * held_sk
     return counts, (c0, n0, c1, n1, c2, n2, c3, n3) if plain else (), held
 
 

@@ -58,7 +58,7 @@ them all; a built-in ruleset's memos stay far below it (tianjin: ~2 MB after 3,0
 ALLOW_BYTES: Final = 140       # int key -> int mask
 BOUND_BYTES: Final = 140       # int key -> float
 LIMIT_BYTES: Final = 300       # int key -> (mask, mask, mask, float)
-LEVEL1_BYTES: Final = 200      # skeleton results (int or (tag, bits) -> mask) and their tags
+SKELETON_BYTES: Final = 200      # skeleton results (int or (tag, bits) -> mask) and their tags
 ENTRY_BYTES: Final = 400       # a fan, a totals or a result entry, less its texts
 
 
@@ -103,7 +103,7 @@ class Scorer:
         # skeleton-level results shared between hands (`search.projections`), and the small
         # int each hand's (fixed, possible, facts read) tag becomes: one pair, replaced
         # whole by `trim`, so a hand never mixes the tags of one with the results of another
-        self.shared1: tuple[dict[ProjKey, Judged], dict[TagKey, int]] = ({}, {})
+        self.skeleton_memo: tuple[dict[ProjKey, Judged], dict[TagKey, int]] = ({}, {})
         self.totals: dict[TotalsKey, Totals] = {}
         self.memo_entries = memo_entries
         self.memo_limit = memo_bytes
@@ -118,10 +118,10 @@ class Scorer:
         """The estimate of the bytes every memo holds: entries times what one holds at most,
         and the texts of fans, totals and results as they were stored. Never below what
         tracemalloc measures (tests/test_memo_bounds.py)."""
-        level1, tags = self.shared1
+        skeleton, tags = self.skeleton_memo
         return (len(self.allows) * ALLOW_BYTES
                 + (len(self.bounds) + len(self.values)) * BOUND_BYTES
-                + len(self.limit_memo) * LIMIT_BYTES + (len(level1) + len(tags)) * LEVEL1_BYTES
+                + len(self.limit_memo) * LIMIT_BYTES + (len(skeleton) + len(tags)) * SKELETON_BYTES
                 + self.fan_bytes + self.total_bytes + self.result_bytes)
 
     def trim(self) -> None:
@@ -148,9 +148,9 @@ class Scorer:
         if len(self.totals) > cap:
             self.totals = {}
             self.total_bytes = 0
-        level1, tags = self.shared1
-        if len(level1) > cap or len(tags) > cap:
-            self.shared1 = ({}, {})
+        skeleton, tags = self.skeleton_memo
+        if len(skeleton) > cap or len(tags) > cap:
+            self.skeleton_memo = ({}, {})
 
     def forget(self) -> None:
         """Replace every memo by an empty one (their bytes passed `memo_limit`)."""
@@ -159,7 +159,7 @@ class Scorer:
         self.bounds = {}
         self.values = {}
         self.limit_memo = {}
-        self.shared1 = ({}, {})
+        self.skeleton_memo = ({}, {})
         if self.dense:
             self.fan_list = [None] * (self.valued + 1)
         self.fans = {}
@@ -167,18 +167,18 @@ class Scorer:
         self.results = {}
         self.fan_bytes = self.total_bytes = self.result_bytes = 0
 
-    def level1_tag(self, key: TagKey) -> tuple[dict[ProjKey, Judged], int]:
+    def skeleton_tag(self, key: TagKey) -> tuple[dict[ProjKey, Judged], int]:
         """The shared skeleton-level memo and the small int `key` is tagged with in it.
 
         Two threads meeting two new keys at once must not get the same number, so a new tag
         is taken under a lock (a few hundred exist; every later hand finds its tag without
         it)."""
-        level1, tags = self.shared1
+        skeleton, tags = self.skeleton_memo
         tag = tags.get(key)
         if tag is None:
             with self.tag_lock:
                 tag = tags.setdefault(key, len(tags))
-        return level1, tag
+        return skeleton, tag
 
     def result(self, key: HandKey) -> ScoreResult | None:
         """The result kept for a hand with this key, or None."""

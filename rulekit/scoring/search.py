@@ -145,13 +145,13 @@ def projections(s: State, cand_win: WinFact, possible: int) -> tuple[Projections
     this hand only. Only the skeleton-level patterns of `possible` are judged, so only they
     go into the tag: a 天和's candidate winning tiles that differ in the others share it.
     """
-    getters = s.sc.plan.level1_reads
+    getters = s.sc.plan.skeleton_reads
     if getters is None:
         return {}, None
     f = Facts((), cand_win, s.hand_fact, s.hun0, s.context, NO_INDEX)
     # the tag becomes a small int once per hand, so the per-skeleton lookups stay cheap
     possible1 = possible & s.sc.plan.level_masks[SKELETON]
-    return s.sc.level1_tag((s.fixed, possible1, tuple([get(f) for get in getters])))
+    return s.sc.skeleton_tag((s.fixed, possible1, tuple([get(f) for get in getters])))
 
 
 def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...] | None,
@@ -170,7 +170,7 @@ def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...] | None,
                 raw = tuple([arrange.ALL_GROUPS[c] for c in codes])
             if index is None:
                 index = frozenset([group_key(g[0], g[1]) for g in raw]) | s.declared_keys
-            known = judge_level1(s, plain_facts(raw) + s.declared, cand_win,
+            known = judge_skeleton(s, plain_facts(raw) + s.declared, cand_win,
                                  HunFact(s.hun_kinds, s.held_hun, raw), index, possible)
         else:
             known = s.fixed
@@ -178,7 +178,7 @@ def skeleton_level(s: State, proj: Any, raw: tuple[RawGroup, ...] | None,
     return known
 
 
-def judge_level1(s: State, groups: tuple[GroupFact, ...], cand_win: WinFact,
+def judge_skeleton(s: State, groups: tuple[GroupFact, ...], cand_win: WinFact,
                  hun_fact: HunFact, index: frozenset[int], possible: int) -> Judged:
     """The skeleton-level patterns judged on one skeleton: the mask of the patterns that
     hold so far (the hand-level ones too)."""
@@ -187,7 +187,7 @@ def judge_level1(s: State, groups: tuple[GroupFact, ...], cand_win: WinFact,
     return judge(s, s.sc.plan.by_level[SKELETON], f1, possible)
 
 
-def level1_at(s: State, bits: int, cand_win: WinFact, hun_fact: HunFact,
+def skeleton_at(s: State, bits: int, cand_win: WinFact, hun_fact: HunFact,
               possible: int, shared: Projections, tag: int | None) -> int:
     """The skeleton-level patterns that hold for skeletons with these queried keys (bits of
     `plan.query_keys`, declared melds included): shape queries are all they read of a
@@ -197,6 +197,6 @@ def level1_at(s: State, bits: int, cand_win: WinFact, hun_fact: HunFact,
     known = shared.get(proj)
     if known is None:
         index = frozenset([k for i, k in enumerate(keys) if bits >> i & 1]) | s.declared_keys
-        known = shared[proj] = judge_level1(s, s.declared, cand_win, hun_fact, index,
+        known = shared[proj] = judge_skeleton(s, s.declared, cand_win, hun_fact, index,
                                             possible)
     return known
