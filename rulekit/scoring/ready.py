@@ -9,9 +9,11 @@ from __future__ import annotations
 from rulekit.arrange import SUIT_DIGIT, SUIT_OF
 from rulekit.facts import ContextFact
 from rulekit.hand import Hand
-from rulekit.scoring.score import (Declared, context_of, declared_of, score_parts, tiles_part,
-                                   wins_with, yes_no_goal)
+from rulekit.scoring.result import ScoreResult
+from rulekit.scoring.score import (Declared, context_of, declared_of, score_fresh, score_parts,
+                                   tiles_part, wins_with, yes_no_goal)
 from rulekit.scoring.scorer import Scorer
+from rulekit.scoring.search import INF
 
 
 class Ready:
@@ -36,21 +38,39 @@ def wins_at(r: Ready, w: int) -> bool:
     """`wins_with(r.sc, hand)` for `r.hand` won on `w`: the same answer, its set-up shared."""
     hand = r.hand
     if r.goal <= 0 or w in hand.hun:            # the full score, or the hun held change
-        return wins_with(r.sc, Hand(hand.indicator, hand.hun, hand.concealed, hand.melds, w,
-                                    hand.win_by, hand.heavenly, hand.discarded_hun,
-                                    hand.flowers, hand.earthly, hand.ready_declared))
+        return wins_with(r.sc, won_on(hand, w))
+    hit = score_at(r, w, r.goal)
+    return hit.win and hit.total_fan > 0
+
+
+def score_at(r: Ready, w: int, goal: float = INF) -> ScoreResult:
+    """`score_fresh(r.sc, hand, goal)` for `r.hand` won on `w`, from the shared set-up."""
+    hand = r.hand
+    if w in hand.hun:
+        return score_fresh(r.sc, won_on(hand, w), goal)
+    counts, codes = grown(r, w)
+    return score_parts(r.sc, hand, w, hand.concealed + (w,), counts, codes, r.held_hun,
+                       r.declared, r.context, goal)
+
+
+def grown(r: Ready, w: int) -> tuple[list[int], tuple[int, ...]]:
+    """`tiles_part`'s counts and suit codes of the 13 tiles and `w` (not a hun kind), made
+    from the 13's: `w` counted, its suit's code and count grown (() past four copies)."""
     counts = list(r.counts)
     n = counts[w] + 1
     counts[w] = n
     codes = r.codes
-    if codes and n <= 4:                        # `tiles_part` of the 14 tiles
-        s = 2 * SUIT_OF[w]
-        grown = list(codes)
-        grown[s] += SUIT_DIGIT[w]
-        grown[s + 1] += 1
-        codes = tuple(grown)
-    else:
-        codes = ()
-    hit = score_parts(r.sc, hand, w, hand.concealed + (w,), counts, codes, r.held_hun,
-                      r.declared, r.context, r.goal)
-    return hit.win and hit.total_fan > 0
+    if not codes or n > 4:
+        return counts, ()
+    s = 2 * SUIT_OF[w]
+    more = list(codes)
+    more[s] += SUIT_DIGIT[w]
+    more[s + 1] += 1
+    return counts, tuple(more)
+
+
+def won_on(hand: Hand, w: int) -> Hand:
+    """`hand` with `w` as its winning tile."""
+    return Hand(hand.indicator, hand.hun, hand.concealed, hand.melds, w, hand.win_by,
+                hand.heavenly, hand.discarded_hun, hand.flowers, hand.earthly,
+                hand.ready_declared)
