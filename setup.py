@@ -35,6 +35,7 @@ HOT_PATH = [
     "rulekit/scoring/explain.py",
     "rulekit/scoring/scorer.py",
     "rulekit/scoring/search.py",
+    "rulekit/scoring/ready.py",
     "rulekit/scoring/scan.py",
     "rulekit/scoring/pruned.py",
     "rulekit/scoring/places.py",

@@ -167,7 +167,7 @@ def test_rest_fits_is_rest_wins(melds: int, pairs: int, hun: int, data: st.DataO
     coded = Layout(tuple(counts), hun, melds, pairs, tuple(suits))
     for tile in set(tiles):
         for holder in HOLDING[tile]:
-            if holds(counts, hun, holder):
+            if holds(tuple(counts), hun, holder):
                 want = rest_wins(plain, holder[0])
                 assert rest_fits(coded, holder) == want, holder[0]
                 assert rest_fits(plain, holder) == want, holder[0]   # no codes: rest_wins

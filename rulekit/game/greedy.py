@@ -16,6 +16,7 @@ from rulekit.game.state import ADDED, CONCEALED, GOLDEN, PUNG, HandState
 from rulekit.hand import Hand
 from rulekit.ruleset.model import Ruleset
 from rulekit.scoring import score_document
+from rulekit.scoring.ready import Ready, wins_at
 from rulekit.scoring.score import read_hand, scorer_for, wins_with
 from rulekit.tiles import NUM_KINDS
 
@@ -316,17 +317,21 @@ class WaitScorer:
             # the waits' hands share their concealed tiles (the 13) and the template's
             # fields (`hand_of`'s): made once, each wait checking only what depends on it
             # (`wait_fits`); the others are asked as `asked` asks them
+            # and their questions share the scorer's set-up of the 13 (`ready.Ready`)
             tkey = template_key(v)
             t = templates.lookup(self.rs, tkey)
             thirteen = tiles_of(counts, -1) if t is not None else None
+            shared: Ready | None = None
             # each wait asked once: the memo above holds these 13 tiles' answer
             for w in self.waits(v, counts):
                 if w in v.hun or v.face_up()[w] + counts[w] >= 4:
                     continue
                 if t is not None and thirteen is not None and wait_fits(counts, w, True, t):
-                    hand = Hand(t.indicator, t.hun, thirteen, t.melds, w, "self_draw", False,
-                                t.discarded_hun, t.flowers, False, t.ready_declared)
-                    if wins_with(self.sc, hand):
+                    if shared is None:
+                        shared = Ready(self.sc, Hand(t.indicator, t.hun, thirteen, t.melds, w,
+                                                     "self_draw", False, t.discarded_hun,
+                                                     t.flowers, False, t.ready_declared))
+                    if wins_at(shared, w):
                         got = True
                         break
                     continue

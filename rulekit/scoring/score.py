@@ -135,31 +135,63 @@ def wins_with(sc: Scorer, hand: Hand) -> bool:
     reading that does (greedy asks this of every wait it may keep; the fan is not needed).
     The result memo is not looked at then: the hands asked are new nearly always (greedy's
     5,981 questions of 400 hands: 5,981 different hands), and its key costs a sort."""
-    rs = sc.rs
-    if not rs.minimum_counts_kong_points and rs.minimum > 0:
-        hit = score_fresh(sc, hand, float(rs.minimum))      # not kept: not the best reading
+    goal = yes_no_goal(sc.rs)
+    if goal > 0:
+        hit = score_fresh(sc, hand, goal)       # not kept: not the best reading
     else:
         hit = score_with(sc, hand)
     return hit.win and hit.total_fan > 0
+
+
+def yes_no_goal(rs: Ruleset) -> float:
+    """The fan a yes/no question (`wins_with`) searches for: the ruleset's minimum where it
+    is on the hand fan alone and positive, else 0 (the full score is asked)."""
+    if not rs.minimum_counts_kong_points and rs.minimum > 0:
+        return float(rs.minimum)
+    return 0.0
 
 
 def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
     """Score a validated hand with a ruleset's `Scorer`, without its result memo. With a
     `goal`, only readings of at least that fan count and the first one found is the result
     (`wins_with`): a yes/no answer, not the hand's score."""
+    concealed_all = hand.concealed + (hand.win_tile,)
+    counts, suit_codes, held_hun = tiles_part(concealed_all, hand.hun)
+    declared_all = declared_of(sc.rs, hand)
+    return score_parts(sc, hand, hand.win_tile, concealed_all, counts, suit_codes, held_hun,
+                       declared_all, context_of(hand, declared_all[3]), goal)
+
+
+Declared = tuple[tuple[int, ...], tuple[GroupFact, ...], frozenset[int], tuple[str, ...],
+                 int | float]
+"""`declared_part`'s answer: the melds' tiles, facts, keys, kong types and kong points."""
+NO_DECLARED: Final[Declared] = ((), (), NO_INDEX, (), 0)
+
+
+def declared_of(rs: Ruleset, hand: Hand) -> Declared:
+    """`declared_part` of the hand's melds (none: `NO_DECLARED`)."""
+    return declared_part(rs, hand.melds) if hand.melds else NO_DECLARED
+
+
+def context_of(hand: Hand, kong_kinds: tuple[str, ...]) -> ContextFact:
+    """The hand's context fact (`kong_kinds`: its melds' kong types, `declared_of`'s): the
+    same for any winning tile of its tiles."""
+    return ContextFact(hand.win_by, hand.heavenly, hand.discarded_hun,
+                       kong_kinds[-1] if kong_kinds else "none",
+                       len(hand.flowers), hand.earthly, hand.ready_declared)
+
+
+def score_parts(sc: Scorer, hand: Hand, win_tile: int, concealed_all: tuple[int, ...],
+                counts: list[int], suit_codes: tuple[int, ...], held_hun: tuple[int, ...],
+                declared_all: Declared, context: ContextFact, goal: float) -> ScoreResult:
+    """`score_fresh` of `hand` won on `win_tile`, its parts given: `concealed_all` (the
+    concealed tiles and the winning tile), `tiles_part` of them, `declared_of` and
+    `context_of` the hand (`ready.Ready` makes them once for a ready hand's waits; every
+    field of `hand` but its winning tile is read, that one being `win_tile`)."""
     rs = sc.rs
     hun = hand.hun
-    win_tile = hand.win_tile
-    concealed_all = hand.concealed + (win_tile,)
-    counts, suit_codes, held_hun = tiles_part(concealed_all, hun)
     melds = hand.melds
-    if melds:
-        meld_tiles, declared, declared_keys, kong_kinds, kong_fan = declared_part(rs, melds)
-    else:
-        meld_tiles, declared, declared_keys, kong_kinds, kong_fan = (), (), NO_INDEX, (), 0
-    context = ContextFact(hand.win_by, hand.heavenly, hand.discarded_hun,
-                          kong_kinds[-1] if kong_kinds else "none",
-                          len(hand.flowers), hand.earthly, hand.ready_declared)
+    meld_tiles, declared, declared_keys, kong_kinds, kong_fan = declared_all
     hand_fact = HandFact(len(held_hun), concealed_all, meld_tiles, declared, hand.flowers)
 
     # hand-level patterns, once; they may read the winning tile but not where it sits
@@ -191,8 +223,17 @@ def score_fresh(sc: Scorer, hand: Hand, goal: float = INF) -> ScoreResult:
     if goal < INF:                    # bounds below the goal prune; reaching it stops
         state.goal = goal
         state.best_fan = math.nextafter(goal, -INF)
+    return searched(sc, state, base, candidates, win_is_hun, len(melds), kong_fan, kong_kinds,
+                    forbidden)
+
+
+def searched(sc: Scorer, state: State, base: Facts, candidates: tuple[int, ...],
+             win_is_hun: bool, melds: int, kong_fan: int | float, kong_kinds: tuple[str, ...],
+             forbidden: str | None) -> ScoreResult:
+    """The search of a hand whose set-up `score_parts` made, and its result."""
+    layout = state.layout
     suits = suit_classes(layout.counts) if layout.hun >= PLACE_HUN_PINNED else 0
-    if by_place_pays(layout.hun, len(candidates), win_is_hun, suits, len(melds)):
+    if by_place_pays(layout.hun, len(candidates), win_is_hun, suits, melds):
         paused(by_place, state, candidates)
     elif len(candidates) > 1:
         paused(search, state, candidates)       # a 天和 scanned: its candidates share lists
