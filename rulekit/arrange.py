@@ -288,19 +288,18 @@ def _keep_parts(key: int, row: _Row | None, top: int, max_hun: int,
 
 class Paused:
     """A suit's search stopped after its first parts (`first_parts`), to go on from there
-    (`more_parts`): the suit, its budget, where the search stopped, the parts so far."""
+    (`more_parts`): the suit, its budget, where the search stopped."""
 
-    __slots__ = ("base", "code", "n", "budget", "no_pairs", "stop", "got")
+    __slots__ = ("base", "code", "n", "budget", "no_pairs", "stop")
 
     def __init__(self, base: int, code: int, n: int, budget: int, no_pairs: bool,
-                 stop: list[int], got: list[SuitPart]) -> None:
+                 stop: list[int]) -> None:
         self.base = base
         self.code = code
         self.n = n
         self.budget = budget
         self.no_pairs = no_pairs
         self.stop = stop
-        self.got = got
 
 
 def first_parts(layout: Layout, limit: int) -> tuple[PartLists, int, Paused | None] | None:
@@ -311,7 +310,7 @@ def first_parts(layout: Layout, limit: int) -> tuple[PartLists, int, Paused | No
     read's rest, whose first live arrangement often comes in its first rows of hundreds)
     is spared the rest of the search. (lists, that suit's place, where its search stopped:
     None when its parts are all there); None when this does not apply (then
-    `suit_part_lists`). The parts are kept in the memo only once they are all the suit's."""
+    `suit_part_lists`). The parts are kept in the memo only if they are all the suit's."""
     plan = _suit_plan(layout)
     if plan is None:
         return None
@@ -338,26 +337,27 @@ def first_parts(layout: Layout, limit: int) -> tuple[PartLists, int, Paused | No
         return None                   # nothing to search: `suit_part_lists` is as cheap
     base = SUIT_BASES[big]
     paused = Paused(base, codes[big], tiles[big], min(budgets[big], 2 * tiles[big]),
-                    no_pairs, [], [])
+                    no_pairs, [])
     lists[big] = more_parts(paused, limit)
     return (lists[0], lists[1], lists[2], lists[3]), big, (paused if paused.stop else None)
 
 
 def more_parts(paused: Paused, limit: int) -> tuple[SuitPart, ...]:
-    """The suit's next `limit` parts after those `paused` has (its search resumed where it
-    stopped), and `paused` moved on; `paused.stop` is empty once they are all there: the
-    suit's whole list is then kept in the memo."""
+    """The suit's next `limit` parts after those `paused` has given (its search resumed
+    where it stopped), and `paused` moved on; `paused.stop` is empty once they are all
+    there. The first round's parts are kept in the memo if they are the suit's whole list;
+    a later round's are not (keeping the whole list then, hundreds of parts alive through
+    the rest of the hand, cost more at the young collections than it saved: +2.6% on the
+    hand it was made for, docs/perf-history.md's ninth pass)."""
     base = paused.base
+    resume = paused.stop or None
     got, stop = _search_on(base, _digits(paused.code, 9 if base < HONOR_START else 7),
                            paused.code, paused.n, paused.budget, paused.no_pairs, limit,
-                           paused.stop or None)
-    paused.got.extend(got)
-    if stop is None:
-        paused.stop = []
+                           resume)
+    paused.stop = stop or []
+    if stop is None and resume is None:
         key = _memo_key(paused.code, base // SUIT_SIZE, paused.no_pairs)
-        _keep_parts(key, _MEMO.get(key), 2 * paused.n, paused.budget, tuple(paused.got))
-    else:
-        paused.stop = stop
+        _keep_parts(key, _MEMO.get(key), 2 * paused.n, paused.budget, got)
     return got
 
 
