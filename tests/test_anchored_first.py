@@ -118,6 +118,7 @@ def test_more_parts_go_on_where_the_search_stopped(layout: Layout, sizes: list[i
     parts = list(lists[big])
     rounds = 1
     while paused is not None:
+        assert rounds <= len(full[big]) + 1       # each round but the last gives a part
         assert paused.stop and not _held(paused)
         more = arrange.more_parts(paused, sizes[rounds % len(sizes)])
         assert len(more) <= sizes[rounds % len(sizes)]
