@@ -769,10 +769,10 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
 
 def anchored_first(layout: Layout, limit: int) -> Iterator[tuple[tuple[int, ...], int, int]]:
     """`anchored(layout)`'s rows, the same in the same order, the suit of many parts
-    searched for its first `limit` parts only until a row past them is asked for, then for
-    four times as many more, and so on (`first_parts`, `more_parts`: each round goes on
-    where the last stopped): a reader that stops early is spared most of that suit's
-    search."""
+    searched for its first `limit` parts only until a row past them is asked for, then up
+    to four times as many, and so on (`first_parts`, `more_parts`: each round goes on
+    where the last stopped, so the search makes each part once): a reader that stops
+    early is spared most of that suit's search."""
     first = first_parts(layout, limit)
     if first is None:
         yield from anchored(layout)
@@ -783,9 +783,9 @@ def anchored_first(layout: Layout, limit: int) -> Iterator[tuple[tuple[int, ...]
         yield from _rows(layout, lists)
         if paused is None:
             return
-        limit *= 4
+        limit *= 4                    # the parts made by the round's end: 3 times as many
         later = list(lists)
-        later[big] = more_parts(paused, limit)
+        later[big] = more_parts(paused, limit - limit // 4)
         lists = (later[0], later[1], later[2], later[3])
         if not paused.stop:
             paused = None
