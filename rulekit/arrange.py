@@ -286,31 +286,15 @@ def _keep_parts(key: int, row: _Row | None, top: int, max_hun: int,
     _MEMO_BYTES[0] += parts_bytes(got) + 8 * top      # the parts and the row's new copy
 
 
-class Paused:
-    """A suit's search stopped after its first parts (`first_parts`), to go on from there
-    (`more_parts`): the suit, its budget, where the search stopped."""
-
-    __slots__ = ("base", "code", "n", "budget", "no_pairs", "stop")
-
-    def __init__(self, base: int, code: int, n: int, budget: int, no_pairs: bool,
-                 stop: list[int]) -> None:
-        self.base = base
-        self.code = code
-        self.n = n
-        self.budget = budget
-        self.no_pairs = no_pairs
-        self.stop = stop
-
-
-def first_parts(layout: Layout, limit: int) -> tuple[PartLists, int, Paused | None] | None:
+def first_parts(layout: Layout, limit: int) -> tuple[PartLists, int, bool] | None:
     """`suit_part_lists(layout)` with one suit's parts cut to its first `limit`, when that
     suit is the only one of more than one part or the only one the memo cannot give
     without a search: then `anchored`'s rows of those first parts are its first rows, in
     its order, and a reader that needs only a few (`rests.live_arrangements`: the place
     read's rest, whose first live arrangement often comes in its first rows of hundreds)
-    is spared the rest of the search. (lists, that suit's place, where its search stopped:
-    None when its parts are all there); None when this does not apply (then
-    `suit_part_lists`). The parts are kept in the memo only if they are all the suit's."""
+    is spared the rest of the search. (lists, that suit's place, whether its parts are all
+    there); None when this does not apply (then `suit_part_lists`). The first parts are
+    kept in the memo only if they are all the suit's."""
     plan = _suit_plan(layout)
     if plan is None:
         return None
@@ -336,29 +320,17 @@ def first_parts(layout: Layout, limit: int) -> tuple[PartLists, int, Paused | No
     if big < 0 or lists[big]:
         return None                   # nothing to search: `suit_part_lists` is as cheap
     base = SUIT_BASES[big]
-    paused = Paused(base, codes[big], tiles[big], min(budgets[big], 2 * tiles[big]),
-                    no_pairs, [])
-    lists[big] = more_parts(paused, limit)
-    return (lists[0], lists[1], lists[2], lists[3]), big, (paused if paused.stop else None)
-
-
-def more_parts(paused: Paused, limit: int) -> tuple[SuitPart, ...]:
-    """The suit's next `limit` parts after those `paused` has given (its search resumed
-    where it stopped), and `paused` moved on; `paused.stop` is empty once they are all
-    there. The first round's parts are kept in the memo if they are the suit's whole list;
-    a later round's are not (keeping the whole list then, hundreds of parts alive through
-    the rest of the hand, cost more at the young collections than it saved: +2.6% on the
-    hand it was made for, docs/perf-history.md's ninth pass)."""
-    base = paused.base
-    resume = paused.stop or None
-    got, stop = _search_on(base, _digits(paused.code, 9 if base < HONOR_START else 7),
-                           paused.code, paused.n, paused.budget, paused.no_pairs, limit,
-                           resume)
-    paused.stop = stop or []
-    if stop is None and resume is None:
-        key = _memo_key(paused.code, base // SUIT_SIZE, paused.no_pairs)
-        _keep_parts(key, _MEMO.get(key), 2 * paused.n, paused.budget, got)
-    return got
+    code, n = codes[big], tiles[big]
+    top = 2 * n
+    budget = min(budgets[big], top)
+    got = _search(base, _digits(code, 9 if base < HONOR_START else 7), code, n, budget,
+                  no_pairs, limit)
+    whole = len(got) < limit
+    if whole:
+        key = _memo_key(code, base // SUIT_SIZE, no_pairs)
+        _keep_parts(key, _MEMO.get(key), top, budget, got)
+    lists[big] = got
+    return (lists[0], lists[1], lists[2], lists[3]), big, whole
 
 
 def parts_bytes(parts: tuple[SuitPart, ...]) -> int:
@@ -497,7 +469,7 @@ _HONOR_MOVES: Final = _moves(_HONOR_STEPS)
 
 
 def _search(base: int, work: list[int], code: int, n: int, max_hun: int,
-            no_pairs: bool = False) -> tuple[SuitPart, ...]:
+            no_pairs: bool = False, limit: int = -1) -> tuple[SuitPart, ...]:
     """The decompositions of one suit (`work`: its counts, consumed and restored), as group
     codes placed in the suit at `base`.
 
@@ -513,27 +485,14 @@ def _search(base: int, work: list[int], code: int, n: int, max_hun: int,
     for melds only, so it walks the sub-tree of the full search that forms no pair, in the
     same order (a layout whose pair is formed, such as a place's rest, needs no other).
     """
-    return _search_on(base, work, code, n, max_hun, no_pairs, -1, None)[0]
-
-
-def _search_on(base: int, work: list[int], code: int, n: int, max_hun: int,
-               no_pairs: bool, limit: int, resume: list[int] | None
-               ) -> tuple[tuple[SuitPart, ...], list[int] | None]:
-    """`_search`'s parts, at most `limit` of them (-1: all) and, with `resume`, only those
-    after the ones a search that stopped there gave: (the parts, where this search stopped
-    or None when it made the suit's last part). The place is the search's path (each
-    level's template position, then the last part's index among the memo's parts of the
-    rest, -1 for none), so a search resumed walks on from it instead of from the start."""
     numbered = base < HONOR_START
     search = _Search(work, max_hun, _NUMBERED_MOVES if numbered else _HONOR_MOVES,
                      NUM_WIN if numbered else HON_WIN, base, int(no_pairs), limit)
-    search.resume = resume
     try:
         search.rec(code, n, 0, 0, 0, 0, int(no_pairs))
     except _Full:
-        search.stop.reverse()         # made from the leaf up
-        return tuple(search.out), search.stop
-    return tuple(search.out), None
+        pass                          # the first `limit` parts: the search's first ones
+    return tuple(search.out)
 
 
 class _Full(Exception):
@@ -571,9 +530,6 @@ class _Search:
         self.offset = _CODE_OFFSET[base]
         self.codes: list[int] = []
         self.out: list[SuitPart] = []
-        self.stop: list[int] = []     # where it stopped (`_search_on`), the leaf first
-        self.resume: list[int] | None = None      # where to go on from (`_search_on`)
-        self.at_level = 0             # the level of `resume` the search has come down to
 
     def rec(self, code: int, n: int, i: int, min_t: int, hun: int, melds: int,
             pairs: int) -> None:
@@ -584,24 +540,15 @@ class _Search:
             i += 1
             min_t = 0
         if i == size:
-            if self.resume is not None:
-                self.resume = None    # the part the search resumed gave last: go on
-                return
             self.out.append((hun, melds, pairs - self.taken, tuple(self.codes)))
             if len(self.out) == self.limit:
-                self.stop.append(-1)
                 raise _Full()
             return
         mv = self.flat
         order = self.order
         spare = self.max_hun - hun
         j = 3 * i + (spare if spare < 2 else 2)
-        first = self.at[j]
-        resume = self.resume
-        if resume is not None:        # on the path to where it stopped: from its position
-            first = resume[self.at_level]
-            self.at_level += 1
-        for pos in range(first, self.at[j + 1]):
+        for pos in range(self.at[j], self.at[j + 1]):
             m = order[pos]
             ti = mv[m + _M_INDEX]
             if ti < min_t:
@@ -627,14 +574,10 @@ class _Search:
             work[k1] = work[k1] - n1
             work[k2] = work[k2] - n2
             self.codes.append(self.offset + mv[m + _M_CODE])
-            try:
-                if rest >= 0 and work[i] == 0:
-                    self.rest(rest, left, h, melds if is_pair else melds + 1, q)
-                else:
-                    self.rec(rest, left, i, ti, h, melds if is_pair else melds + 1, q)
-            except _Full:
-                self.stop.append(pos)
-                raise
+            if rest >= 0 and work[i] == 0:
+                self.rest(rest, left, h, melds if is_pair else melds + 1, q)
+            else:
+                self.rec(rest, left, i, ti, h, melds if is_pair else melds + 1, q)
             self.codes.pop()
             work[k0] = work[k0] + n0
             work[k1] = work[k1] + n1
@@ -651,28 +594,18 @@ class _Search:
         """
         own = pairs - self.taken      # the pairs the parts made show
         out = self.out
-        start = 0
-        resume = self.resume
-        if resume is not None:        # go on after the part the search resumed gave last
-            self.resume = None
-            start = resume[self.at_level] + 1
-            if n == 0:
-                return
         if n == 0:
             out.append((hun, melds, own, tuple(self.codes)))
             if len(out) == self.limit:
-                self.stop.append(-1)
                 raise _Full()
             return
         head = tuple(self.codes)
-        parts = _memo_parts(self.base, code, n, self.max_hun - hun, self.taken == 1)
-        for k in range(start, len(parts)):
-            h, m, q, codes = parts[k]
+        for h, m, q, codes in _memo_parts(self.base, code, n, self.max_hun - hun,
+                                          self.taken == 1):
             if q and pairs:
                 continue
             out.append((hun + h, melds + m, own + q, head + codes))
             if len(out) == self.limit:
-                self.stop.append(k)
                 raise _Full()
 
 
@@ -769,26 +702,32 @@ def anchored(layout: Layout) -> Iterator[tuple[tuple[int, ...], int, int]]:
 
 def anchored_first(layout: Layout, limit: int) -> Iterator[tuple[tuple[int, ...], int, int]]:
     """`anchored(layout)`'s rows, the same in the same order, the suit of many parts
-    searched for its first `limit` parts only until a row past them is asked for, then up
-    to four times as many, and so on (`first_parts`, `more_parts`: each round goes on
-    where the last stopped, so the search makes each part once): a reader that stops
-    early is spared most of that suit's search."""
+    searched for its first `limit` parts only until a row past them is asked for, then for
+    four times as many, and so on (`first_parts`; each round searches from the start): a
+    reader that stops early is spared most of that suit's search."""
     first = first_parts(layout, limit)
     if first is None:
         yield from anchored(layout)
         return
-    lists, big, paused = first
+    lists, big, whole = first
+    start = 0
     while True:
         # the other suits have one part each: the rows go on with the suit's later parts
-        yield from _rows(layout, lists)
-        if paused is None:
-            return
-        limit *= 4                    # the parts made by the round's end: 3 times as many
         later = list(lists)
-        later[big] = more_parts(paused, limit - limit // 4)
-        lists = (later[0], later[1], later[2], later[3])
-        if not paused.stop:
-            paused = None
+        later[big] = lists[big][start:]
+        yield from _rows(layout, (later[0], later[1], later[2], later[3]))
+        if whole:
+            return
+        start = limit
+        limit *= 4
+        more = first_parts(layout, limit)
+        if more is None or more[1] != big:     # (the memo emptied meanwhile)
+            full = suit_part_lists(layout)
+            if full is None:
+                return
+            lists, whole = full, True
+        else:
+            lists, _, whole = more
 
 
 def _rows(layout: Layout, lists: PartLists) -> Iterator[tuple[tuple[int, ...], int, int]]:

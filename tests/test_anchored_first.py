@@ -67,11 +67,11 @@ def test_first_parts_are_the_first_of_the_suits_parts(layout: Layout, limit: int
     if got is None:
         return
     assert full is not None
-    lists, big, paused = got
+    lists, big, whole = got
     for i in range(4):
         if i == big:
             assert lists[i] == full[i][:limit]
-            assert (paused is None) == (len(full[i]) < limit)
+            assert whole == (len(full[i]) < limit)
         else:
             assert lists[i] == full[i]
             assert len(lists[i]) <= 1
@@ -87,44 +87,7 @@ def test_first_parts_cut_a_rest_of_many_parts() -> None:
     layout = Layout(tuple(counts), 7, 3, 1)
     got = first_parts(layout, 32)
     assert got is not None
-    lists, big, paused = got
-    assert big == 0 and len(lists[0]) == 32 and paused is not None
+    lists, big, whole = got
+    assert big == 0 and len(lists[0]) == 32 and not whole
     full = suit_part_lists(layout)
     assert full is not None and len(full[0]) > 32
-
-
-def _held(paused: arrange.Paused) -> bool:
-    """Does the memo hold the paused suit's parts under its budget?"""
-    row = arrange._MEMO.get(arrange._memo_key(paused.code, paused.base // 9,
-                                              paused.no_pairs))
-    return row is not None and row[paused.budget] is not None
-
-
-@settings(max_examples=examples(300), deadline=None)
-@given(layouts(), st.lists(st.integers(1, 9), min_size=1, max_size=12), st.booleans())
-def test_more_parts_go_on_where_the_search_stopped(layout: Layout, sizes: list[int],
-                                                   warm: bool) -> None:
-    """Rounds of any sizes, each resumed where the last stopped, give the suit's parts
-    once each in the search's order; a later round keeps nothing in the memo."""
-    _forget()
-    full = suit_part_lists(layout)
-    if not warm:
-        _forget()
-    got = first_parts(layout, sizes[0])
-    if got is None:
-        return
-    assert full is not None
-    lists, big, paused = got
-    parts = list(lists[big])
-    rounds = 1
-    while paused is not None:
-        assert rounds <= len(full[big]) + 1       # each round but the last gives a part
-        assert paused.stop and not _held(paused)
-        more = arrange.more_parts(paused, sizes[rounds % len(sizes)])
-        assert len(more) <= sizes[rounds % len(sizes)]
-        parts += more
-        rounds += 1
-        if not paused.stop:
-            assert not _held(paused)
-            paused = None
-    assert parts == list(full[big])

@@ -158,7 +158,7 @@ def tight_bounds(hun: int, goal: bool) -> bool:
 
 FIRST_PARTS: Final = 32
 """A place read's rest whose one suit of many parts is not in the memo is searched for its
-first 32 parts, then up to 128, ... (`arrange.anchored_first`, each round going on where
-the last stopped) as `rests.live_arrangements` reads on: its first live arrangement was in the first 2-89 rows of 300-655 on the 6/7-hun 天和
+first 32 parts, then 128, ... (`arrange.anchored_first`) as `rests.live_arrangements` reads
+on: its first live arrangement was in the first 2-89 rows of 300-655 on the 6/7-hun 天和
 hands bench/worst.py led with (`555667m1111444z`, `344557778888p7s`: the rest's search
 11-15% of the hand, callgrind, docs/perf-history.md's eighth pass)."""
