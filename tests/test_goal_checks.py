@@ -16,9 +16,8 @@ import rulekit
 from rulekit import shape
 from rulekit.arrange import Layout
 from rulekit.codes import HAND, NUM_KINDS
-from rulekit.corpus import random_hand
 from rulekit.facts import ContextFact, Facts, HandFact, HunFact, WinFact
-from rulekit.hand import Hand, parse_hand
+from rulekit.hand import Hand
 from rulekit.ruleset.resolve import builtin_names
 from rulekit.scoring import scan
 from rulekit.scoring.holding import HOLDING, holds, rest_fits, rest_wins
@@ -26,6 +25,7 @@ from rulekit.scoring.score import declared_part, score_fresh, scorer_for, tiles_
 from rulekit.scoring.scorer import Scorer
 from rulekit.scoring.search import INF, NO_INDEX, State, WildDomain, projections
 from conftest import examples
+from ready_hands import ready_thirteen
 
 RULESETS = builtin_names()
 
@@ -61,30 +61,11 @@ def ready_waits(rs: rulekit.Ruleset, rng: random.Random) -> list[Hand]:
     """A random winning hand less one concealed tile (ready), completed by each of its real
     waits (self-drawn, the other fields the hand's): the questions greedy asks."""
     while True:
-        doc = random_hand(rng, hun_kinds_count=rs.hun_kinds, hun_target=rng.choice((1, 2, 3)),
-                          heavenly_rate=0.0)
-        doc["win_by"] = "self_draw"
-        try:
-            hand = parse_hand(doc, hun_kind_count=rs.hun_kinds, win_by_allowed=rs.win_by,
-                              hun_successor=rs.hun_successor)
-        except rulekit.HandError:
-            continue
-        thirteen = list(hand.concealed + (hand.win_tile,))
-        thirteen.remove(rng.choice(thirteen))
-        c = [0] * NUM_KINDS
-        for t in thirteen:
-            c[t] += 1
-        h = 0
-        for k in hand.hun:
-            h += c[k]
-            c[k] = 0
-        out = []
-        for w in shape.waits(c, h, len(hand.melds)):
-            if w in hand.hun or c[w] + sum(m.size for m in hand.melds if m.tile == w) >= 4:
-                continue
-            out.append(Hand(hand.indicator, hand.hun, tuple(sorted(thirteen)), hand.melds, w,
-                            "self_draw", False, hand.discarded_hun, hand.flowers, False,
-                            hand.ready_declared))
+        hand, thirteen, waits = ready_thirteen(rs, rng, (1, 2, 3), "self_draw")
+        out = [Hand(hand.indicator, hand.hun, tuple(sorted(thirteen)), hand.melds, w,
+                    "self_draw", False, hand.discarded_hun, hand.flowers, False,
+                    hand.ready_declared)
+               for w in waits if w not in hand.hun]
         if out:
             return out
 

@@ -11,11 +11,9 @@ from rulekit.scoring.places import Spot, best_first, in_line
 from conftest import examples
 
 
-@settings(max_examples=examples(300), deadline=None)
-@given(st.lists(st.tuples(st.sampled_from([-1.0, 2.0, 4.0, 8.0, 32.0]), st.booleans()),
-                max_size=40))
-def test_spots_order_as_one_sort_on_bound_then_exactness(marks: list[tuple[float, bool]]
-                                                         ) -> None:
+def assert_one_sort_order(marks: list[tuple[float, bool]]) -> list[Spot]:
+    """Spots of these (bound, exact) marks, each standing for its index: `best_first`
+    orders them as one stable sort on (-bound, not exact) does; its order is returned."""
     spots = []
     for i, (bound, exact) in enumerate(marks):
         sp = Spot(bound, ALL_GROUPS[i], i, 0)
@@ -24,6 +22,15 @@ def test_spots_order_as_one_sort_on_bound_then_exactness(marks: list[tuple[float
     want = sorted(spots, key=lambda sp: (-sp.bound, not sp.exact))
     got = best_first(list(spots))
     assert [sp.stands_for for sp in got] == [sp.stands_for for sp in want]
+    return got
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([-1.0, 2.0, 4.0, 8.0, 32.0]), st.booleans()),
+                max_size=40))
+def test_spots_order_as_one_sort_on_bound_then_exactness(marks: list[tuple[float, bool]]
+                                                         ) -> None:
+    got = assert_one_sort_order(marks)
     assert sorted(sp.stands_for for sp in got) == list(range(len(marks)))
 
 
@@ -48,14 +55,7 @@ def test_two_sorted_runs_merge_as_one_sort(exact_bounds: list[float], cheap_boun
     ex = iter([m for m in marks if m[1]])
     ch = iter([m for m in marks if not m[1]])
     mixed = [next(ex) if marks[i][1] else next(ch) for i in order]
-    spots = []
-    for i, (bound, exact) in enumerate(mixed):
-        sp = Spot(bound, ALL_GROUPS[i], i, 0)
-        sp.exact = exact
-        spots.append(sp)
-    want = sorted(spots, key=lambda sp: (-sp.bound, not sp.exact))
-    got = best_first(list(spots))
-    assert [sp.stands_for for sp in got] == [sp.stands_for for sp in want]
+    assert_one_sort_order(mixed)
 
 
 @settings(max_examples=examples(300), deadline=None)

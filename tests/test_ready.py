@@ -8,14 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rulekit
-from rulekit import shape
 from rulekit.codes import NUM_KINDS
-from rulekit.corpus import random_hand
 from rulekit.hand import Hand, parse_hand
 from rulekit.ruleset.resolve import builtin_names
 from rulekit.scoring.ready import Ready, grown, score_at, wins_at
 from rulekit.scoring.score import score_fresh, scorer_for, tiles_part, wins_with, yes_no_goal
 from conftest import examples
+from ready_hands import ready_thirteen
 
 RULESETS = builtin_names()
 
@@ -24,32 +23,12 @@ def ready_hand(rs: rulekit.Ruleset, rng: random.Random) -> tuple[Hand, list[int]
     """A random winning hand (0-4 hun, melds as `random_hand` makes them, any win type of
     the ruleset) less one concealed tile, and the kinds that complete it (hun kinds
     included: `wins_at` takes any)."""
-    while True:
-        doc = random_hand(rng, hun_kinds_count=rs.hun_kinds,
-                          hun_target=rng.choice((0, 1, 2, 3, 4)), heavenly_rate=0.0)
-        doc["win_by"] = rng.choice(sorted(rs.win_by))      # 杠開 and a discard too
-        try:
-            hand = parse_hand(doc, hun_kind_count=rs.hun_kinds, win_by_allowed=rs.win_by,
-                              hun_successor=rs.hun_successor)
-        except rulekit.HandError:
-            continue
-        thirteen = list(hand.concealed + (hand.win_tile,))
-        thirteen.remove(rng.choice(thirteen))
-        c = [0] * NUM_KINDS
-        for t in thirteen:
-            c[t] += 1
-        h = 0
-        for k in hand.hun:
-            h += c[k]
-            c[k] = 0
-        waits = [w for w in shape.waits(c, h, len(hand.melds))
-                 if c[w] + sum(m.size for m in hand.melds if m.tile == w) < 4]
-        if waits:
-            # the 13's own winning tile any kind: the shared set-up never reads it
-            return (Hand(hand.indicator, hand.hun, tuple(sorted(thirteen)), hand.melds,
-                         rng.randrange(NUM_KINDS), hand.win_by, False, hand.discarded_hun,
-                         hand.flowers, hand.earthly, hand.ready_declared),
-                    waits + list(hand.hun))
+    hand, thirteen, waits = ready_thirteen(rs, rng, (0, 1, 2, 3, 4))
+    # the 13's own winning tile any kind: the shared set-up never reads it
+    return (Hand(hand.indicator, hand.hun, tuple(sorted(thirteen)), hand.melds,
+                 rng.randrange(NUM_KINDS), hand.win_by, False, hand.discarded_hun,
+                 hand.flowers, hand.earthly, hand.ready_declared),
+            waits + list(hand.hun))
 
 
 def won_on(hand: Hand, w: int) -> Hand:
