@@ -40,6 +40,11 @@ def open_page(browser: Browser, server: Server, path: str, size: dict[str, int])
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url + path)
+    if urlparse(path).path == "/":
+        # the calculator's first answers drawn (app.js `finish`): until then the rulesets
+        # arrive and the page above the pad grows, and a tap at a moving tile can miss it
+        # (CI once saw 12/13 after thirteen pad taps)
+        page.wait_for_selector("body[data-ready]", state="attached")
     page.errors = errors                        # type: ignore[attr-defined]
     return page
 
