@@ -11,7 +11,7 @@ import rulekit
 from rulekit.codes import NUM_KINDS
 from rulekit.hand import Hand, parse_hand
 from rulekit.ruleset.resolve import builtin_names
-from rulekit.scoring.ready import Ready, grown, score_at, wins_at
+from rulekit.scoring.ready import Ready, grown, score_at, wins_at, won_on
 from rulekit.scoring.score import score_fresh, scorer_for, tiles_part, wins_with, yes_no_goal
 from conftest import examples
 from ready_hands import ready_thirteen
@@ -29,12 +29,6 @@ def ready_hand(rs: rulekit.Ruleset, rng: random.Random) -> tuple[Hand, list[int]
                  rng.randrange(NUM_KINDS), hand.win_by, False, hand.discarded_hun,
                  hand.flowers, hand.earthly, hand.ready_declared),
             waits + list(hand.hun))
-
-
-def won_on(hand: Hand, w: int) -> Hand:
-    return Hand(hand.indicator, hand.hun, hand.concealed, hand.melds, w, hand.win_by,
-                hand.heavenly, hand.discarded_hun, hand.flowers, hand.earthly,
-                hand.ready_declared)
 
 
 @settings(max_examples=examples(60), deadline=None)
